@@ -1,0 +1,2 @@
+pub mod glsl450;
+pub mod value;
