@@ -1,0 +1,31 @@
+//! Embeds every `assets/*.spv` (with its source, when present) as a built-in example.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    println!("cargo:rerun-if-changed={}", assets.display());
+    let mut names: Vec<String> = std::fs::read_dir(&assets)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".spv"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut out = String::from("/// (name, SPIR-V bytes, source text)\npub static EXAMPLES: &[(&str, &[u8], &str)] = &[\n");
+    for n in &names {
+        let stem = n.trim_end_matches(".spv");
+        let spv = assets.join(n);
+        let src = ["comp", "spvasm"].iter().map(|e| assets.join(format!("{stem}.{e}"))).find(|p| p.exists());
+        let src_expr = src.map_or_else(|| "\"\"".to_string(), |p| format!("include_str!({:?})", p.display().to_string()));
+        let _ = writeln!(out, "    ({stem:?}, include_bytes!({:?}), {src_expr}),", spv.display().to_string());
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("examples.rs");
+    if let Err(e) = std::fs::write(&dest, out) {
+        println!("cargo:warning=cannot write {}: {e}", dest.display());
+    }
+}

@@ -1,0 +1,79 @@
+//! Summaries and traces as text and JSON (schema documented in ARCHITECTURE.md).
+
+use lanescope_core::Simulator;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+fn settings(sim: &Simulator) -> Value {
+    let c = sim.config();
+    json!({
+        "subgroup_size": c.subgroup_size,
+        "workgroups": c.workgroups,
+        "switch_tangles": c.switch_tangles,
+        "sibling_order": c.sibling_order,
+    })
+}
+
+pub fn summary_value(sim: &Simulator) -> Value {
+    let p = sim.program();
+    let st = sim.stats();
+    json!({
+        "entry": p.entry_name,
+        "local_size": p.local_size,
+        "maximal_reconvergence": p.maximal_reconvergence,
+        "settings": settings(sim),
+        "finished": sim.is_finished(),
+        "steps": st.steps,
+        "lane_instructions": st.lane_instructions,
+        "divergences": st.divergences,
+        "reconvergences": st.reconvergences,
+        "workgroups_run": st.workgroups_done,
+        "diagnostics": sim.diagnostics(),
+    })
+}
+
+pub fn summary_json(sim: &Simulator) -> String {
+    let mut s = serde_json::to_string_pretty(&summary_value(sim)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+pub fn summary_text(sim: &Simulator) -> String {
+    let p = sim.program();
+    let st = sim.stats();
+    let c = sim.config();
+    let mut s = String::new();
+    let [x, y, z] = p.local_size;
+    let _ = writeln!(s, "entry point   {} (local size {x}x{y}x{z}, maximal reconvergence: {})", p.entry_name, if p.maximal_reconvergence { "yes" } else { "no" });
+    let _ = writeln!(s, "settings      subgroup size {}, workgroups {:?}, switch tangles {:?}, sibling order {:?}", c.subgroup_size, c.workgroups, c.switch_tangles, c.sibling_order);
+    let _ = writeln!(s, "executed      {} steps, {} lane-instructions", st.steps, st.lane_instructions);
+    let _ = writeln!(s, "tangles       {} divergences, {} reconvergences", st.divergences, st.reconvergences);
+    let d = sim.diagnostics();
+    if d.is_empty() {
+        let _ = writeln!(s, "diagnostics   none");
+    } else {
+        let _ = writeln!(s, "diagnostics   {}", d.len());
+        for x in d {
+            let _ = writeln!(s, "  [{}] {} (function {}, block {}, instruction #{}, workgroup {:?}, subgroup {}, lanes {:?})", x.code, x.message, x.function, x.block, x.instruction, x.workgroup, x.subgroup, x.lanes);
+        }
+    }
+    s
+}
+
+/// The full trace: program blocks (so indices can be named) and every step.
+pub fn trace_json(sim: &Simulator) -> String {
+    let p = sim.program();
+    let blocks: Vec<Value> = p
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| json!({ "index": i, "label": b.label, "name": p.block_name(i as u32), "function": p.func_name(b.func), "steps": b.len() }))
+        .collect();
+    let doc = json!({
+        "schema": "lanescope-trace/1",
+        "summary": summary_value(sim),
+        "blocks": blocks,
+        "steps": sim.trace(),
+    });
+    serde_json::to_string(&doc).unwrap_or_default()
+}

@@ -1,0 +1,83 @@
+//! Byte-addressed memories: bound buffers, workgroup memory, per-invocation memory.
+
+use crate::program::{decode_ptr, Leaf, Space};
+use crate::value::ScalarTy;
+
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// One per `Program::resources` entry.
+    pub buffers: Vec<Vec<u8>>,
+    pub workgroup: Vec<u8>,
+    /// `invocations * per_invocation` bytes: Private, Function and Input variables.
+    pub invocation: Vec<u8>,
+    pub per_invocation: usize,
+}
+
+/// An access that falls outside its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfBounds {
+    pub space: Space,
+    pub region: u32,
+    pub offset: u64,
+    pub size: u32,
+    pub len: usize,
+}
+
+impl Memory {
+    #[inline]
+    fn locate(&mut self, ptr: u64, off: u32, size: u32, inv: usize) -> Result<&mut [u8], OutOfBounds> {
+        let (space, region, base) = decode_ptr(ptr);
+        let start = u64::from(base) + u64::from(off);
+        let (mem, lo): (&mut Vec<u8>, usize) = match space {
+            Space::Buffer => match self.buffers.get_mut(region as usize) {
+                Some(b) => (b, 0),
+                None => {
+                    return Err(OutOfBounds { space, region, offset: start, size, len: 0 });
+                }
+            },
+            Space::Workgroup => (&mut self.workgroup, 0),
+            Space::Invocation => {
+                let lo = inv * self.per_invocation;
+                (&mut self.invocation, lo)
+            }
+        };
+        let limit = match space {
+            Space::Invocation => self.per_invocation,
+            _ => mem.len(),
+        };
+        let end = start + u64::from(size);
+        if end > limit as u64 {
+            return Err(OutOfBounds { space, region, offset: start, size, len: limit });
+        }
+        let s = lo + start as usize;
+        Ok(&mut mem[s..s + size as usize])
+    }
+
+    #[inline]
+    pub fn read(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> Result<u64, OutOfBounds> {
+        let size = leaf.ty.size_bytes();
+        let bytes = self.locate(ptr, leaf.offset, size, inv)?;
+        let mut b = [0u8; 8];
+        b[..size as usize].copy_from_slice(bytes);
+        let v = u64::from_le_bytes(b);
+        Ok(if leaf.ty == ScalarTy::Bool { u64::from(v != 0) } else { v })
+    }
+
+    #[inline]
+    pub fn write(&mut self, ptr: u64, leaf: Leaf, inv: usize, v: u64) -> Result<(), OutOfBounds> {
+        let size = leaf.ty.size_bytes();
+        let bytes = self.locate(ptr, leaf.offset, size, inv)?;
+        bytes.copy_from_slice(&v.to_le_bytes()[..size as usize]);
+        Ok(())
+    }
+
+    /// Length in bytes of the memory a pointer points into (for OpArrayLength).
+    pub fn len_of(&self, ptr: u64) -> usize {
+        let (space, region, _) = decode_ptr(ptr);
+        match space {
+            Space::Buffer => self.buffers.get(region as usize).map_or(0, Vec::len),
+            Space::Workgroup => self.workgroup.len(),
+            Space::Invocation => self.per_invocation,
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The interpreter: pure opcode semantics, memories, subgroup operations, one-instruction steps.
+
+pub mod alu;
+pub mod memory;
+pub mod step;
+pub mod subgroup;
+
+/// A set of lanes of one subgroup (subgroups have at most 128 lanes).
+pub type Mask = u128;

@@ -1,0 +1,616 @@
+//! Executing one non-terminator instruction for the lanes of one tangle.
+
+use super::memory::{Memory, OutOfBounds};
+use super::{alu, subgroup, Mask};
+use crate::glsl450;
+use crate::program::{BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT, AccessStep, AtomicOp, BinOp, Inst, Leaf, Program, WideOp};
+use crate::value::{mask as bitmask, sext, to_f64, from_f64, ScalarTy};
+
+/// What the scheduler must do after an instruction.
+pub enum Flow {
+    Next,
+    Call,
+    Barrier { workgroup: bool },
+}
+
+/// Problems found while executing one instruction, by lane.
+#[derive(Default)]
+pub struct Findings {
+    pub items: Vec<(&'static str, String, Mask)>,
+}
+
+impl Findings {
+    fn add(&mut self, code: &'static str, msg: impl Into<String>, lanes: Mask) {
+        if lanes != 0 {
+            self.items.push((code, msg.into(), lanes));
+        }
+    }
+}
+
+pub struct Ctx<'a> {
+    pub prog: &'a Program,
+    pub regs: &'a mut [u64],
+    pub s: usize,
+    pub mask: Mask,
+    pub full: bool,
+    pub mem: &'a mut Memory,
+    /// Local invocation index of lane 0.
+    pub inv_base: usize,
+    pub found: &'a mut Findings,
+}
+
+#[inline(always)]
+fn each(mask: Mask, full: bool, s: usize, mut f: impl FnMut(usize)) {
+    if full {
+        for l in 0..s {
+            f(l);
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(l);
+        }
+    }
+}
+
+#[inline(always)]
+fn map1(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, f: impl Fn(u64) -> u64) {
+    let s = c.s;
+    for k in 0..n {
+        let (d, a) = ((dst + k) as usize * s, (a + k) as usize * s);
+        let regs = &mut *c.regs;
+        each(c.mask, c.full, s, |l| regs[d + l] = f(regs[a + l]));
+    }
+}
+
+#[inline(always)]
+fn map2(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, b: u32, f: impl Fn(u64, u64) -> u64) {
+    let s = c.s;
+    for k in 0..n {
+        let (d, a, b) = ((dst + k) as usize * s, (a + k) as usize * s, (b + k) as usize * s);
+        let regs = &mut *c.regs;
+        each(c.mask, c.full, s, |l| regs[d + l] = f(regs[a + l], regs[b + l]));
+    }
+}
+
+fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
+    let m = bitmask(ty.bits());
+    match op {
+        BinOp::IAdd => map2(c, n, dst, a, b, |x, y| x.wrapping_add(y) & m),
+        BinOp::ISub => map2(c, n, dst, a, b, |x, y| x.wrapping_sub(y) & m),
+        BinOp::IMul => map2(c, n, dst, a, b, |x, y| x.wrapping_mul(y) & m),
+        BinOp::And | BinOp::LogicalAnd => map2(c, n, dst, a, b, |x, y| x & y),
+        BinOp::Or | BinOp::LogicalOr => map2(c, n, dst, a, b, |x, y| x | y),
+        BinOp::Xor => map2(c, n, dst, a, b, |x, y| x ^ y),
+        BinOp::IEqual => map2(c, n, dst, a, b, |x, y| u64::from(x == y)),
+        BinOp::INotEqual => map2(c, n, dst, a, b, |x, y| u64::from(x != y)),
+        BinOp::ULessThan => map2(c, n, dst, a, b, |x, y| u64::from(x < y)),
+        BinOp::UGreaterThan => map2(c, n, dst, a, b, |x, y| u64::from(x > y)),
+        BinOp::FAdd if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
+        BinOp::FMul if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
+        BinOp::FSub if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
+        _ => {
+            let s = c.s;
+            let mut undef: Mask = 0;
+            for k in 0..n {
+                let (d, ai, bi) = ((dst + k) as usize * s, (a + k) as usize * s, (b + k) as usize * s);
+                let regs = &mut *c.regs;
+                each(c.mask, c.full, s, |l| {
+                    let (v, u) = alu::bin(op, ty, regs[ai + l], regs[bi + l]);
+                    regs[d + l] = v;
+                    if u {
+                        undef |= 1 << l;
+                    }
+                });
+            }
+            c.found.add("undefined-result", format!("{op:?} has an undefined result (division by zero or shift too large)"), undef);
+        }
+    }
+}
+
+#[inline(always)]
+fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
+    u64::from(f(f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits())
+}
+
+fn float_mul_add(ty: ScalarTy, acc: u64, x: u64, y: u64) -> u64 {
+    let p = alu::bin(BinOp::FMul, ty, x, y).0;
+    alu::bin(BinOp::FAdd, ty, acc, p).0
+}
+
+fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64) -> u64 {
+    if ty.is_float() {
+        float_mul_add(ty, acc, x, y)
+    } else {
+        let p = alu::bin(BinOp::IMul, ty, x, y).0;
+        alu::bin(BinOp::IAdd, ty, acc, p).0
+    }
+}
+
+fn oob_msg(o: OutOfBounds) -> String {
+    format!(
+        "{:?} access of {} bytes at offset {} is outside its {} bytes; the load reads 0 and the store is dropped",
+        o.space, o.size, o.offset, o.len
+    )
+}
+
+#[expect(clippy::too_many_lines, reason = "the instruction dispatch is one match")]
+pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
+    let s = c.s;
+    let r = |slot: u32, l: usize| slot as usize * s + l;
+    match inst {
+        Inst::Nop => {}
+        Inst::Copy { dst, src, n } => map1(c, *n, *dst, *src, |x| x),
+        Inst::Un { op, ty, n, dst, a } => {
+            let (op, ty) = (*op, *ty);
+            map1(c, *n, *dst, *a, |x| alu::un(op, ty, x));
+        }
+        Inst::Bin { op, ty, n, dst, a, b } => bin(c, *op, *ty, *n, *dst, *a, *b),
+        Inst::Wide { op, ty, n, dst, a, b } => {
+            let w = ty.bits();
+            let m = bitmask(w);
+            for k in 0..*n {
+                let regs = &mut *c.regs;
+                each(c.mask, c.full, s, |l| {
+                    let (x, y) = (regs[r(a + k, l)], regs[r(b + k, l)]);
+                    let (lo, hi) = match op {
+                        WideOp::AddCarry => {
+                            let sum = u128::from(x) + u128::from(y);
+                            ((sum as u64) & m, u64::from((sum >> w) & 1 == 1))
+                        }
+                        WideOp::SubBorrow => (x.wrapping_sub(y) & m, u64::from(y > x)),
+                        WideOp::UMulExtended => {
+                            let p = u128::from(x) * u128::from(y);
+                            ((p as u64) & m, ((p >> w) as u64) & m)
+                        }
+                        WideOp::SMulExtended => {
+                            let p = i128::from(sext(x, w)) * i128::from(sext(y, w));
+                            ((p as u64) & m, ((p >> w) as u64) & m)
+                        }
+                    };
+                    regs[r(dst + k, l)] = lo;
+                    regs[r(dst + n + k, l)] = hi;
+                });
+            }
+        }
+        Inst::Conv { op, from, to, n, dst, a } => {
+            let mut undef: Mask = 0;
+            for k in 0..*n {
+                let regs = &mut *c.regs;
+                each(c.mask, c.full, s, |l| {
+                    let (v, u) = alu::conv(*op, *from, *to, regs[r(a + k, l)]);
+                    regs[r(dst + k, l)] = v;
+                    if u {
+                        undef |= 1 << l;
+                    }
+                });
+            }
+            c.found.add("undefined-result", format!("{op:?} of a value out of the destination's range"), undef);
+        }
+        Inst::Bitcast { from, to, dst, a } => {
+            let regs = &mut *c.regs;
+            each(c.mask, c.full, s, |l| {
+                let mut bits: u128 = 0;
+                let mut pos = 0;
+                let mut out_k = 0u32;
+                let mut in_k = 0u32;
+                // Concatenate source components little-endian, splitting as destination
+                // components fill up (widths are at most 64 bits, so a u128 buffer suffices).
+                let mut ti = to.iter();
+                let mut need = ti.next().map_or(0, |t| t.bits());
+                for f in from {
+                    bits |= u128::from(regs[r(a + in_k, l)] & bitmask(f.bits())) << pos;
+                    pos += f.bits();
+                    in_k += 1;
+                    while need > 0 && pos >= need {
+                        regs[r(dst + out_k, l)] = (bits as u64) & bitmask(need);
+                        bits >>= need;
+                        pos -= need;
+                        out_k += 1;
+                        need = ti.next().map_or(0, |t| t.bits());
+                    }
+                }
+            });
+        }
+        Inst::Select { dst, cond, cond_vector, a, b, n } => {
+            let regs = &mut *c.regs;
+            for k in 0..*n {
+                let ck = if *cond_vector { cond + k } else { *cond };
+                each(c.mask, c.full, s, |l| {
+                    regs[r(dst + k, l)] = if regs[r(ck, l)] != 0 { regs[r(a + k, l)] } else { regs[r(b + k, l)] };
+                });
+            }
+        }
+        Inst::Shuffle { dst, a, b, na, comps } => {
+            let regs = &mut *c.regs;
+            each(c.mask, c.full, s, |l| {
+                let vals: Vec<u64> = comps
+                    .iter()
+                    .map(|&k| {
+                        if k == u32::MAX {
+                            0
+                        } else if k < *na {
+                            regs[r(a + k, l)]
+                        } else {
+                            regs[r(b + k - na, l)]
+                        }
+                    })
+                    .collect();
+                for (k, v) in vals.into_iter().enumerate() {
+                    regs[r(dst + k as u32, l)] = v;
+                }
+            });
+        }
+        Inst::Construct { dst, parts } => {
+            let mut off = 0;
+            for (src, w) in parts {
+                map1(c, *w, dst + off, *src, |x| x);
+                off += w;
+            }
+        }
+        Inst::Insert { dst, composite, width, object, offset, n } => {
+            if dst != composite {
+                map1(c, *width, *dst, *composite, |x| x);
+            }
+            map1(c, *n, dst + offset, *object, |x| x);
+        }
+        Inst::ExtractDyn { dst, src, len, index, index_bits } => {
+            let regs = &mut *c.regs;
+            let mut bad: Mask = 0;
+            each(c.mask, c.full, s, |l| {
+                let i = regs[r(*index, l)] & bitmask(u32::from(*index_bits));
+                regs[r(*dst, l)] = if i < u64::from(*len) {
+                    regs[r(src + i as u32, l)]
+                } else {
+                    bad |= 1 << l;
+                    0
+                };
+            });
+            c.found.add("out-of-bounds", "OpVectorExtractDynamic index out of range (result undefined, reads 0)", bad);
+        }
+        Inst::InsertDyn { dst, src, len, object, index, index_bits } => {
+            map1(c, *len, *dst, *src, |x| x);
+            let regs = &mut *c.regs;
+            let mut bad: Mask = 0;
+            each(c.mask, c.full, s, |l| {
+                let i = regs[r(*index, l)] & bitmask(u32::from(*index_bits));
+                if i < u64::from(*len) {
+                    regs[r(dst + i as u32, l)] = regs[r(*object, l)];
+                } else {
+                    bad |= 1 << l;
+                }
+            });
+            c.found.add("out-of-bounds", "OpVectorInsertDynamic index out of range (no component written)", bad);
+        }
+        Inst::Any { dst, a, n } | Inst::All { dst, a, n } => {
+            let any = matches!(inst, Inst::Any { .. });
+            let regs = &mut *c.regs;
+            each(c.mask, c.full, s, |l| {
+                let mut v = !any;
+                for k in 0..*n {
+                    let b = regs[r(a + k, l)] != 0;
+                    v = if any { v || b } else { v && b };
+                }
+                regs[r(*dst, l)] = u64::from(v);
+            });
+        }
+        Inst::Dot { ty, n, dst, a, b } => {
+            let regs = &mut *c.regs;
+            let zero = if ty.is_float() { from_f64(0.0, ty.bits()) } else { 0 };
+            each(c.mask, c.full, s, |l| {
+                let mut acc = zero;
+                for k in 0..*n {
+                    acc = arith_add(*ty, acc, regs[r(a + k, l)], regs[r(b + k, l)]);
+                }
+                regs[r(*dst, l)] = acc;
+            });
+        }
+        Inst::Scale { ty, n, dst, a, s: sc } => {
+            let ty = *ty;
+            let op = if ty.is_float() { BinOp::FMul } else { BinOp::IMul };
+            for k in 0..*n {
+                let regs = &mut *c.regs;
+                each(c.mask, c.full, s, |l| regs[r(dst + k, l)] = alu::bin(op, ty, regs[r(a + k, l)], regs[r(*sc, l)]).0);
+            }
+        }
+        Inst::MatMul { ty, rows, inner, cols, dst, a, b, a_row_vector } => {
+            let regs = &mut *c.regs;
+            let zero = if ty.is_float() { from_f64(0.0, ty.bits()) } else { 0 };
+            each(c.mask, c.full, s, |l| {
+                let mut out = Vec::with_capacity((rows * cols) as usize);
+                for j in 0..*cols {
+                    for i in 0..*rows {
+                        let mut acc = zero;
+                        for k in 0..*inner {
+                            let av = if *a_row_vector { regs[r(a + k, l)] } else { regs[r(a + k * rows + i, l)] };
+                            let bv = regs[r(b + j * inner + k, l)];
+                            acc = arith_add(*ty, acc, av, bv);
+                        }
+                        out.push(acc);
+                    }
+                }
+                for (k, v) in out.into_iter().enumerate() {
+                    regs[r(dst + k as u32, l)] = v;
+                }
+            });
+        }
+        Inst::Transpose { dst, a, rows, cols } => {
+            let regs = &mut *c.regs;
+            each(c.mask, c.full, s, |l| {
+                let v: Vec<u64> = (0..rows * cols).map(|k| regs[r(a + k, l)]).collect();
+                // Source column j, row i -> destination column i, row j.
+                for j in 0..*cols {
+                    for i in 0..*rows {
+                        regs[r(dst + i * cols + j, l)] = v[(j * rows + i) as usize];
+                    }
+                }
+            });
+        }
+        Inst::Variable { dst, offset, init } => {
+            let p = crate::program::encode_ptr(crate::program::Space::Invocation, 0, *offset);
+            let regs = &mut *c.regs;
+            each(c.mask, c.full, s, |l| regs[r(*dst, l)] = p);
+            if let Some((src, leaves)) = init {
+                store(c, *dst, *src, *leaves);
+            }
+        }
+        Inst::Load { dst, ptr, leaves } => {
+            let table = &c.prog.leaf_tables[*leaves as usize];
+            let mut bad = None;
+            let mut bad_lanes: Mask = 0;
+            let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+            each(c.mask, c.full, s, |l| {
+                let p = regs[r(*ptr, l)];
+                for (k, leaf) in table.iter().enumerate() {
+                    regs[r(dst + k as u32, l)] = match mem.read(p, *leaf, c.inv_base + l) {
+                        Ok(v) => v,
+                        Err(o) => {
+                            bad = Some(o);
+                            bad_lanes |= 1 << l;
+                            0
+                        }
+                    };
+                }
+            });
+            if let Some(o) = bad {
+                c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+            }
+        }
+        Inst::Store { ptr, src, leaves } => store(c, *ptr, *src, *leaves),
+        Inst::CopyMemory { dst_ptr, src_ptr, dst_leaves, src_leaves } => {
+            let st = &c.prog.leaf_tables[*src_leaves as usize];
+            let dt = &c.prog.leaf_tables[*dst_leaves as usize];
+            let mut bad = None;
+            let mut bad_lanes: Mask = 0;
+            let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+            each(c.mask, c.full, s, |l| {
+                let (sp, dp) = (regs[r(*src_ptr, l)], regs[r(*dst_ptr, l)]);
+                for (sl, dl) in st.iter().zip(dt) {
+                    let res = mem.read(sp, *sl, c.inv_base + l).and_then(|v| mem.write(dp, *dl, c.inv_base + l, v));
+                    if let Err(o) = res {
+                        bad = Some(o);
+                        bad_lanes |= 1 << l;
+                    }
+                }
+            });
+            if let Some(o) = bad {
+                c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+            }
+        }
+        Inst::AccessChain { dst, base, steps } => {
+            let regs = &mut *c.regs;
+            let mut bad: Mask = 0;
+            each(c.mask, c.full, s, |l| {
+                let p = regs[r(*base, l)];
+                let mut off = u64::from(p as u32);
+                for st in steps {
+                    match *st {
+                        AccessStep::Const(k) => off += u64::from(k),
+                        AccessStep::Dyn { index, bits, signed, stride, len } => {
+                            let raw = regs[r(index, l)];
+                            let i = if signed { sext(raw, u32::from(bits)) } else { (raw & bitmask(u32::from(bits))) as i64 };
+                            if i < 0 || len.is_some_and(|n| i >= i64::from(n)) {
+                                bad |= 1 << l;
+                            }
+                            off = off.wrapping_add((i as u64).wrapping_mul(u64::from(stride)));
+                        }
+                    }
+                }
+                // An offset past 4 GiB can never be in bounds; park it at the top so the access faults.
+                let off = if off > u64::from(u32::MAX) { u64::from(u32::MAX) } else { off };
+                regs[r(*dst, l)] = (p & !0xffff_ffff) | off;
+            });
+            c.found.add("out-of-bounds", "access chain index outside its array (undefined behaviour)", bad);
+        }
+        Inst::ArrayLength { dst, ptr, member_offset, stride } => {
+            let regs = &mut *c.regs;
+            let mem = &*c.mem;
+            each(c.mask, c.full, s, |l| {
+                let len = mem.len_of(regs[r(*ptr, l)]) as u64;
+                regs[r(*dst, l)] = len.saturating_sub(u64::from(*member_offset)) / u64::from((*stride).max(1));
+            });
+        }
+        Inst::Atomic { op, ty, dst, ptr, value, comparator } => atomic(c, *op, *ty, *dst, *ptr, *value, *comparator),
+        Inst::Ext { inst: code, out_tys, dst, args, ptr_out } => ext(c, *code, out_tys, *dst, args, *ptr_out),
+        Inst::Subgroup { op, ty, n, dst, a } => {
+            let u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
+            c.found.add("inactive-source", "subgroup operation read a lane outside the tangle or subgroup (undefined; read as 0, or the lane's own value outside the subgroup)", u.inactive_source);
+            c.found.add("undefined-result", "subgroup operation result is undefined (e.g. FindLSB/MSB of an empty ballot)", u.other);
+            if let Some(cs) = u.bad_cluster {
+                c.found.add("invalid-cluster-size", format!("ClusterSize {cs} is not a power of two no larger than the subgroup"), c.mask);
+            }
+            if u.nonuniform {
+                c.found.add("nonuniform-operand", "an operand that must be dynamically uniform differs across the tangle (the first lane's value was used)", c.mask);
+            }
+        }
+        Inst::Call { .. } => return Flow::Call,
+        Inst::Barrier { workgroup } => return Flow::Barrier { workgroup: *workgroup },
+    }
+    Flow::Next
+}
+
+fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
+    let s = c.s;
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        for (k, leaf) in table.iter().enumerate() {
+            if let Err(o) = mem.write(p, *leaf, c.inv_base + l, regs[(src as usize + k) * s + l]) {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+            }
+        }
+    });
+    if let Some(o) = bad {
+        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "mirrors the instruction's operands")]
+fn atomic(c: &mut Ctx<'_>, op: AtomicOp, ty: ScalarTy, dst: Option<u32>, ptr: u32, value: Option<u32>, comparator: Option<u32>) {
+    let s = c.s;
+    let w = ty.bits();
+    let m = bitmask(w);
+    let leaf = Leaf { offset: 0, ty };
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    // Lanes perform their atomics one after another, in lane order.
+    each(c.mask, false, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        let inv = c.inv_base + l;
+        let old = match mem.read(p, leaf, inv) {
+            Ok(v) => v,
+            Err(o) => {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+                return;
+            }
+        };
+        let v = value.map_or(0, |v| regs[v as usize * s + l]);
+        let new = match op {
+            AtomicOp::Load => None,
+            AtomicOp::Store | AtomicOp::Exchange => Some(v),
+            AtomicOp::CompareExchange => {
+                let cmp = comparator.map_or(0, |k| regs[k as usize * s + l]);
+                (old == cmp).then_some(v)
+            }
+            AtomicOp::IIncrement => Some(old.wrapping_add(1) & m),
+            AtomicOp::IDecrement => Some(old.wrapping_sub(1) & m),
+            AtomicOp::IAdd => Some(old.wrapping_add(v) & m),
+            AtomicOp::ISub => Some(old.wrapping_sub(v) & m),
+            AtomicOp::SMin => Some(if sext(v, w) < sext(old, w) { v } else { old }),
+            AtomicOp::SMax => Some(if sext(v, w) > sext(old, w) { v } else { old }),
+            AtomicOp::UMin => Some(old.min(v)),
+            AtomicOp::UMax => Some(old.max(v)),
+            AtomicOp::And => Some(old & v),
+            AtomicOp::Or => Some(old | v),
+            AtomicOp::Xor => Some(old ^ v),
+            AtomicOp::FAdd => Some(from_f64(to_f64(old, w) + to_f64(v, w), w)),
+        };
+        if let Some(n) = new {
+            let _ = mem.write(p, leaf, inv, n);
+        }
+        if let Some(d) = dst {
+            regs[d as usize * s + l] = old;
+        }
+    });
+    if let Some(o) = bad {
+        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+    }
+}
+
+fn bitfield(code: u32, ty: ScalarTy, a: &[u64]) -> (u64, bool) {
+    let w = ty.bits();
+    let m = bitmask(w);
+    match code {
+        BITFIELD_INSERT => {
+            let (base, ins, off, cnt) = (a[0], a[1], a[2], a[3]);
+            if off + cnt > u64::from(w) {
+                return (base, true);
+            }
+            let fm = bitmask(cnt as u32) << off;
+            (((base & !fm) | ((ins << off) & fm)) & m, false)
+        }
+        _ => {
+            let (base, off, cnt) = (a[0], a[1], a[2]);
+            if off + cnt > u64::from(w) {
+                return (0, true);
+            }
+            if cnt == 0 {
+                return (0, false);
+            }
+            let v = (base >> off) & bitmask(cnt as u32);
+            if code == BITFIELD_SEXTRACT {
+                ((sext(v, cnt as u32) as u64) & m, false)
+            } else {
+                (v, false)
+            }
+        }
+    }
+}
+
+fn ext(c: &mut Ctx<'_>, code: u32, out_tys: &[ScalarTy], dst: u32, args: &[(u32, ScalarTy, u32)], ptr_out: Option<(u32, u32)>) {
+    let s = c.s;
+    let mut undef: Mask = 0;
+    let mut err = None;
+    let half = out_tys.len() / 2;
+    let mut argbuf: Vec<Vec<u64>> = args.iter().map(|a| vec![0; a.2 as usize]).collect();
+    let mut out = vec![0u64; out_tys.len()];
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    let table = ptr_out.map(|(_, lv)| &c.prog.leaf_tables[lv as usize]);
+    each(c.mask, c.full, s, |l| {
+        for (buf, (slot, _, n)) in argbuf.iter_mut().zip(args) {
+            for k in 0..*n {
+                buf[k as usize] = regs[(slot + k) as usize * s + l];
+            }
+        }
+        if matches!(code, BITFIELD_INSERT | BITFIELD_SEXTRACT | BITFIELD_UEXTRACT) {
+            // Offset and count are scalars; the base (and insert) may be vectors.
+            for (k, o) in out.iter_mut().enumerate() {
+                let pick = |buf: &Vec<u64>| if buf.len() > 1 { buf[k] } else { buf[0] };
+                let a: Vec<u64> = argbuf.iter().map(pick).collect();
+                let (v, u) = bitfield(code, out_tys[k], &a);
+                *o = v;
+                if u {
+                    undef |= 1 << l;
+                }
+            }
+        } else {
+            let list: Vec<glsl450::Arg<'_>> = argbuf.iter().zip(args).map(|(b, a)| glsl450::Arg { ty: a.1, comps: b }).collect();
+            match glsl450::eval(code, out_tys, &list, &mut out) {
+                Ok(true) => undef |= 1 << l,
+                Ok(false) => {}
+                Err(e) => err = Some(e),
+            }
+        }
+        let keep = if ptr_out.is_some() { half } else { out.len() };
+        for (k, v) in out.iter().take(keep).enumerate() {
+            regs[(dst as usize + k) * s + l] = *v;
+        }
+        if let (Some((p, _)), Some(t)) = (ptr_out, table) {
+            let pv = regs[p as usize * s + l];
+            for (leaf, v) in t.iter().zip(&out[half..]) {
+                if let Err(o) = mem.write(pv, *leaf, c.inv_base + l, *v) {
+                    bad = Some(o);
+                    bad_lanes |= 1 << l;
+                }
+            }
+        }
+    });
+    let name = if code >= BITFIELD_INSERT { "bit-field instruction" } else { glsl450::name(code) };
+    if let Some(e) = err {
+        c.found.add("unsupported", format!("GLSL.std.450 {name}: {e:?}"), c.mask);
+    }
+    c.found.add("undefined-result", format!("GLSL.std.450 {name} has an undefined result for these inputs"), undef);
+    if let Some(o) = bad {
+        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+    }
+}

@@ -1,0 +1,334 @@
+//! `OpGroupNonUniform*` over exactly the lanes of the executing tangle.
+
+use super::alu;
+use super::Mask;
+use crate::program::{BinOp, ExtOp, GroupOp, SubgroupOp};
+use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
+
+/// What an operation left undefined, by lane, for diagnostics.
+#[derive(Default)]
+pub struct Undefined {
+    /// Lanes that read from a lane outside the tangle (or the subgroup).
+    pub inactive_source: Mask,
+    /// A cluster size that is not a power of two or too large.
+    pub bad_cluster: Option<u64>,
+    /// An operand the spec requires to be dynamically uniform was not.
+    pub nonuniform: bool,
+    /// Other undefined results (e.g. FindLSB of an empty ballot).
+    pub other: Mask,
+}
+
+#[inline]
+fn lanes(mask: Mask) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
+    let w = ty.bits();
+    let fbits = w;
+    match op {
+        ExtOp::IAdd | ExtOp::Or | ExtOp::Xor | ExtOp::LogicalOr | ExtOp::LogicalXor | ExtOp::UMax => 0,
+        ExtOp::FAdd => from_f64(0.0, fbits),
+        ExtOp::IMul => 1,
+        ExtOp::FMul => from_f64(1.0, fbits),
+        ExtOp::LogicalAnd => 1,
+        ExtOp::And | ExtOp::UMin => bitmask(w),
+        ExtOp::SMin => bitmask(w) >> 1,
+        ExtOp::SMax => (bitmask(w) >> 1) + 1,
+        ExtOp::FMin => from_f64(f64::INFINITY, fbits),
+        ExtOp::FMax => from_f64(f64::NEG_INFINITY, fbits),
+    }
+}
+
+pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64) -> u64 {
+    let w = ty.bits();
+    match op {
+        ExtOp::IAdd => alu::bin(BinOp::IAdd, ty, a, b).0,
+        ExtOp::FAdd => alu::bin(BinOp::FAdd, ty, a, b).0,
+        ExtOp::IMul => alu::bin(BinOp::IMul, ty, a, b).0,
+        ExtOp::FMul => alu::bin(BinOp::FMul, ty, a, b).0,
+        ExtOp::SMin => if sext(a, w) <= sext(b, w) { a } else { b },
+        ExtOp::SMax => if sext(a, w) >= sext(b, w) { a } else { b },
+        ExtOp::UMin => a.min(b),
+        ExtOp::UMax => a.max(b),
+        ExtOp::FMin => from_f64(to_f64(a, w).min(to_f64(b, w)), w),
+        ExtOp::FMax => from_f64(to_f64(a, w).max(to_f64(b, w)), w),
+        ExtOp::And | ExtOp::LogicalAnd => a & b,
+        ExtOp::Or | ExtOp::LogicalOr => a | b,
+        ExtOp::Xor | ExtOp::LogicalXor => a ^ b,
+    }
+}
+
+/// Execute one subgroup operation. `size` is the subgroup size, `tangle` the executing lanes.
+#[expect(clippy::too_many_arguments, reason = "register file plus the operation's operands")]
+#[expect(clippy::too_many_lines, reason = "one arm per operation")]
+pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut [u64], s: usize, tangle: Mask) -> Undefined {
+    let mut u = Undefined::default();
+    let r = |slot: u32, l: usize| slot as usize * s + l;
+    let first = tangle.trailing_zeros() as usize;
+    // An operand that must be dynamically uniform: read it from the first lane, note divergence.
+    let uniform = |regs: &[u64], slot: u32, u: &mut Undefined| -> u64 {
+        let v = regs[r(slot, first)];
+        if lanes(tangle).any(|l| regs[r(slot, l)] != v) {
+            u.nonuniform = true;
+        }
+        v
+    };
+    // Permutations: read every source first, then write.
+    let permute = |regs: &mut [u64], src_of: &dyn Fn(&[u64], usize) -> Option<usize>, u: &mut Undefined| {
+        let mut vals: Vec<(usize, u32, u64)> = Vec::with_capacity(tangle.count_ones() as usize * n as usize);
+        for l in lanes(tangle) {
+            let src = src_of(regs, l);
+            for c in 0..n {
+                let v = match src {
+                    Some(sl) if sl < s && tangle >> sl & 1 == 1 => regs[r(a + c, sl)],
+                    // Source outside the subgroup: the invocation's own value (as the H100 does).
+                    None => {
+                        u.inactive_source |= 1 << l;
+                        regs[r(a + c, l)]
+                    }
+                    // Source lane not in the tangle: undefined, read as 0 (as the H100 does).
+                    Some(_) => {
+                        u.inactive_source |= 1 << l;
+                        0
+                    }
+                };
+                vals.push((l, c, v));
+            }
+        }
+        for (l, c, v) in vals {
+            regs[r(dst + c, l)] = v;
+        }
+    };
+    match op {
+        SubgroupOp::Elect => {
+            for l in lanes(tangle) {
+                regs[r(dst, l)] = u64::from(l == first);
+            }
+        }
+        SubgroupOp::All | SubgroupOp::Any => {
+            let set = lanes(tangle).filter(|&l| regs[r(a, l)] != 0).count();
+            let total = tangle.count_ones() as usize;
+            let v = if *op == SubgroupOp::All { set == total } else { set > 0 };
+            for l in lanes(tangle) {
+                regs[r(dst, l)] = u64::from(v);
+            }
+        }
+        SubgroupOp::AllEqual => {
+            let eq = |x: u64, y: u64| match ty {
+                ScalarTy::Float { bits } => to_f64(x, u32::from(bits)) == to_f64(y, u32::from(bits)),
+                _ => x == y,
+            };
+            let all = lanes(tangle).all(|l| (0..n).all(|c| eq(regs[r(a + c, l)], regs[r(a + c, first)])));
+            for l in lanes(tangle) {
+                regs[r(dst, l)] = u64::from(all);
+            }
+        }
+        SubgroupOp::Broadcast { lane } => {
+            let id = uniform(regs, *lane, &mut u) as usize;
+            permute(regs, &|_, _| Some(id), &mut u);
+        }
+        SubgroupOp::BroadcastFirst => {
+            permute(regs, &|_, _| Some(first), &mut u);
+        }
+        SubgroupOp::Ballot => {
+            let bits: u128 = lanes(tangle).filter(|&l| regs[r(a, l)] != 0).fold(0, |m, l| m | 1 << l);
+            for l in lanes(tangle) {
+                for c in 0..4u32 {
+                    regs[r(dst + c, l)] = ((bits >> (32 * c)) & 0xffff_ffff) as u64;
+                }
+            }
+        }
+        SubgroupOp::InverseBallot | SubgroupOp::BallotBitExtract { .. } => {
+            for l in lanes(tangle) {
+                let idx = match op {
+                    SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)] as usize,
+                    _ => l,
+                };
+                let v = if idx < 128 { regs[r(a + (idx / 32) as u32, l)] >> (idx % 32) & 1 } else { 0 };
+                regs[r(dst, l)] = v;
+            }
+        }
+        SubgroupOp::BallotBitCount(g) => {
+            for l in lanes(tangle) {
+                let ballot = ballot_of(regs, a, l, s) & lane_mask(s);
+                let m = match g {
+                    GroupOp::InclusiveScan => lane_mask(l + 1),
+                    GroupOp::ExclusiveScan => lane_mask(l),
+                    _ => u128::MAX,
+                };
+                regs[r(dst, l)] = u64::from((ballot & m).count_ones());
+            }
+        }
+        SubgroupOp::BallotFindLsb | SubgroupOp::BallotFindMsb => {
+            for l in lanes(tangle) {
+                let ballot = ballot_of(regs, a, l, s) & lane_mask(s);
+                regs[r(dst, l)] = if ballot == 0 {
+                    u.other |= 1 << l;
+                    0xffff_ffff
+                } else if *op == SubgroupOp::BallotFindLsb {
+                    u64::from(ballot.trailing_zeros())
+                } else {
+                    u64::from(127 - ballot.leading_zeros())
+                };
+            }
+        }
+        SubgroupOp::Shuffle { lane } => {
+            permute(regs, &|regs, l| Some(regs[r(*lane, l)] as usize), &mut u);
+        }
+        SubgroupOp::ShuffleXor { mask } => {
+            permute(regs, &|regs, l| Some(l ^ regs[r(*mask, l)] as usize), &mut u);
+        }
+        SubgroupOp::ShuffleUp { delta } => {
+            permute(regs, &|regs, l| l.checked_sub(regs[r(*delta, l)] as usize), &mut u);
+        }
+        SubgroupOp::ShuffleDown { delta } => {
+            permute(
+                regs,
+                &|regs, l| {
+                    let d = regs[r(*delta, l)] as usize;
+                    l.checked_add(d).filter(|x| *x < s)
+                },
+                &mut u,
+            );
+        }
+        SubgroupOp::QuadBroadcast { index } => {
+            let i = uniform(regs, *index, &mut u) as usize;
+            permute(regs, &|_, l| Some((l & !3) + (i & 3)), &mut u);
+        }
+        SubgroupOp::QuadSwap { direction } => {
+            let d = uniform(regs, *direction, &mut u) as usize;
+            let x = match d {
+                0 => 1,
+                1 => 2,
+                _ => 3,
+            };
+            permute(regs, &|_, l| Some(l ^ x), &mut u);
+        }
+        SubgroupOp::Arith { op: eop, group } => {
+            let cluster = match group {
+                GroupOp::Clustered(c) => {
+                    let cs = uniform(regs, *c, &mut u);
+                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                        u.bad_cluster = Some(cs);
+                        s
+                    } else {
+                        cs as usize
+                    }
+                }
+                _ => s,
+            };
+            for c in 0..n {
+                let mut out: Vec<(usize, u64)> = Vec::with_capacity(tangle.count_ones() as usize);
+                match group {
+                    GroupOp::Reduce | GroupOp::Clustered(_) => {
+                        let mut start = 0;
+                        while start < s {
+                            let cm = lane_mask(start + cluster) & !lane_mask(start) & tangle;
+                            if cm != 0 {
+                                let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| combine(*eop, ty, acc, regs[r(a + c, l)]));
+                                out.extend(lanes(cm).map(|l| (l, acc)));
+                            }
+                            start += cluster;
+                        }
+                    }
+                    GroupOp::InclusiveScan | GroupOp::ExclusiveScan => {
+                        let mut acc = identity(*eop, ty);
+                        for l in lanes(tangle) {
+                            let next = combine(*eop, ty, acc, regs[r(a + c, l)]);
+                            out.push((l, if *group == GroupOp::InclusiveScan { next } else { acc }));
+                            acc = next;
+                        }
+                    }
+                }
+                for (l, v) in out {
+                    regs[r(dst + c, l)] = v;
+                }
+            }
+        }
+    }
+    u
+}
+
+#[inline]
+fn lane_mask(k: usize) -> u128 {
+    if k >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << k) - 1
+    }
+}
+
+fn ballot_of(regs: &[u64], a: u32, l: usize, s: usize) -> u128 {
+    (0..4u32).fold(0u128, |m, c| m | (u128::from(regs[(a + c) as usize * s + l] as u32) << (32 * c)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn regs_with(s: usize, vals: &[u64]) -> Vec<u64> {
+        let mut r = vec![0u64; s * 8];
+        r[..vals.len()].copy_from_slice(vals);
+        r
+    }
+
+    #[test]
+    fn reduce_and_scans_cover_only_the_tangle() {
+        let s = 8;
+        let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
+        let tangle: Mask = 0b1011_0101; // lanes 0, 2, 4, 5, 7
+        let add = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::Reduce };
+        exec(&add, ScalarTy::U32, 1, 1, 0, &mut regs, s, tangle);
+        assert_eq!(regs[s], 1 + 3 + 5 + 6 + 8);
+        assert_eq!(regs[s + 1], 0, "inactive lane untouched");
+        let scan = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::ExclusiveScan };
+        exec(&scan, ScalarTy::U32, 1, 2, 0, &mut regs, s, tangle);
+        assert_eq!([regs[2 * s], regs[2 * s + 2], regs[2 * s + 4], regs[2 * s + 7]], [0, 1, 4, 15]);
+    }
+
+    #[test]
+    fn clustered_reduce() {
+        let s = 8;
+        let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
+        regs[3 * s..4 * s].fill(4);
+        let op = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::Clustered(3) };
+        let u = exec(&op, ScalarTy::U32, 1, 1, 0, &mut regs, s, 0xff);
+        assert!(u.bad_cluster.is_none());
+        assert_eq!(&regs[s..2 * s], &[10, 10, 10, 10, 26, 26, 26, 26]);
+    }
+
+    #[test]
+    fn shuffle_from_inactive_lane_reads_zero_and_is_flagged() {
+        let s = 4;
+        let mut regs = regs_with(s, &[10, 11, 12, 13]);
+        regs[2 * s..3 * s].copy_from_slice(&[1, 0, 3, 2]);
+        let op = SubgroupOp::Shuffle { lane: 2 };
+        let u = exec(&op, ScalarTy::U32, 1, 1, 0, &mut regs, s, 0b0111);
+        assert_eq!(&regs[s..s + 3], &[11, 10, 0]);
+        assert_eq!(u.inactive_source, 0b0100);
+    }
+
+    #[test]
+    fn ballot_and_counts() {
+        let s = 32;
+        let mut regs = vec![0u64; s * 16];
+        for l in 0..s {
+            regs[l] = u64::from(l % 3 == 0);
+        }
+        exec(&SubgroupOp::Ballot, ScalarTy::Bool, 1, 1, 0, &mut regs, s, u128::from(u32::MAX));
+        let expect: u64 = (0..32).filter(|l| l % 3 == 0).map(|l| 1u64 << l).sum();
+        assert_eq!(regs[s], expect);
+        exec(&SubgroupOp::BallotBitCount(GroupOp::Reduce), ScalarTy::U32, 4, 8, 1, &mut regs, s, 1);
+        assert_eq!(regs[8 * s], 11);
+    }
+}

@@ -1,0 +1,669 @@
+//! One SPIR-V function-body instruction -> one pre-decoded `Inst`.
+
+use super::{Ctx, ExtSet, LoadError, PtrInfo};
+use crate::program::{
+    BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT, AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Layout, Space, SubgroupOp, Type, TypeId, UnOp, WideOp,
+};
+use crate::value::ScalarTy;
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{GroupOperation, Op, Scope};
+
+pub(crate) fn bin_op(op: Op) -> Option<BinOp> {
+    Some(match op {
+        Op::IAdd => BinOp::IAdd,
+        Op::ISub => BinOp::ISub,
+        Op::IMul => BinOp::IMul,
+        Op::UDiv => BinOp::UDiv,
+        Op::SDiv => BinOp::SDiv,
+        Op::UMod => BinOp::UMod,
+        Op::SRem => BinOp::SRem,
+        Op::SMod => BinOp::SMod,
+        Op::FAdd => BinOp::FAdd,
+        Op::FSub => BinOp::FSub,
+        Op::FMul => BinOp::FMul,
+        Op::FDiv => BinOp::FDiv,
+        Op::FRem => BinOp::FRem,
+        Op::FMod => BinOp::FMod,
+        Op::ShiftLeftLogical => BinOp::Shl,
+        Op::ShiftRightLogical => BinOp::ShrL,
+        Op::ShiftRightArithmetic => BinOp::ShrA,
+        Op::BitwiseAnd => BinOp::And,
+        Op::BitwiseOr => BinOp::Or,
+        Op::BitwiseXor => BinOp::Xor,
+        Op::LogicalAnd => BinOp::LogicalAnd,
+        Op::LogicalOr => BinOp::LogicalOr,
+        Op::LogicalEqual => BinOp::LogicalEqual,
+        Op::LogicalNotEqual => BinOp::LogicalNotEqual,
+        Op::IEqual => BinOp::IEqual,
+        Op::INotEqual => BinOp::INotEqual,
+        Op::UGreaterThan => BinOp::UGreaterThan,
+        Op::SGreaterThan => BinOp::SGreaterThan,
+        Op::UGreaterThanEqual => BinOp::UGreaterThanEqual,
+        Op::SGreaterThanEqual => BinOp::SGreaterThanEqual,
+        Op::ULessThan => BinOp::ULessThan,
+        Op::SLessThan => BinOp::SLessThan,
+        Op::ULessThanEqual => BinOp::ULessThanEqual,
+        Op::SLessThanEqual => BinOp::SLessThanEqual,
+        Op::FOrdEqual => BinOp::FOrdEqual,
+        Op::FUnordEqual => BinOp::FUnordEqual,
+        Op::FOrdNotEqual => BinOp::FOrdNotEqual,
+        Op::FUnordNotEqual => BinOp::FUnordNotEqual,
+        Op::FOrdLessThan => BinOp::FOrdLessThan,
+        Op::FUnordLessThan => BinOp::FUnordLessThan,
+        Op::FOrdGreaterThan => BinOp::FOrdGreaterThan,
+        Op::FUnordGreaterThan => BinOp::FUnordGreaterThan,
+        Op::FOrdLessThanEqual => BinOp::FOrdLessThanEqual,
+        Op::FUnordLessThanEqual => BinOp::FUnordLessThanEqual,
+        Op::FOrdGreaterThanEqual => BinOp::FOrdGreaterThanEqual,
+        Op::FUnordGreaterThanEqual => BinOp::FUnordGreaterThanEqual,
+        _ => return None,
+    })
+}
+
+pub(crate) fn un_op(op: Op) -> Option<UnOp> {
+    Some(match op {
+        Op::SNegate => UnOp::SNegate,
+        Op::FNegate => UnOp::FNegate,
+        Op::Not => UnOp::Not,
+        Op::LogicalNot => UnOp::LogicalNot,
+        Op::BitReverse => UnOp::BitReverse,
+        Op::BitCount => UnOp::BitCount,
+        Op::IsNan => UnOp::IsNan,
+        Op::IsInf => UnOp::IsInf,
+        Op::QuantizeToF16 => UnOp::QuantizeToF16,
+        _ => return None,
+    })
+}
+
+fn atomic_op(op: Op) -> Option<AtomicOp> {
+    Some(match op {
+        Op::AtomicLoad => AtomicOp::Load,
+        Op::AtomicStore => AtomicOp::Store,
+        Op::AtomicExchange => AtomicOp::Exchange,
+        Op::AtomicCompareExchange => AtomicOp::CompareExchange,
+        Op::AtomicIIncrement => AtomicOp::IIncrement,
+        Op::AtomicIDecrement => AtomicOp::IDecrement,
+        Op::AtomicIAdd => AtomicOp::IAdd,
+        Op::AtomicISub => AtomicOp::ISub,
+        Op::AtomicSMin => AtomicOp::SMin,
+        Op::AtomicUMin => AtomicOp::UMin,
+        Op::AtomicSMax => AtomicOp::SMax,
+        Op::AtomicUMax => AtomicOp::UMax,
+        Op::AtomicAnd => AtomicOp::And,
+        Op::AtomicOr => AtomicOp::Or,
+        Op::AtomicXor => AtomicOp::Xor,
+        Op::AtomicFAddEXT => AtomicOp::FAdd,
+        _ => return None,
+    })
+}
+
+fn group_arith(op: Op) -> Option<ExtOp> {
+    Some(match op {
+        Op::GroupNonUniformIAdd => ExtOp::IAdd,
+        Op::GroupNonUniformFAdd => ExtOp::FAdd,
+        Op::GroupNonUniformIMul => ExtOp::IMul,
+        Op::GroupNonUniformFMul => ExtOp::FMul,
+        Op::GroupNonUniformSMin => ExtOp::SMin,
+        Op::GroupNonUniformUMin => ExtOp::UMin,
+        Op::GroupNonUniformFMin => ExtOp::FMin,
+        Op::GroupNonUniformSMax => ExtOp::SMax,
+        Op::GroupNonUniformUMax => ExtOp::UMax,
+        Op::GroupNonUniformFMax => ExtOp::FMax,
+        Op::GroupNonUniformBitwiseAnd => ExtOp::And,
+        Op::GroupNonUniformBitwiseOr => ExtOp::Or,
+        Op::GroupNonUniformBitwiseXor => ExtOp::Xor,
+        Op::GroupNonUniformLogicalAnd => ExtOp::LogicalAnd,
+        Op::GroupNonUniformLogicalOr => ExtOp::LogicalOr,
+        Op::GroupNonUniformLogicalXor => ExtOp::LogicalXor,
+        _ => return None,
+    })
+}
+
+impl Ctx<'_> {
+    fn elem_ty(&self, t: TypeId) -> ScalarTy {
+        self.types.flat[t as usize].first().copied().unwrap_or(ScalarTy::U32)
+    }
+
+    fn val(&self, inst: &Instruction, k: usize) -> Result<(u32, u32, TypeId), LoadError> {
+        let id = self.id_op(inst, k)?;
+        self.value(inst, id)
+    }
+
+    fn dst(&self, inst: &Instruction) -> Result<(u32, u32, TypeId), LoadError> {
+        let r = self.result_id(inst)?;
+        self.value(inst, r)
+    }
+
+    fn ptr(&self, inst: &Instruction, k: usize) -> Result<(u32, PtrInfo), LoadError> {
+        let id = self.id_op(inst, k)?;
+        let (slot, _, _) = self.value(inst, id)?;
+        let info = self
+            .ptr_info
+            .get(&id)
+            .copied()
+            .ok_or_else(|| self.unsupported(inst, format!("%{id} is not a pointer Lanescope can follow")))?;
+        Ok((slot, info))
+    }
+
+    /// Scope operand (an <id> of a constant) as a number.
+    fn scope(&self, inst: &Instruction, k: usize) -> Result<u32, LoadError> {
+        let id = self.id_op(inst, k)?;
+        self.consts
+            .get(&id)
+            .and_then(|(_, v)| v.first().copied())
+            .map(|v| v as u32)
+            .ok_or_else(|| self.invalid(inst, format!("scope %{id} is not a constant")))
+    }
+}
+
+/// Lower one instruction; `None` for instructions with no run-time effect.
+#[expect(clippy::too_many_lines, reason = "one arm per opcode family reads best as one match")]
+pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
+    let op = inst.class.opcode;
+    if let Some(bop) = bin_op(op) {
+        let (dst, n, _) = cx.dst(inst)?;
+        let (a, na, ta) = cx.val(inst, 0)?;
+        let (b, nb, _) = cx.val(inst, 1)?;
+        if na != n || nb != n {
+            return Err(cx.invalid(inst, "operands and result must have the same number of components"));
+        }
+        return Ok(Some(Inst::Bin { op: bop, ty: cx.elem_ty(ta), n, dst, a, b }));
+    }
+    if let Some(uop) = un_op(op) {
+        let (dst, n, _) = cx.dst(inst)?;
+        let (a, _, ta) = cx.val(inst, 0)?;
+        return Ok(Some(Inst::Un { op: uop, ty: cx.elem_ty(ta), n, dst, a }));
+    }
+    if let Some(aop) = atomic_op(op) {
+        let (ptr, info) = cx.ptr(inst, 0)?;
+        let ty = cx.elem_ty(info.pointee);
+        if !matches!(ty, ScalarTy::Int { bits: 32 | 64, .. } | ScalarTy::Float { bits: 32 | 64 }) {
+            return Err(cx.unsupported(inst, "atomics on types other than 32/64-bit scalars"));
+        }
+        let (dst, value, comparator) = match aop {
+            AtomicOp::Store => (None, Some(cx.val(inst, 3)?.0), None),
+            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => (Some(cx.dst(inst)?.0), None, None),
+            AtomicOp::CompareExchange => (Some(cx.dst(inst)?.0), Some(cx.val(inst, 4)?.0), Some(cx.val(inst, 5)?.0)),
+            _ => (Some(cx.dst(inst)?.0), Some(cx.val(inst, 3)?.0), None),
+        };
+        return Ok(Some(Inst::Atomic { op: aop, ty, dst, ptr, value, comparator }));
+    }
+    if let Some(g) = group_arith(op) {
+        return lower_group_arith(cx, inst, g).map(Some);
+    }
+    Ok(Some(match op {
+        Op::Nop | Op::Line | Op::NoLine | Op::MemoryBarrier | Op::ModuleProcessed => return Ok(None),
+        Op::CopyObject | Op::CopyLogical => {
+            let (dst, n, _) = cx.dst(inst)?;
+            let id = cx.id_op(inst, 0)?;
+            let (src, _, _) = cx.value(inst, id)?;
+            if let Some(p) = cx.ptr_info.get(&id).copied() {
+                cx.ptr_info.insert(cx.result_id(inst)?, p);
+            }
+            Inst::Copy { dst, src, n }
+        }
+        Op::Undef => return Ok(None),
+        Op::ConvertFToU | Op::ConvertFToS | Op::ConvertSToF | Op::ConvertUToF | Op::UConvert | Op::SConvert | Op::FConvert => {
+            let (dst, n, tr) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            let cop = match op {
+                Op::ConvertFToU => ConvOp::FToU,
+                Op::ConvertFToS => ConvOp::FToS,
+                Op::ConvertSToF => ConvOp::SToF,
+                Op::ConvertUToF => ConvOp::UToF,
+                Op::UConvert => ConvOp::UConvert,
+                Op::SConvert => ConvOp::SConvert,
+                _ => ConvOp::FConvert,
+            };
+            Inst::Conv { op: cop, from: cx.elem_ty(ta), to: cx.elem_ty(tr), n, dst, a }
+        }
+        Op::Bitcast => {
+            let (dst, _, tr) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            let from = cx.types.flat[ta as usize].clone();
+            let to = cx.types.flat[tr as usize].clone();
+            let bits = |v: &[ScalarTy]| v.iter().map(|s| s.bits()).sum::<u32>();
+            if bits(&from) != bits(&to) {
+                return Err(cx.invalid(inst, "OpBitcast between types of different total width"));
+            }
+            if matches!(cx.types.get(tr), Type::Pointer { .. }) || matches!(cx.types.get(ta), Type::Pointer { .. }) {
+                return Err(cx.unsupported(inst, "bitcasts to or from pointers"));
+            }
+            Inst::Bitcast { from, to, dst, a }
+        }
+        Op::Select => {
+            let (dst, n, tr) = cx.dst(inst)?;
+            let (cond, nc, _) = cx.val(inst, 0)?;
+            let (a, _, _) = cx.val(inst, 1)?;
+            let (b, _, _) = cx.val(inst, 2)?;
+            if matches!(cx.types.get(tr), Type::Pointer { .. }) {
+                let pa = cx.id_op(inst, 1)?;
+                if let Some(p) = cx.ptr_info.get(&pa).copied() {
+                    cx.ptr_info.insert(cx.result_id(inst)?, p);
+                }
+            }
+            Inst::Select { dst, cond, cond_vector: nc > 1, a, b, n }
+        }
+        Op::VectorShuffle => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (a, na, _) = cx.val(inst, 0)?;
+            let (b, nb, _) = cx.val(inst, 1)?;
+            let mut comps = Vec::new();
+            for k in 2..inst.operands.len() {
+                let c = cx.lit_op(inst, k)?;
+                if c != u32::MAX && c >= na + nb {
+                    return Err(cx.invalid(inst, format!("shuffle component {c} out of range")));
+                }
+                comps.push(c);
+            }
+            Inst::Shuffle { dst, a, b, na, comps }
+        }
+        Op::CompositeConstruct => {
+            let (dst, n, _) = cx.dst(inst)?;
+            let mut parts = Vec::new();
+            let mut total = 0;
+            for k in 0..inst.operands.len() {
+                let (s, w, _) = cx.val(inst, k)?;
+                parts.push((s, w));
+                total += w;
+            }
+            if total != n {
+                return Err(cx.invalid(inst, format!("constituents have {total} components, the result {n}")));
+            }
+            Inst::Construct { dst, parts }
+        }
+        Op::CompositeExtract => {
+            let (dst, n, _) = cx.dst(inst)?;
+            let (src, _, mut t) = cx.val(inst, 0)?;
+            let mut off = 0;
+            for k in 1..inst.operands.len() {
+                let l = cx.lit_op(inst, k)?;
+                let (o, _, sub) = cx
+                    .types
+                    .component_range(t, l)
+                    .ok_or_else(|| cx.invalid(inst, format!("index {l} out of range")))?;
+                off += o;
+                t = sub;
+                if sub == TypeId::MAX && k + 1 < inst.operands.len() {
+                    return Err(cx.invalid(inst, "too many indices"));
+                }
+            }
+            Inst::Copy { dst, src: src + off, n }
+        }
+        Op::CompositeInsert => {
+            let (dst, width, _) = cx.dst(inst)?;
+            let (object, n, _) = cx.val(inst, 0)?;
+            let (composite, _, mut t) = cx.val(inst, 1)?;
+            let mut offset = 0;
+            for k in 2..inst.operands.len() {
+                let l = cx.lit_op(inst, k)?;
+                let (o, _, sub) = cx
+                    .types
+                    .component_range(t, l)
+                    .ok_or_else(|| cx.invalid(inst, format!("index {l} out of range")))?;
+                offset += o;
+                t = sub;
+            }
+            Inst::Insert { dst, composite, width, object, offset, n }
+        }
+        Op::VectorExtractDynamic => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (src, len, _) = cx.val(inst, 0)?;
+            let (index, _, ti) = cx.val(inst, 1)?;
+            Inst::ExtractDyn { dst, src, len, index, index_bits: cx.elem_ty(ti).bits() as u8 }
+        }
+        Op::VectorInsertDynamic => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (src, len, _) = cx.val(inst, 0)?;
+            let (object, _, _) = cx.val(inst, 1)?;
+            let (index, _, ti) = cx.val(inst, 2)?;
+            Inst::InsertDyn { dst, src, len, object, index, index_bits: cx.elem_ty(ti).bits() as u8 }
+        }
+        Op::Any | Op::All => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (a, n, _) = cx.val(inst, 0)?;
+            if op == Op::Any {
+                Inst::Any { dst, a, n }
+            } else {
+                Inst::All { dst, a, n }
+            }
+        }
+        Op::Dot => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (a, n, ta) = cx.val(inst, 0)?;
+            let (b, _, _) = cx.val(inst, 1)?;
+            Inst::Dot { ty: cx.elem_ty(ta), n, dst, a, b }
+        }
+        Op::VectorTimesScalar | Op::MatrixTimesScalar => {
+            let (dst, n, tr) = cx.dst(inst)?;
+            let (a, _, _) = cx.val(inst, 0)?;
+            let (s, _, _) = cx.val(inst, 1)?;
+            Inst::Scale { ty: cx.elem_ty(tr), n, dst, a, s }
+        }
+        Op::MatrixTimesVector | Op::VectorTimesMatrix | Op::MatrixTimesMatrix | Op::OuterProduct => {
+            let (dst, _, tr) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            let (b, _, tb) = cx.val(inst, 1)?;
+            let dims = |t: TypeId| -> (u32, u32) {
+                match cx.types.get(t) {
+                    Type::Matrix { cols, rows, .. } => (*rows, *cols),
+                    Type::Vector { n, .. } => (*n, 1),
+                    _ => (1, 1),
+                }
+            };
+            let (ar, ac) = dims(ta);
+            let (br, bc) = dims(tb);
+            let ty = cx.elem_ty(tr);
+            match op {
+                Op::MatrixTimesVector => Inst::MatMul { ty, rows: ar, inner: ac, cols: 1, dst, a, b, a_row_vector: false },
+                // v (1 x n) * M (n x c): result c components.
+                Op::VectorTimesMatrix => Inst::MatMul { ty, rows: 1, inner: ar, cols: bc, dst, a, b, a_row_vector: true },
+                Op::MatrixTimesMatrix => Inst::MatMul { ty, rows: ar, inner: ac, cols: bc, dst, a, b, a_row_vector: false },
+                // Column vector (m x 1) times row vector (1 x n).
+                _ => Inst::MatMul { ty, rows: ar, inner: 1, cols: br, dst, a, b, a_row_vector: false },
+            }
+        }
+        Op::Transpose => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            let Type::Matrix { cols, rows, .. } = cx.types.get(ta).clone() else {
+                return Err(cx.invalid(inst, "OpTranspose of a non-matrix"));
+            };
+            Inst::Transpose { dst, a, rows, cols }
+        }
+        Op::IAddCarry | Op::ISubBorrow | Op::UMulExtended | Op::SMulExtended => {
+            let (dst, w, _) = cx.dst(inst)?;
+            let (a, n, ta) = cx.val(inst, 0)?;
+            let (b, _, _) = cx.val(inst, 1)?;
+            if w != 2 * n {
+                return Err(cx.invalid(inst, "result must be a struct of two members of the operand type"));
+            }
+            let wop = match op {
+                Op::IAddCarry => WideOp::AddCarry,
+                Op::ISubBorrow => WideOp::SubBorrow,
+                Op::UMulExtended => WideOp::UMulExtended,
+                _ => WideOp::SMulExtended,
+            };
+            Inst::Wide { op: wop, ty: cx.elem_ty(ta), n, dst, a, b }
+        }
+        Op::BitFieldInsert | Op::BitFieldSExtract | Op::BitFieldUExtract => {
+            return lower_bitfield(cx, inst).map(Some);
+        }
+        Op::Variable => {
+            let rid = cx.result_id(inst)?;
+            let ty = cx.result_type(inst)?;
+            let Type::Pointer { pointee, storage_class } = cx.types.get(ty).clone() else {
+                return Err(cx.invalid(inst, "OpVariable must have a pointer type"));
+            };
+            if storage_class != rspirv::spirv::StorageClass::Function as u32 {
+                return Err(cx.invalid(inst, "variables inside functions must use the Function storage class"));
+            }
+            let size = cx.types.size(pointee);
+            let align = cx.types.align(pointee).max(4);
+            let offset = crate::program::round_up(cx.invocation_bytes, align);
+            cx.invocation_bytes = offset
+                .checked_add(size)
+                .filter(|s| *s <= 1 << 20)
+                .ok_or_else(|| cx.unsupported(inst, "more than 1 MiB of function memory per invocation"))?;
+            cx.ptr_info.insert(rid, PtrInfo { pointee, layout: Layout::Plain, space: Space::Invocation });
+            let init = match inst.operands.get(1) {
+                Some(Operand::IdRef(c)) => {
+                    let leaves = cx.leaves_of(pointee, Layout::Plain);
+                    Some((cx.value(inst, *c)?.0, leaves))
+                }
+                _ => None,
+            };
+            let (dst, _, _) = cx.dst(inst)?;
+            cx.variables.push(crate::program::Variable {
+                id: rid,
+                name: cx.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}")),
+                space: Space::Invocation,
+                storage_class: "Function".into(),
+                offset,
+                size,
+                binding: None,
+                resource: None,
+                builtin: None,
+            });
+            Inst::Variable { dst, offset, init }
+        }
+        Op::Load => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (ptr, info) = cx.ptr(inst, 0)?;
+            let leaves = cx.leaves_of(info.pointee, info.layout);
+            Inst::Load { dst, ptr, leaves }
+        }
+        Op::Store => {
+            let (ptr, info) = cx.ptr(inst, 0)?;
+            let (src, _, _) = cx.val(inst, 1)?;
+            let leaves = cx.leaves_of(info.pointee, info.layout);
+            Inst::Store { ptr, src, leaves }
+        }
+        Op::CopyMemory => {
+            let (dst_ptr, di) = cx.ptr(inst, 0)?;
+            let (src_ptr, si) = cx.ptr(inst, 1)?;
+            Inst::CopyMemory {
+                dst_ptr,
+                src_ptr,
+                dst_leaves: cx.leaves_of(di.pointee, di.layout),
+                src_leaves: cx.leaves_of(si.pointee, si.layout),
+            }
+        }
+        Op::AccessChain | Op::InBoundsAccessChain => return lower_access_chain(cx, inst).map(Some),
+        Op::ArrayLength => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (ptr, info) = cx.ptr(inst, 0)?;
+            let m = cx.lit_op(inst, 1)?;
+            let (member_offset, _, mt) = cx
+                .types
+                .member(info.pointee, info.layout, m)
+                .ok_or_else(|| cx.invalid(inst, "OpArrayLength member out of range"))?;
+            let Some((stride, _, _, None)) = cx.types.element_step(mt, Layout::Plain) else {
+                return Err(cx.invalid(inst, "OpArrayLength member is not a runtime array"));
+            };
+            Inst::ArrayLength { dst, ptr, member_offset, stride }
+        }
+        Op::ExtInst => return lower_ext(cx, inst),
+        Op::FunctionCall => {
+            let callee = cx.id_op(inst, 0)?;
+            let func = *cx
+                .funcs
+                .get(&callee)
+                .ok_or_else(|| cx.invalid(inst, format!("%{callee} is not a function")))?;
+            let ty = cx.result_type(inst)?;
+            let dst = if matches!(cx.types.get(ty), Type::Void) {
+                None
+            } else {
+                let (s, w, _) = cx.dst(inst)?;
+                Some((s, w))
+            };
+            let mut args = Vec::new();
+            for k in 1..inst.operands.len() {
+                let (s, w, _) = cx.val(inst, k)?;
+                args.push((s, w));
+            }
+            Inst::Call { func, dst, args }
+        }
+        Op::ControlBarrier => {
+            let exec = cx.scope(inst, 0)?;
+            Inst::Barrier { workgroup: exec == Scope::Workgroup as u32 }
+        }
+        _ if is_group_op(op) => return lower_subgroup(cx, inst).map(Some),
+        Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
+            return Err(cx.unsupported(inst, format!("Op{op:?} (integer dot product) is not simulated yet")));
+        }
+        _ => {
+            return Err(cx.unsupported(inst, format!("instruction Op{op:?}")));
+        }
+    }))
+}
+
+fn is_group_op(op: Op) -> bool {
+    format!("{op:?}").starts_with("GroupNonUniform")
+}
+
+fn lower_bitfield(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    // Lowered as a Construct-free pure op: encode as Ext with a private instruction number.
+    let (dst, _, tr) = cx.dst(inst)?;
+    let mut args = Vec::new();
+    for k in 0..inst.operands.len() {
+        let (s, w, t) = cx.val(inst, k)?;
+        args.push((s, cx.elem_ty(t), w));
+    }
+    let code = match inst.class.opcode {
+        Op::BitFieldInsert => BITFIELD_INSERT,
+        Op::BitFieldSExtract => BITFIELD_SEXTRACT,
+        _ => BITFIELD_UEXTRACT,
+    };
+    Ok(Inst::Ext { inst: code, out_tys: cx.types.flat[tr as usize].clone(), dst, args, ptr_out: None })
+}
+
+
+fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
+    let set = cx.id_op(inst, 0)?;
+    match cx.ext_sets.get(&set) {
+        Some(ExtSet::NonSemantic) => return Ok(None),
+        Some(ExtSet::Glsl) => {}
+        None => return Err(cx.unsupported(inst, format!("extended instruction set %{set}"))),
+    }
+    let code = match inst.operands.get(1) {
+        Some(Operand::LiteralExtInstInteger(c)) => *c,
+        _ => return Err(cx.invalid(inst, "OpExtInst without an instruction number")),
+    };
+    let (dst, _, tr) = cx.dst(inst)?;
+    let mut out_tys = cx.types.flat[tr as usize].clone();
+    let mut args = Vec::new();
+    let mut ptr_out = None;
+    // Modf (35) and Frexp (51) write their second result through a pointer operand.
+    let pointer_form = matches!(code, 35 | 51);
+    for k in 2..inst.operands.len() {
+        if pointer_form && k == 3 {
+            let (p, info) = cx.ptr(inst, k)?;
+            out_tys.extend_from_slice(&cx.types.flat[info.pointee as usize].clone());
+            ptr_out = Some((p, cx.leaves_of(info.pointee, info.layout)));
+            continue;
+        }
+        let (s, w, t) = cx.val(inst, k)?;
+        args.push((s, cx.elem_ty(t), w));
+    }
+    Ok(Some(Inst::Ext { inst: code, out_tys, dst, args, ptr_out }))
+}
+
+fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    let (dst, _, _) = cx.dst(inst)?;
+    let (base, info) = cx.ptr(inst, 0)?;
+    let mut t = info.pointee;
+    let mut layout = info.layout;
+    let mut steps: Vec<AccessStep> = Vec::new();
+    let mut const_off = 0u32;
+    for k in 1..inst.operands.len() {
+        let id = cx.id_op(inst, k)?;
+        let constant = cx.consts.get(&id).map(|(ct, v)| (cx.elem_ty(*ct), v.first().copied().unwrap_or(0)));
+        if let Type::Struct { .. } = cx.types.get(t) {
+            let Some((_, idx)) = constant else {
+                return Err(cx.invalid(inst, "struct index must be a constant"));
+            };
+            let (off, l, mt) = cx
+                .types
+                .member(t, layout, idx as u32)
+                .ok_or_else(|| cx.invalid(inst, format!("struct member {idx} out of range")))?;
+            const_off = const_off.saturating_add(off);
+            t = mt;
+            layout = l;
+            continue;
+        }
+        let (stride, sub_layout, mut elem, len) = cx
+            .types
+            .element_step(t, layout)
+            .ok_or_else(|| cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t))))?;
+        if elem == TypeId::MAX {
+            let s = cx.elem_ty(t);
+            elem = cx.scalar_type_id(s);
+        }
+        match constant {
+            Some((ity, idx)) => {
+                let idx = if ity.is_signed() { crate::value::sext(idx, ity.bits()) } else { idx as i64 };
+                if idx < 0 || len.is_some_and(|n| idx >= i64::from(n)) {
+                    return Err(cx.invalid(inst, format!("constant index {idx} out of bounds")));
+                }
+                const_off = const_off.saturating_add((idx as u32).saturating_mul(stride));
+            }
+            None => {
+                let (index, _, ti) = cx.value(inst, id)?;
+                let ity = cx.elem_ty(ti);
+                if const_off != 0 {
+                    steps.push(AccessStep::Const(const_off));
+                    const_off = 0;
+                }
+                steps.push(AccessStep::Dyn { index, bits: ity.bits() as u8, signed: ity.is_signed(), stride, len });
+            }
+        }
+        t = elem;
+        layout = sub_layout;
+    }
+    if const_off != 0 || steps.is_empty() {
+        steps.push(AccessStep::Const(const_off));
+    }
+    let rid = cx.result_id(inst)?;
+    cx.ptr_info.insert(rid, PtrInfo { pointee: t, layout, space: info.space });
+    Ok(Inst::AccessChain { dst, base, steps })
+}
+
+fn lower_group_arith(cx: &mut Ctx<'_>, inst: &Instruction, g: ExtOp) -> Result<Inst, LoadError> {
+    let scope = cx.scope(inst, 0)?;
+    if scope != Scope::Subgroup as u32 {
+        return Err(cx.unsupported(inst, "non-uniform group operations with a scope other than Subgroup"));
+    }
+    let (dst, n, _) = cx.dst(inst)?;
+    let group = match inst.operands.get(1) {
+        Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
+        Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => GroupOp::InclusiveScan,
+        Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => GroupOp::ExclusiveScan,
+        Some(Operand::GroupOperation(GroupOperation::ClusteredReduce)) => GroupOp::Clustered(cx.val(inst, 3)?.0),
+        other => return Err(cx.unsupported(inst, format!("group operation {other:?}"))),
+    };
+    let (a, _, ta) = cx.val(inst, 2)?;
+    Ok(Inst::Subgroup { op: SubgroupOp::Arith { op: g, group }, ty: cx.elem_ty(ta), n, dst, a })
+}
+
+fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    let op = inst.class.opcode;
+    let scope = cx.scope(inst, 0)?;
+    if scope != Scope::Subgroup as u32 {
+        return Err(cx.unsupported(inst, format!("Op{op:?} with a scope other than Subgroup")));
+    }
+    let (dst, n, tr) = cx.dst(inst)?;
+    let arg = |k: usize| cx.val(inst, k);
+    let (sop, a, ta) = match op {
+        Op::GroupNonUniformElect => (SubgroupOp::Elect, 0, tr),
+        Op::GroupNonUniformAll => (SubgroupOp::All, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAny => (SubgroupOp::Any, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAllEqual => (SubgroupOp::AllEqual, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBroadcast => (SubgroupOp::Broadcast { lane: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBroadcastFirst => (SubgroupOp::BroadcastFirst, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallot => (SubgroupOp::Ballot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformInverseBallot => (SubgroupOp::InverseBallot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotBitExtract => (SubgroupOp::BallotBitExtract { index: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotBitCount => {
+            let group = match inst.operands.get(1) {
+                Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
+                Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => GroupOp::InclusiveScan,
+                Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => GroupOp::ExclusiveScan,
+                other => return Err(cx.invalid(inst, format!("group operation {other:?} for a ballot bit count"))),
+            };
+            (SubgroupOp::BallotBitCount(group), arg(2)?.0, arg(2)?.2)
+        }
+        Op::GroupNonUniformBallotFindLSB => (SubgroupOp::BallotFindLsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotFindMSB => (SubgroupOp::BallotFindMsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffle => (SubgroupOp::Shuffle { lane: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffleXor => (SubgroupOp::ShuffleXor { mask: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffleUp => (SubgroupOp::ShuffleUp { delta: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffleDown => (SubgroupOp::ShuffleDown { delta: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformQuadBroadcast => (SubgroupOp::QuadBroadcast { index: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformQuadSwap => (SubgroupOp::QuadSwap { direction: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
+    };
+    let _ = n;
+    let width = cx.types.width(ta);
+    Ok(Inst::Subgroup { op: sop, ty: cx.elem_ty(ta), n: width, dst, a })
+}

@@ -1,0 +1,78 @@
+//! Loading errors: every one names what went wrong and where.
+
+use std::fmt;
+
+/// Where in the module a problem is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Location {
+    /// 0-based index of the instruction in the module's instruction stream.
+    pub instruction: Option<u32>,
+    /// Byte offset of that instruction in the file.
+    pub byte_offset: Option<u32>,
+    pub opcode: Option<String>,
+    pub id: Option<u32>,
+    pub function: Option<String>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(op) = &self.opcode {
+            parts.push(op.clone());
+        }
+        if let Some(id) = self.id {
+            parts.push(format!("%{id}"));
+        }
+        if let Some(i) = self.instruction {
+            parts.push(format!("instruction #{i}"));
+        }
+        if let Some(b) = self.byte_offset {
+            parts.push(format!("byte offset {b}"));
+        }
+        if let Some(func) = &self.function {
+            parts.push(format!("in function {func}"));
+        }
+        if parts.is_empty() {
+            write!(f, "in the module")
+        } else {
+            write!(f, "at {}", parts.join(", "))
+        }
+    }
+}
+
+/// Why a module could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum LoadError {
+    /// The bytes are not a well-formed SPIR-V binary.
+    Malformed { what: String, at: Location },
+    /// Well-formed, but breaks a rule of the SPIR-V spec.
+    Invalid { what: String, at: Location },
+    /// Valid SPIR-V that uses something Lanescope does not simulate (yet).
+    Unsupported { what: String, at: Location },
+    /// The requested entry point is missing or not a compute shader.
+    EntryPoint { what: String },
+}
+
+impl LoadError {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Malformed { .. } => "malformed",
+            Self::Invalid { .. } => "invalid",
+            Self::Unsupported { .. } => "unsupported",
+            Self::EntryPoint { .. } => "entry-point",
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed { what, at } => write!(f, "malformed SPIR-V: {what} ({at})"),
+            Self::Invalid { what, at } => write!(f, "invalid SPIR-V: {what} ({at})"),
+            Self::Unsupported { what, at } => write!(f, "unsupported: {what} ({at})"),
+            Self::EntryPoint { what } => write!(f, "entry point: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}

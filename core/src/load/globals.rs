@@ -1,0 +1,480 @@
+//! Types, constants (specialization included) and global variables.
+
+use super::{space_of, Ctx, LoadError, LoadOptions, PtrInfo, MAX_VALUE_COMPONENTS};
+use crate::exec::alu;
+use crate::program::{encode_ptr, ConvOp, Layout, Resource, Space, SpecConstantInfo, Type, TypeId, Variable};
+use crate::value::{mask, ScalarTy};
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{BuiltIn, Decoration, Op, StorageClass};
+
+#[allow(dead_code)]
+pub(crate) fn float_bits_of(t: &Type) -> Option<u8> {
+    match t {
+        Type::Scalar(ScalarTy::Float { bits }) | Type::Vector { elem: ScalarTy::Float { bits }, .. } => Some(*bits),
+        _ => None,
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn read_globals(&mut self, opts: &LoadOptions, _interface: &[u32]) -> Result<(), LoadError> {
+        let module = self.module;
+        for inst in &module.types_global_values {
+            self.set_cur(inst);
+            match inst.class.opcode {
+                Op::TypeVoid
+                | Op::TypeBool
+                | Op::TypeInt
+                | Op::TypeFloat
+                | Op::TypeVector
+                | Op::TypeMatrix
+                | Op::TypeArray
+                | Op::TypeRuntimeArray
+                | Op::TypeStruct
+                | Op::TypePointer
+                | Op::TypeFunction
+                | Op::TypeImage
+                | Op::TypeSampler
+                | Op::TypeSampledImage
+                | Op::TypeForwardPointer => self.read_type(inst)?,
+                Op::Constant
+                | Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::ConstantComposite
+                | Op::ConstantNull
+                | Op::SpecConstant
+                | Op::SpecConstantTrue
+                | Op::SpecConstantFalse
+                | Op::SpecConstantComposite
+                | Op::SpecConstantOp
+                | Op::Undef => self.read_constant(inst, opts)?,
+                Op::Variable => self.read_global_var(inst)?,
+                Op::ExtInst | Op::Line | Op::NoLine | Op::String => {}
+                other => {
+                    return Err(self.unsupported(inst, format!("Op{other:?} at module scope")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn read_type(&mut self, inst: &Instruction) -> Result<(), LoadError> {
+        let rid = self.result_id(inst)?;
+        let lit = |i: usize| self.lit_op(inst, i);
+        let ty = match inst.class.opcode {
+            Op::TypeVoid => Type::Void,
+            Op::TypeBool => Type::Scalar(ScalarTy::Bool),
+            Op::TypeInt => {
+                let bits = lit(0)?;
+                if !matches!(bits, 8 | 16 | 32 | 64) {
+                    return Err(self.unsupported(inst, format!("{bits}-bit integers")));
+                }
+                Type::Scalar(ScalarTy::Int {
+                    bits: bits as u8,
+                    signed: lit(1)? != 0,
+                })
+            }
+            Op::TypeFloat => {
+                let bits = lit(0)?;
+                if inst.operands.len() > 1 {
+                    return Err(self.unsupported(inst, "floating-point encodings other than IEEE (e.g. bfloat16)"));
+                }
+                if !matches!(bits, 16 | 32 | 64) {
+                    return Err(self.unsupported(inst, format!("{bits}-bit floats")));
+                }
+                Type::Scalar(ScalarTy::Float { bits: bits as u8 })
+            }
+            Op::TypeVector => {
+                let c = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                let n = lit(1)?;
+                let Type::Scalar(elem) = self.types.get(c).clone() else {
+                    return Err(self.invalid(inst, "vector component type must be a scalar"));
+                };
+                if !(2..=16).contains(&n) {
+                    return Err(self.invalid(inst, format!("vector of {n} components")));
+                }
+                Type::Vector { elem, n }
+            }
+            Op::TypeMatrix => {
+                let col = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                let cols = lit(1)?;
+                let Type::Vector { elem, n } = self.types.get(col).clone() else {
+                    return Err(self.invalid(inst, "matrix column type must be a vector"));
+                };
+                if !(2..=4).contains(&cols) {
+                    return Err(self.invalid(inst, format!("matrix of {cols} columns")));
+                }
+                Type::Matrix { col, cols, rows: n, elem }
+            }
+            Op::TypeArray => {
+                let elem = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                let len_id = self.id_op(inst, 1)?;
+                let len = self
+                    .consts
+                    .get(&len_id)
+                    .and_then(|(_, v)| v.first().copied())
+                    .ok_or_else(|| self.invalid(inst, format!("array length %{len_id} is not a constant")))?;
+                let total = len.saturating_mul(u64::from(self.types.width(elem).max(1)));
+                if len == 0 || total > MAX_VALUE_COMPONENTS as u64 * 64 {
+                    return Err(self.unsupported(inst, format!("array of {len} elements")));
+                }
+                Type::Array {
+                    elem,
+                    len: len as u32,
+                    stride: self.deco_lit(rid, Decoration::ArrayStride),
+                }
+            }
+            Op::TypeRuntimeArray => Type::RuntimeArray {
+                elem: self.type_of_id(inst, self.id_op(inst, 0)?)?,
+                stride: self.deco_lit(rid, Decoration::ArrayStride),
+            },
+            Op::TypeStruct => {
+                let mut members = Vec::new();
+                let mut offsets = Vec::new();
+                let mut matrix = Vec::new();
+                for (k, o) in inst.operands.iter().enumerate() {
+                    let Operand::IdRef(m) = o else {
+                        return Err(self.invalid(inst, "struct member must be a type"));
+                    };
+                    members.push(self.type_of_id(inst, *m)?);
+                    let k = k as u32;
+                    offsets.push(self.member_deco(rid, k, Decoration::Offset).and_then(|v| v.first().copied()));
+                    let stride = self.member_deco(rid, k, Decoration::MatrixStride).and_then(|v| v.first().copied());
+                    let row_major = self.member_deco(rid, k, Decoration::RowMajor).is_some();
+                    matrix.push(stride.map(|s| (s, row_major)));
+                }
+                Type::Struct { members, offsets, matrix }
+            }
+            Op::TypePointer => {
+                let sc = match inst.operands.first() {
+                    Some(Operand::StorageClass(s)) => *s as u32,
+                    _ => return Err(self.invalid(inst, "pointer without storage class")),
+                };
+                let pointee_id = self.id_op(inst, 1)?;
+                let pointee = match self.type_map.get(&pointee_id) {
+                    Some(t) => *t,
+                    None => return Err(self.unsupported(inst, "forward-declared pointer types")),
+                };
+                Type::Pointer { storage_class: sc, pointee }
+            }
+            Op::TypeFunction => Type::Function,
+            Op::TypeImage => Type::Opaque("image"),
+            Op::TypeSampler => Type::Opaque("sampler"),
+            Op::TypeSampledImage => Type::Opaque("sampled image"),
+            _ => return Err(self.unsupported(inst, "forward-declared pointer types")),
+        };
+        if self.types.flat.iter().map(Vec::len).sum::<usize>() > (64 << 20) {
+            return Err(self.unsupported(inst, "types too large to simulate"));
+        }
+        let t = self.types.add(ty, rid);
+        if self.types.flat[t as usize].len() > MAX_VALUE_COMPONENTS {
+            return Err(self.unsupported(inst, "a value type with more than 65536 scalar components"));
+        }
+        if let Type::Scalar(s) = self.types.get(t) {
+            self.scalar_types.entry(*s).or_insert(t);
+        }
+        self.type_map.insert(rid, t);
+        Ok(())
+    }
+
+    fn deco_lit(&self, id: u32, d: Decoration) -> Option<u32> {
+        self.has_deco(id, d).and_then(|v| v.first().copied())
+    }
+
+    fn read_constant(&mut self, inst: &Instruction, opts: &LoadOptions) -> Result<(), LoadError> {
+        let rid = self.result_id(inst)?;
+        let ty = self.result_type(inst)?;
+        let flat = self.types.flat[ty as usize].clone();
+        let spec_id = self.deco_lit(rid, Decoration::SpecId);
+        let value: Vec<u64> = match inst.class.opcode {
+            Op::ConstantTrue | Op::SpecConstantTrue => vec![1],
+            Op::ConstantFalse | Op::SpecConstantFalse => vec![0],
+            Op::Constant | Op::SpecConstant => {
+                let s = *flat.first().ok_or_else(|| self.invalid(inst, "constant of non-scalar type"))?;
+                let v = match inst.operands.first() {
+                    Some(Operand::LiteralBit32(w)) => u64::from(*w),
+                    Some(Operand::LiteralBit64(w)) => *w,
+                    _ => return Err(self.invalid(inst, "constant without a literal value")),
+                };
+                vec![v & mask(s.bits())]
+            }
+            Op::ConstantComposite | Op::SpecConstantComposite => {
+                let mut v = Vec::with_capacity(flat.len());
+                for o in &inst.operands {
+                    let Operand::IdRef(c) = o else {
+                        return Err(self.invalid(inst, "composite constituent must be an <id>"));
+                    };
+                    let (_, cv) = self
+                        .consts
+                        .get(c)
+                        .ok_or_else(|| self.invalid(inst, format!("constituent %{c} is not a constant")))?;
+                    v.extend_from_slice(cv);
+                }
+                if v.len() != flat.len() {
+                    return Err(self.invalid(inst, "composite constant has the wrong number of components"));
+                }
+                v
+            }
+            Op::ConstantNull | Op::Undef => vec![0; flat.len()],
+            _ => self.spec_constant_op(inst, ty)?,
+        };
+        let mut value = value;
+        if let Some(sid) = spec_id {
+            if let Some(s) = flat.first() {
+                self.spec_infos.push(SpecConstantInfo {
+                    spec_id: sid,
+                    result_id: rid,
+                    name: self.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}")),
+                    ty: *s,
+                    default: value[0],
+                });
+                if let Some(v) = opts.spec.get(&sid) {
+                    value[0] = if *s == ScalarTy::Bool { u64::from(*v != 0) } else { v & mask(s.bits()) };
+                }
+            }
+        }
+        if self
+            .has_deco(rid, Decoration::BuiltIn)
+            .is_some_and(|v| v.first() == Some(&(BuiltIn::WorkgroupSize as u32)))
+        {
+            self.workgroup_size_const = Some(rid);
+        }
+        if value.len() != flat.len() {
+            return Err(self.invalid(inst, "constant does not match its type"));
+        }
+        let slot = self.alloc_slot(inst, rid, ty)?;
+        for (k, v) in value.iter().enumerate() {
+            if *v != 0 {
+                self.const_slots.push((slot + k as u32, *v));
+            }
+        }
+        self.consts.insert(rid, (ty, value));
+        Ok(())
+    }
+
+    fn spec_constant_op(&mut self, inst: &Instruction, ty: TypeId) -> Result<Vec<u64>, LoadError> {
+        let Some(Operand::LiteralSpecConstantOpInteger(op)) = inst.operands.first() else {
+            return Err(self.invalid(inst, "OpSpecConstantOp without an opcode"));
+        };
+        let arg = |k: usize| -> Result<(TypeId, Vec<u64>), LoadError> {
+            match inst.operands.get(k) {
+                Some(Operand::IdRef(id)) => self
+                    .consts
+                    .get(id)
+                    .cloned()
+                    .ok_or_else(|| self.invalid(inst, format!("%{id} is not a constant"))),
+                _ => Err(self.invalid(inst, format!("operand {k} missing"))),
+            }
+        };
+        let lits: Vec<u32> = inst.operands[1..]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::LiteralBit32(w) => Some(*w),
+                _ => None,
+            })
+            .collect();
+        let out_flat = self.types.flat[ty as usize].clone();
+        let elem = |t: TypeId, this: &Self| this.types.flat[t as usize].first().copied().unwrap_or(ScalarTy::U32);
+        if let Some(bop) = super::decode::bin_op(*op) {
+            let (ta, a) = arg(1)?;
+            let (_, b) = arg(2)?;
+            let sty = elem(ta, self);
+            return Ok(a.iter().zip(b.iter().cycle()).map(|(x, y)| alu::bin(bop, sty, *x, *y).0).collect());
+        }
+        if let Some(uop) = super::decode::un_op(*op) {
+            let (ta, a) = arg(1)?;
+            let sty = elem(ta, self);
+            return Ok(a.iter().map(|x| alu::un(uop, sty, *x)).collect());
+        }
+        let conv = match op {
+            Op::UConvert => Some(ConvOp::UConvert),
+            Op::SConvert => Some(ConvOp::SConvert),
+            Op::FConvert => Some(ConvOp::FConvert),
+            Op::ConvertFToS => Some(ConvOp::FToS),
+            Op::ConvertFToU => Some(ConvOp::FToU),
+            Op::ConvertSToF => Some(ConvOp::SToF),
+            Op::ConvertUToF => Some(ConvOp::UToF),
+            _ => None,
+        };
+        if let Some(c) = conv {
+            let (ta, a) = arg(1)?;
+            let from = elem(ta, self);
+            let to = out_flat.first().copied().unwrap_or(ScalarTy::U32);
+            return Ok(a.iter().map(|x| alu::conv(c, from, to, *x).0).collect());
+        }
+        match op {
+            Op::Select => {
+                let (_, c) = arg(1)?;
+                let (_, a) = arg(2)?;
+                let (_, b) = arg(3)?;
+                Ok((0..a.len())
+                    .map(|k| if c[k.min(c.len() - 1)] != 0 { a[k] } else { b[k] })
+                    .collect())
+            }
+            Op::CompositeExtract => {
+                let (mut t, v) = arg(1)?;
+                let mut off = 0u32;
+                for l in &lits {
+                    let (o, _, sub) = self
+                        .types
+                        .component_range(t, *l)
+                        .ok_or_else(|| self.invalid(inst, "index out of range"))?;
+                    off += o;
+                    t = if sub == TypeId::MAX { ty } else { sub };
+                }
+                let w = out_flat.len();
+                Ok(v[off as usize..off as usize + w].to_vec())
+            }
+            Op::CompositeInsert => {
+                let (_, obj) = arg(1)?;
+                let (mut t, mut v) = arg(2)?;
+                let mut off = 0u32;
+                for l in &lits {
+                    let (o, _, sub) = self
+                        .types
+                        .component_range(t, *l)
+                        .ok_or_else(|| self.invalid(inst, "index out of range"))?;
+                    off += o;
+                    t = if sub == TypeId::MAX { t } else { sub };
+                }
+                v[off as usize..off as usize + obj.len()].copy_from_slice(&obj);
+                Ok(v)
+            }
+            Op::VectorShuffle => {
+                let (_, a) = arg(1)?;
+                let (_, b) = arg(2)?;
+                Ok(lits
+                    .iter()
+                    .map(|&i| {
+                        let i = i as usize;
+                        if i < a.len() { a[i] } else { b.get(i - a.len()).copied().unwrap_or(0) }
+                    })
+                    .collect())
+            }
+            other => Err(self.unsupported(inst, format!("OpSpecConstantOp with Op{other:?}"))),
+        }
+    }
+
+    fn read_global_var(&mut self, inst: &Instruction) -> Result<(), LoadError> {
+        let rid = self.result_id(inst)?;
+        let ty = self.result_type(inst)?;
+        let Type::Pointer { storage_class, pointee } = self.types.get(ty).clone() else {
+            return Err(self.invalid(inst, "OpVariable must have a pointer type"));
+        };
+        let name = self.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}"));
+        let sc_name = format!("{:?}", storage_class_of(storage_class));
+        let space = space_of(storage_class);
+        let size = self.types.size(pointee);
+        let mut var = Variable {
+            id: rid,
+            name: name.clone(),
+            space,
+            storage_class: sc_name,
+            offset: 0,
+            size,
+            binding: None,
+            resource: None,
+            builtin: None,
+        };
+        let init = match inst.operands.get(1) {
+            Some(Operand::IdRef(c)) => Some(*c),
+            _ => None,
+        };
+        let ptr_value = match space {
+            Space::Buffer => {
+                let set = self.deco_lit(rid, Decoration::DescriptorSet).unwrap_or(0);
+                let binding = self.deco_lit(rid, Decoration::Binding).unwrap_or(0);
+                let push = storage_class == StorageClass::PushConstant as u32;
+                // A struct ending in a runtime array: the buffer may be longer than the fixed part.
+                let runtime_array_stride = match self.types.get(pointee) {
+                    Type::Struct { members, .. } => members.last().and_then(|m| match self.types.get(*m) {
+                        Type::RuntimeArray { elem, stride } => {
+                            Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem)))
+                        }
+                        _ => None,
+                    }),
+                    Type::RuntimeArray { elem, stride } => Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem))),
+                    _ => None,
+                };
+                let index = self.resources.len() as u32;
+                self.resources.push(Resource {
+                    var: rid,
+                    name: name.clone(),
+                    set,
+                    binding,
+                    push_constant: push,
+                    uniform: storage_class == StorageClass::Uniform as u32,
+                    min_size: size,
+                    runtime_array_stride,
+                });
+                var.binding = (!push).then_some((set, binding));
+                var.resource = Some(index);
+                encode_ptr(Space::Buffer, index, 0)
+            }
+            Space::Workgroup => {
+                let align = self.types.align(pointee).max(4);
+                let off = super::super::program::round_up(self.workgroup_bytes, align);
+                self.workgroup_bytes = off
+                    .checked_add(size)
+                    .filter(|s| *s <= 1 << 26)
+                    .ok_or_else(|| self.unsupported(inst, "more than 64 MiB of workgroup memory"))?;
+                var.offset = off;
+                encode_ptr(Space::Workgroup, 0, off)
+            }
+            Space::Invocation => {
+                let align = self.types.align(pointee).max(4);
+                let off = super::super::program::round_up(self.invocation_bytes, align);
+                self.invocation_bytes = off
+                    .checked_add(size)
+                    .filter(|s| *s <= 1 << 20)
+                    .ok_or_else(|| self.unsupported(inst, "more than 1 MiB of private memory per invocation"))?;
+                var.offset = off;
+                if storage_class == StorageClass::Input as u32 {
+                    let b = self
+                        .has_deco(rid, Decoration::BuiltIn)
+                        .and_then(|v| v.first().copied())
+                        .ok_or_else(|| self.unsupported(inst, "Input variables other than builtins"))?;
+                    var.builtin = Some(b);
+                    self.inputs.push((off, b, self.types.width(pointee)));
+                } else if storage_class == StorageClass::UniformConstant as u32 {
+                    return self.opaque_global(inst, rid, ty);
+                }
+                encode_ptr(Space::Invocation, 0, off)
+            }
+        };
+        if let Some(c) = init {
+            let (_, v) = self
+                .consts
+                .get(&c)
+                .cloned()
+                .ok_or_else(|| self.invalid(inst, format!("initializer %{c} is not a constant")))?;
+            if space == Space::Buffer {
+                return Err(self.invalid(inst, "buffer variables cannot have an initializer"));
+            }
+            let leaves = self.types.leaves(pointee, Layout::Plain);
+            let mut bytes = vec![0u8; size as usize];
+            for (leaf, val) in leaves.iter().zip(&v) {
+                let n = leaf.ty.size_bytes() as usize;
+                let o = leaf.offset as usize;
+                bytes[o..o + n].copy_from_slice(&val.to_le_bytes()[..n]);
+            }
+            self.initializers.push((space, var.offset, bytes));
+        }
+        self.variables.push(var);
+        let slot = self.alloc_slot(inst, rid, ty)?;
+        self.const_slots.push((slot, ptr_value));
+        self.ptr_info.insert(rid, PtrInfo { pointee, layout: Layout::Plain, space });
+        Ok(())
+    }
+
+    fn opaque_global(&mut self, inst: &Instruction, rid: u32, ty: TypeId) -> Result<(), LoadError> {
+        // Images and samplers: keep a slot so the module loads; using them is an error at decode.
+        let _ = (inst, ty);
+        self.ptr_info.remove(&rid);
+        Ok(())
+    }
+}
+
+fn storage_class_of(sc: u32) -> StorageClass {
+    StorageClass::from_u32(sc).unwrap_or(StorageClass::Generic)
+}
+

@@ -1,0 +1,218 @@
+//! Facts about the structured control flow that the scheduler needs: which blocks can be
+//! reconvergence targets, dominators, and which switch cases fall through into which.
+
+use super::{Ctx, LoadError, Location};
+use crate::program::{Block, BlockId, Function, Merge, Terminator};
+use std::collections::BTreeMap;
+
+/// Blocks that are a merge block, a continue target or a switch target somewhere.
+pub(super) fn reconv_targets(blocks: &[Block]) -> Vec<bool> {
+    let mut out = vec![false; blocks.len()];
+    for b in blocks {
+        match b.merge {
+            Some(Merge::Selection { merge }) => out[merge as usize] = true,
+            Some(Merge::Loop { merge, continue_target }) => {
+                out[merge as usize] = true;
+                out[continue_target as usize] = true;
+            }
+            None => {}
+        }
+        if let Terminator::Switch { default, cases, .. } = &b.term {
+            out[*default as usize] = true;
+            for (_, t) in cases {
+                out[*t as usize] = true;
+            }
+        }
+    }
+    out
+}
+
+/// Every branch stays inside its function, merge declarations name blocks of the same
+/// function, and phis name real predecessors.
+pub(super) fn check(functions: &[Function], blocks: &[Block], cx: &Ctx<'_>) -> Result<(), LoadError> {
+    let err = |b: &Block, what: String| LoadError::Invalid {
+        what,
+        at: Location {
+            instruction: Some(b.first_inst_index),
+            id: Some(b.label),
+            function: functions.get(b.func as usize).map(|f| f.name.clone()),
+            ..Location::default()
+        },
+    };
+    let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); blocks.len()];
+    for (i, b) in blocks.iter().enumerate() {
+        for s in b.successors() {
+            if blocks[s as usize].func != b.func {
+                return Err(err(b, format!("branch from %{} to %{} in another function", b.label, blocks[s as usize].label)));
+            }
+            preds[s as usize].push(i as BlockId);
+        }
+        let declared = match b.merge {
+            Some(Merge::Selection { merge }) => vec![merge],
+            Some(Merge::Loop { merge, continue_target }) => vec![merge, continue_target],
+            None => vec![],
+        };
+        for d in declared {
+            if blocks[d as usize].func != b.func {
+                return Err(err(b, format!("merge instruction names %{} of another function", blocks[d as usize].label)));
+            }
+        }
+        if matches!(b.term, Terminator::BranchConditional { .. } | Terminator::Switch { .. }) && b.merge.is_none() {
+            // Allowed only when it is a break/continue pattern; the scheduler handles those as
+            // escapes, so nothing to check here beyond the targets being in the function.
+        }
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        for phi in &b.phis {
+            for (p, _) in &phi.incoming {
+                if !preds[i].contains(p) {
+                    return Err(err(
+                        b,
+                        format!("OpPhi in %{} names %{}, which is not a predecessor", b.label, blocks[*p as usize].label),
+                    ));
+                }
+            }
+            for p in &preds[i] {
+                if !phi.incoming.iter().any(|(q, _)| q == p) {
+                    return Err(err(
+                        b,
+                        format!("OpPhi in %{} has no value for predecessor %{}", b.label, blocks[*p as usize].label),
+                    ));
+                }
+            }
+        }
+    }
+    let _ = cx;
+    Ok(())
+}
+
+/// Immediate dominators of the blocks of one function (`None` for the entry and unreachable).
+pub fn dominators(func: &Function, blocks: &[Block]) -> BTreeMap<BlockId, BlockId> {
+    // Reverse post-order by iterative DFS.
+    let mut order = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![(func.entry, 0usize)];
+    seen.insert(func.entry);
+    while let Some((b, i)) = stack.pop() {
+        let succ = blocks[b as usize].successors();
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if seen.insert(s) {
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(b);
+        }
+    }
+    order.reverse();
+    let rpo: BTreeMap<BlockId, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    let mut preds: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
+    for b in &order {
+        for s in blocks[*b as usize].successors() {
+            preds.entry(s).or_default().push(*b);
+        }
+    }
+    let mut idom: BTreeMap<BlockId, BlockId> = BTreeMap::new();
+    idom.insert(func.entry, func.entry);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in order.iter().skip(1) {
+            let mut new: Option<BlockId> = None;
+            for p in preds.get(b).map_or(&[][..], Vec::as_slice) {
+                if !idom.contains_key(p) {
+                    continue;
+                }
+                new = Some(match new {
+                    None => *p,
+                    Some(mut a) => {
+                        let mut c = *p;
+                        while a != c {
+                            while rpo[&a] > rpo[&c] {
+                                a = idom[&a];
+                            }
+                            while rpo[&c] > rpo[&a] {
+                                c = idom[&c];
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if let Some(n) = new {
+                if idom.get(b) != Some(&n) {
+                    idom.insert(*b, n);
+                    changed = true;
+                }
+            }
+        }
+    }
+    idom
+}
+
+pub fn dominates(idom: &BTreeMap<BlockId, BlockId>, a: BlockId, mut b: BlockId) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match idom.get(&b) {
+            Some(&p) if p != b => b = p,
+            _ => return false,
+        }
+    }
+}
+
+/// For every switch header: each target and the targets that can fall through into it
+/// (transitively), found by walking the switch construct (blocks the header dominates and the
+/// merge does not).
+pub(super) fn switch_fallthrough(functions: &[Function], blocks: &[Block]) -> BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>> {
+    let mut out = BTreeMap::new();
+    for f in functions {
+        let mut idom = None;
+        for &h in &f.blocks {
+            let (Terminator::Switch { default, cases, .. }, Some(Merge::Selection { merge })) = (&blocks[h as usize].term, blocks[h as usize].merge) else {
+                continue;
+            };
+            let idom = idom.get_or_insert_with(|| dominators(f, blocks));
+            let mut targets: Vec<BlockId> = std::iter::once(*default).chain(cases.iter().map(|c| c.1)).filter(|t| *t != merge).collect();
+            targets.sort_unstable();
+            targets.dedup();
+            // Direct fall-through edges between case constructs.
+            let mut direct: BTreeMap<BlockId, Vec<BlockId>> = BTreeMap::new();
+            for &t in &targets {
+                let mut stack = vec![t];
+                let mut seen = std::collections::BTreeSet::from([t]);
+                while let Some(b) = stack.pop() {
+                    for s in blocks[b as usize].successors() {
+                        if s == merge || !dominates(idom, h, s) || dominates(idom, merge, s) {
+                            continue;
+                        }
+                        if s != t && targets.contains(&s) {
+                            direct.entry(s).or_default().push(t);
+                            continue;
+                        }
+                        if seen.insert(s) {
+                            stack.push(s);
+                        }
+                    }
+                }
+            }
+            let mut list = Vec::new();
+            for &t in &targets {
+                let mut all = Vec::new();
+                let mut stack = direct.get(&t).cloned().unwrap_or_default();
+                while let Some(x) = stack.pop() {
+                    if x != t && !all.contains(&x) {
+                        all.push(x);
+                        stack.extend(direct.get(&x).cloned().unwrap_or_default());
+                    }
+                }
+                all.sort_unstable();
+                list.push((t, all));
+            }
+            out.insert(h, list);
+        }
+    }
+    out
+}

@@ -1,0 +1,409 @@
+//! Pre-decoded instructions. Every operand is a register slot (constants are materialised into
+//! slots before execution), every type question is answered at load time.
+
+use super::{BlockId, FuncId};
+use crate::value::ScalarTy;
+
+/// A register slot holding the first scalar component of a value; components follow.
+pub type Opnd = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    SNegate,
+    FNegate,
+    Not,
+    LogicalNot,
+    BitReverse,
+    BitCount,
+    IsNan,
+    IsInf,
+    QuantizeToF16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    IAdd,
+    ISub,
+    IMul,
+    UDiv,
+    SDiv,
+    UMod,
+    SRem,
+    SMod,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+    FMod,
+    Shl,
+    ShrL,
+    ShrA,
+    And,
+    Or,
+    Xor,
+    LogicalAnd,
+    LogicalOr,
+    LogicalEqual,
+    LogicalNotEqual,
+    IEqual,
+    INotEqual,
+    UGreaterThan,
+    SGreaterThan,
+    UGreaterThanEqual,
+    SGreaterThanEqual,
+    ULessThan,
+    SLessThan,
+    ULessThanEqual,
+    SLessThanEqual,
+    FOrdEqual,
+    FUnordEqual,
+    FOrdNotEqual,
+    FUnordNotEqual,
+    FOrdLessThan,
+    FUnordLessThan,
+    FOrdGreaterThan,
+    FUnordGreaterThan,
+    FOrdLessThanEqual,
+    FUnordLessThanEqual,
+    FOrdGreaterThanEqual,
+    FUnordGreaterThanEqual,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvOp {
+    FToU,
+    FToS,
+    SToF,
+    UToF,
+    UConvert,
+    SConvert,
+    FConvert,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Load,
+    Store,
+    Exchange,
+    CompareExchange,
+    IIncrement,
+    IDecrement,
+    IAdd,
+    ISub,
+    SMin,
+    UMin,
+    SMax,
+    UMax,
+    And,
+    Or,
+    Xor,
+    FAdd,
+}
+
+/// The combining operation of a subgroup reduction or scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtOp {
+    IAdd,
+    FAdd,
+    IMul,
+    FMul,
+    SMin,
+    UMin,
+    FMin,
+    SMax,
+    UMax,
+    FMax,
+    And,
+    Or,
+    Xor,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+/// Reduce, scan or clustered reduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupOp {
+    Reduce,
+    InclusiveScan,
+    ExclusiveScan,
+    /// ClusterSize operand slot.
+    Clustered(Opnd),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SubgroupOp {
+    Elect,
+    All,
+    Any,
+    AllEqual,
+    Broadcast { lane: Opnd },
+    BroadcastFirst,
+    Ballot,
+    InverseBallot,
+    BallotBitExtract { index: Opnd },
+    BallotBitCount(GroupOp),
+    BallotFindLsb,
+    BallotFindMsb,
+    Shuffle { lane: Opnd },
+    ShuffleXor { mask: Opnd },
+    ShuffleUp { delta: Opnd },
+    ShuffleDown { delta: Opnd },
+    Arith { op: ExtOp, group: GroupOp },
+    QuadBroadcast { index: Opnd },
+    QuadSwap { direction: Opnd },
+}
+
+/// One step of an access chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessStep {
+    /// A constant byte offset (struct members and constant indices, folded).
+    Const(u32),
+    /// `index * stride`, with the index read from a slot; `len` bounds it where known.
+    Dyn {
+        index: Opnd,
+        bits: u8,
+        signed: bool,
+        stride: u32,
+        len: Option<u32>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum Inst {
+    Nop,
+    Copy {
+        dst: u32,
+        src: Opnd,
+        n: u32,
+    },
+    Un {
+        op: UnOp,
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+    },
+    Bin {
+        op: BinOp,
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+    },
+    /// Carry/borrow/extended multiply: two results of `n` components each.
+    Wide {
+        op: WideOp,
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+    },
+    Conv {
+        op: ConvOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+    },
+    /// Reinterpret bits: the source components concatenated (little-endian), re-split.
+    Bitcast {
+        from: Vec<ScalarTy>,
+        to: Vec<ScalarTy>,
+        dst: u32,
+        a: Opnd,
+    },
+    Select {
+        dst: u32,
+        cond: Opnd,
+        cond_vector: bool,
+        a: Opnd,
+        b: Opnd,
+        n: u32,
+    },
+    Shuffle {
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+        na: u32,
+        comps: Vec<u32>,
+    },
+    Construct {
+        dst: u32,
+        parts: Vec<(Opnd, u32)>,
+    },
+    Insert {
+        dst: u32,
+        composite: Opnd,
+        width: u32,
+        object: Opnd,
+        offset: u32,
+        n: u32,
+    },
+    ExtractDyn {
+        dst: u32,
+        src: Opnd,
+        len: u32,
+        index: Opnd,
+        index_bits: u8,
+    },
+    InsertDyn {
+        dst: u32,
+        src: Opnd,
+        len: u32,
+        object: Opnd,
+        index: Opnd,
+        index_bits: u8,
+    },
+    Any {
+        dst: u32,
+        a: Opnd,
+        n: u32,
+    },
+    All {
+        dst: u32,
+        a: Opnd,
+        n: u32,
+    },
+    Dot {
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+    },
+    /// Vector or matrix times scalar.
+    Scale {
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+        s: Opnd,
+    },
+    /// General column-major product: result (rows x cols) = A (rows x inner) * B (inner x cols).
+    /// Vectors are matrices with one column (or one row for VectorTimesMatrix).
+    MatMul {
+        ty: ScalarTy,
+        rows: u32,
+        inner: u32,
+        cols: u32,
+        /// Stored transposed: the left operand is a row vector, indexed by `k` alone.
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+        a_row_vector: bool,
+    },
+    Transpose {
+        dst: u32,
+        a: Opnd,
+        rows: u32,
+        cols: u32,
+    },
+    /// A Function-storage variable: its pointer, and an initialiser to store.
+    Variable {
+        dst: u32,
+        offset: u32,
+        init: Option<(Opnd, u32)>,
+    },
+    Load {
+        dst: u32,
+        ptr: Opnd,
+        leaves: u32,
+    },
+    Store {
+        ptr: Opnd,
+        src: Opnd,
+        leaves: u32,
+    },
+    CopyMemory {
+        dst_ptr: Opnd,
+        src_ptr: Opnd,
+        dst_leaves: u32,
+        src_leaves: u32,
+    },
+    AccessChain {
+        dst: u32,
+        base: Opnd,
+        steps: Vec<AccessStep>,
+    },
+    ArrayLength {
+        dst: u32,
+        ptr: Opnd,
+        member_offset: u32,
+        stride: u32,
+    },
+    Atomic {
+        op: AtomicOp,
+        ty: ScalarTy,
+        dst: Option<u32>,
+        ptr: Opnd,
+        value: Option<Opnd>,
+        comparator: Option<Opnd>,
+    },
+    Ext {
+        inst: u32,
+        out_tys: Vec<ScalarTy>,
+        dst: u32,
+        args: Vec<(Opnd, ScalarTy, u32)>,
+        /// Modf/Frexp: pointer receiving the second half of the result, with its leaves.
+        ptr_out: Option<(Opnd, u32)>,
+    },
+    Subgroup {
+        op: SubgroupOp,
+        ty: ScalarTy,
+        n: u32,
+        dst: u32,
+        a: Opnd,
+    },
+    Call {
+        func: FuncId,
+        dst: Option<(u32, u32)>,
+        args: Vec<(Opnd, u32)>,
+    },
+    /// OpControlBarrier; `workgroup` when the execution scope is Workgroup.
+    Barrier {
+        workgroup: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WideOp {
+    AddCarry,
+    SubBorrow,
+    UMulExtended,
+    SMulExtended,
+}
+
+#[derive(Clone, Debug)]
+pub enum Terminator {
+    Branch {
+        target: BlockId,
+    },
+    BranchConditional {
+        cond: Opnd,
+        t: BlockId,
+        f: BlockId,
+    },
+    Switch {
+        selector: Opnd,
+        bits: u8,
+        default: BlockId,
+        cases: Vec<(u64, BlockId)>,
+    },
+    Return,
+    ReturnValue {
+        src: Opnd,
+        n: u32,
+    },
+    Unreachable,
+    Kill,
+}
+
+/// Private instruction numbers for the bit-field ops, evaluated beside GLSL.std.450.
+pub const BITFIELD_INSERT: u32 = 0x1_0000;
+pub const BITFIELD_SEXTRACT: u32 = 0x1_0001;
+pub const BITFIELD_UEXTRACT: u32 = 0x1_0002;

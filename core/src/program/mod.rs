@@ -1,0 +1,210 @@
+//! Lanescope's own program representation: what the loader builds from SPIR-V and the only thing
+//! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
+
+mod inst;
+mod types;
+
+pub use inst::{
+    AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, UnOp,
+    WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
+};
+pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types};
+
+use crate::value::ScalarTy;
+
+/// Index of a block in `Program::blocks` (global over all functions).
+pub type BlockId = u32;
+/// Index of a function in `Program::functions`.
+pub type FuncId = u32;
+
+/// How blocks are laid out in memory spaces that have no explicit layout (Function, Private,
+/// Workgroup, Input): naturally aligned, tightly packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Space {
+    /// A descriptor-bound buffer (StorageBuffer, Uniform, PushConstant); region = resource index.
+    Buffer,
+    /// Workgroup memory, shared by every invocation of a workgroup.
+    Workgroup,
+    /// Per-invocation memory: Private, Function and Input (builtins) variables.
+    Invocation,
+}
+
+/// A structured-control-flow merge instruction declared in a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Merge {
+    Selection { merge: BlockId },
+    Loop { merge: BlockId, continue_target: BlockId },
+}
+
+#[derive(Clone, Debug)]
+pub struct Phi {
+    pub dst: u32,
+    pub width: u32,
+    pub incoming: Vec<(BlockId, Opnd)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// The SPIR-V result id of the OpLabel.
+    pub label: u32,
+    pub func: FuncId,
+    pub phis: Vec<Phi>,
+    /// Non-phi instructions; the terminator is `term`, executed as the step after the last one.
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    pub merge: Option<Merge>,
+    /// Index in the module's instruction stream of the first instruction of `insts` (or of the
+    /// terminator when `insts` is empty), for naming locations.
+    pub first_inst_index: u32,
+    /// Module instruction index of each step (insts, then the terminator).
+    pub inst_indices: Vec<u32>,
+}
+
+impl Block {
+    /// Number of steps a tangle takes through this block (instructions plus terminator).
+    pub fn len(&self) -> u32 {
+        self.insts.len() as u32 + 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    pub fn successors(&self) -> Vec<BlockId> {
+        match &self.term {
+            Terminator::Branch { target } => vec![*target],
+            Terminator::BranchConditional { t, f, .. } => vec![*t, *f],
+            Terminator::Switch { default, cases, .. } => {
+                let mut v = vec![*default];
+                v.extend(cases.iter().map(|c| c.1));
+                v
+            }
+            _ => vec![],
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub id: u32,
+    pub name: String,
+    pub entry: BlockId,
+    pub blocks: Vec<BlockId>,
+    pub params: Vec<(u32, u32)>,
+    pub ret: Option<(u32, u32)>,
+}
+
+/// A variable with memory of its own: where it lives and how big it is.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Variable {
+    pub id: u32,
+    pub name: String,
+    pub space: Space,
+    pub storage_class: String,
+    /// Byte offset within its space (0 for buffers, which own their region).
+    pub offset: u32,
+    /// Size in bytes; for a buffer ending in a runtime array, the fixed part.
+    pub size: u32,
+    pub binding: Option<(u32, u32)>,
+    /// Index in `Program::resources` for buffers.
+    pub resource: Option<u32>,
+    pub builtin: Option<u32>,
+}
+
+/// A buffer the host binds: storage or uniform buffer (set, binding), or the push constants.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Resource {
+    pub var: u32,
+    pub name: String,
+    pub set: u32,
+    pub binding: u32,
+    pub push_constant: bool,
+    pub uniform: bool,
+    /// Bytes of the fixed part; a runtime array after it may make the buffer larger.
+    pub min_size: u32,
+    pub runtime_array_stride: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SpecConstantInfo {
+    pub spec_id: u32,
+    pub result_id: u32,
+    pub name: String,
+    pub ty: ScalarTy,
+    pub default: u64,
+}
+
+/// Everything the executor needs, with no reference back to rspirv.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub entry_name: String,
+    pub entry_func: FuncId,
+    pub local_size: [u32; 3],
+    pub maximal_reconvergence: bool,
+    pub types: Types,
+    pub functions: Vec<Function>,
+    pub blocks: Vec<Block>,
+    /// Number of register slots per lane.
+    pub num_slots: u32,
+    /// Slot values filled in before execution (constants), as (slot, raw bits).
+    pub const_slots: Vec<(u32, u64)>,
+    pub variables: Vec<Variable>,
+    pub resources: Vec<Resource>,
+    pub workgroup_bytes: u32,
+    pub invocation_bytes: u32,
+    /// (byte offset in invocation memory, builtin, component count) for each Input builtin.
+    pub inputs: Vec<(u32, u32, u32)>,
+    /// Initial contents of Private and Workgroup variables with initialisers: (space, offset, bytes).
+    pub initializers: Vec<(Space, u32, Vec<u8>)>,
+    pub spec_constants: Vec<SpecConstantInfo>,
+    /// SPIR-V id -> friendly name (OpName or `%id`).
+    pub names: std::collections::BTreeMap<u32, String>,
+    /// SPIR-V id -> (slot, width, type) for ids that hold values, for watches and the disassembly.
+    pub id_slots: std::collections::BTreeMap<u32, (u32, u32, TypeId)>,
+    /// Blocks that are a merge block, continue target or switch target somewhere: only branches
+    /// to these can reconverge or escape.
+    pub is_reconv_target: Vec<bool>,
+    /// Instruction count of the whole module (for locations).
+    pub module_instructions: u32,
+    /// Memory leaves of each (type, layout) that a load or store uses.
+    pub leaf_tables: Vec<Vec<Leaf>>,
+    /// For each switch header: each target with the targets that fall through into it.
+    pub fallthrough: std::collections::BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>>,
+}
+
+/// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.
+pub fn encode_ptr(space: Space, region: u32, offset: u32) -> u64 {
+    let s = match space {
+        Space::Buffer => 0u64,
+        Space::Workgroup => 1,
+        Space::Invocation => 2,
+    };
+    (s << 62) | (u64::from(region & 0x3fff_ffff) << 32) | u64::from(offset)
+}
+
+pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
+    let space = match p >> 62 {
+        0 => Space::Buffer,
+        1 => Space::Workgroup,
+        _ => Space::Invocation,
+    };
+    (space, ((p >> 32) & 0x3fff_ffff) as u32, p as u32)
+}
+
+impl Program {
+    pub fn name_of(&self, id: u32) -> String {
+        self.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"))
+    }
+
+    pub fn block_name(&self, b: BlockId) -> String {
+        self.blocks
+            .get(b as usize)
+            .map_or_else(|| format!("block#{b}"), |bl| self.name_of(bl.label))
+    }
+
+    pub fn func_name(&self, f: FuncId) -> String {
+        self.functions
+            .get(f as usize)
+            .map_or_else(|| format!("function#{f}"), |func| func.name.clone())
+    }
+}

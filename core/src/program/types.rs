@@ -1,0 +1,423 @@
+//! Types, their flattened scalar components and their memory layouts.
+
+use crate::value::ScalarTy;
+
+pub type TypeId = u32;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Void,
+    Scalar(ScalarTy),
+    Vector {
+        elem: ScalarTy,
+        n: u32,
+    },
+    /// Column-major: `cols` columns of vector type `col`.
+    Matrix {
+        col: TypeId,
+        cols: u32,
+        rows: u32,
+        elem: ScalarTy,
+    },
+    Array {
+        elem: TypeId,
+        len: u32,
+        stride: Option<u32>,
+    },
+    RuntimeArray {
+        elem: TypeId,
+        stride: Option<u32>,
+    },
+    Struct {
+        members: Vec<TypeId>,
+        offsets: Vec<Option<u32>>,
+        /// Per member: (MatrixStride, row-major) where decorated.
+        matrix: Vec<Option<(u32, bool)>>,
+    },
+    Pointer {
+        storage_class: u32,
+        pointee: TypeId,
+    },
+    Function,
+    /// Anything else the loader saw but the executor cannot hold a value of.
+    Opaque(&'static str),
+}
+
+/// How a matrix (or a vector taken out of a row-major matrix) is laid out in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Layout {
+    /// Natural or type-decorated layout.
+    #[default]
+    Plain,
+    /// A matrix with an explicit MatrixStride and majorness.
+    Matrix { stride: u32, row_major: bool },
+    /// A column vector of a row-major matrix: components `stride` bytes apart.
+    Strided { stride: u32 },
+}
+
+/// One scalar leaf of a value in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    pub offset: u32,
+    pub ty: ScalarTy,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Types {
+    pub types: Vec<Type>,
+    /// Flattened scalar component types of each type (empty for runtime arrays and opaque types).
+    pub flat: Vec<Vec<ScalarTy>>,
+    /// SPIR-V id of each type, for names.
+    pub spirv_ids: Vec<u32>,
+}
+
+impl Types {
+    pub fn get(&self, t: TypeId) -> &Type {
+        &self.types[t as usize]
+    }
+
+    /// Number of scalar components of a value of type `t`.
+    pub fn width(&self, t: TypeId) -> u32 {
+        self.flat[t as usize].len() as u32
+    }
+
+    pub fn add(&mut self, ty: Type, spirv_id: u32) -> TypeId {
+        let flat = self.flatten(&ty);
+        self.types.push(ty);
+        self.flat.push(flat);
+        self.spirv_ids.push(spirv_id);
+        (self.types.len() - 1) as TypeId
+    }
+
+    fn flatten(&self, ty: &Type) -> Vec<ScalarTy> {
+        match ty {
+            Type::Scalar(s) => vec![*s],
+            Type::Vector { elem, n } => vec![*elem; *n as usize],
+            Type::Matrix { elem, cols, rows, .. } => vec![*elem; (cols * rows) as usize],
+            Type::Array { elem, len, .. } => {
+                let e = &self.flat[*elem as usize];
+                let mut v = Vec::with_capacity(e.len() * *len as usize);
+                for _ in 0..*len {
+                    v.extend_from_slice(e);
+                }
+                v
+            }
+            Type::Struct { members, .. } => members
+                .iter()
+                .flat_map(|m| self.flat[*m as usize].iter().copied())
+                .collect(),
+            // A pointer is one opaque 64-bit component.
+            Type::Pointer { .. } => vec![ScalarTy::Int {
+                bits: 64,
+                signed: false,
+            }],
+            _ => vec![],
+        }
+    }
+
+    /// Natural alignment (bytes) of a type in memory without explicit layout.
+    pub fn align(&self, t: TypeId) -> u32 {
+        match self.get(t) {
+            Type::Scalar(s) => s.size_bytes(),
+            Type::Vector { elem, n } => {
+                let n = if *n == 3 { 4 } else { *n };
+                elem.size_bytes() * n.min(4)
+            }
+            Type::Matrix { col, .. } => self.align(*col),
+            Type::Array { elem, .. } | Type::RuntimeArray { elem, .. } => self.align(*elem),
+            Type::Struct { members, .. } => {
+                members.iter().map(|m| self.align(*m)).max().unwrap_or(1)
+            }
+            Type::Pointer { .. } => 8,
+            _ => 1,
+        }
+    }
+
+    /// Size in bytes (for runtime arrays, 0; for a struct ending in one, the fixed part).
+    pub fn size(&self, t: TypeId) -> u32 {
+        self.size_in(t, Layout::Plain)
+    }
+
+    fn size_in(&self, t: TypeId, layout: Layout) -> u32 {
+        match self.get(t) {
+            Type::Scalar(s) => s.size_bytes(),
+            Type::Vector { elem, n } => match layout {
+                Layout::Strided { stride } => stride * (n - 1) + elem.size_bytes(),
+                _ => elem.size_bytes() * n,
+            },
+            Type::Matrix {
+                col,
+                cols,
+                rows,
+                elem,
+            } => match layout {
+                Layout::Matrix {
+                    stride,
+                    row_major: false,
+                } => stride * (cols - 1) + self.size(*col),
+                Layout::Matrix {
+                    stride,
+                    row_major: true,
+                } => stride * (rows - 1) + elem.size_bytes() * cols,
+                _ => self.natural_col_stride(*col) * cols,
+            },
+            Type::Array { elem, len, stride } => {
+                let s = stride.unwrap_or_else(|| self.natural_stride(*elem));
+                s * len
+            }
+            Type::RuntimeArray { .. } => 0,
+            Type::Struct {
+                members,
+                offsets,
+                matrix,
+            } => {
+                let mut end = 0u32;
+                let mut cursor = 0u32;
+                for (i, m) in members.iter().enumerate() {
+                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
+                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
+                        Layout::Matrix { stride, row_major }
+                    });
+                    cursor = off + self.size_in(*m, ml);
+                    end = end.max(cursor);
+                }
+                end
+            }
+            Type::Pointer { .. } => 8,
+            _ => 0,
+        }
+    }
+
+    fn natural_col_stride(&self, col: TypeId) -> u32 {
+        round_up(self.size(col), self.align(col))
+    }
+
+    /// Stride of an array element without an ArrayStride decoration.
+    pub fn natural_stride(&self, elem: TypeId) -> u32 {
+        round_up(self.size(elem), self.align(elem)).max(1)
+    }
+
+    /// The memory location of every scalar leaf of a value of type `t` stored at offset 0.
+    pub fn leaves(&self, t: TypeId, layout: Layout) -> Vec<Leaf> {
+        let mut out = Vec::with_capacity(self.flat[t as usize].len());
+        self.push_leaves(t, layout, 0, &mut out);
+        out
+    }
+
+    fn push_leaves(&self, t: TypeId, layout: Layout, base: u32, out: &mut Vec<Leaf>) {
+        match self.get(t) {
+            Type::Scalar(s) => out.push(Leaf {
+                offset: base,
+                ty: *s,
+            }),
+            Type::Vector { elem, n } => {
+                let step = match layout {
+                    Layout::Strided { stride } => stride,
+                    _ => elem.size_bytes(),
+                };
+                for i in 0..*n {
+                    out.push(Leaf {
+                        offset: base + i * step,
+                        ty: *elem,
+                    });
+                }
+            }
+            Type::Matrix {
+                col,
+                cols,
+                rows,
+                elem,
+            } => {
+                let (col_step, row_step) = match layout {
+                    Layout::Matrix {
+                        stride,
+                        row_major: true,
+                    } => (elem.size_bytes(), stride),
+                    Layout::Matrix { stride, .. } => (stride, elem.size_bytes()),
+                    _ => (self.natural_col_stride(*col), elem.size_bytes()),
+                };
+                for c in 0..*cols {
+                    for r in 0..*rows {
+                        out.push(Leaf {
+                            offset: base + c * col_step + r * row_step,
+                            ty: *elem,
+                        });
+                    }
+                }
+            }
+            Type::Array { elem, len, stride } => {
+                let s = stride.unwrap_or_else(|| self.natural_stride(*elem));
+                for i in 0..*len {
+                    self.push_leaves(*elem, layout, base + i * s, out);
+                }
+            }
+            Type::Struct {
+                members,
+                offsets,
+                matrix,
+            } => {
+                let mut cursor = 0u32;
+                for (i, m) in members.iter().enumerate() {
+                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
+                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
+                        Layout::Matrix { stride, row_major }
+                    });
+                    self.push_leaves(*m, ml, base + off, out);
+                    cursor = off + self.size_in(*m, ml);
+                }
+            }
+            Type::Pointer { .. } => out.push(Leaf {
+                offset: base,
+                ty: ScalarTy::Int {
+                    bits: 64,
+                    signed: false,
+                },
+            }),
+            _ => {}
+        }
+    }
+
+    /// Byte offset and layout of member/element `index` of a value of type `t` laid out with
+    /// `layout`, and the member's type. `None` when `index` is out of range.
+    pub fn member(&self, t: TypeId, layout: Layout, index: u32) -> Option<(u32, Layout, TypeId)> {
+        match self.get(t) {
+            Type::Struct {
+                members,
+                offsets,
+                matrix,
+            } => {
+                let mut cursor = 0u32;
+                for (i, m) in members.iter().enumerate() {
+                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
+                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
+                        Layout::Matrix { stride, row_major }
+                    });
+                    if i as u32 == index {
+                        return Some((off, ml, *m));
+                    }
+                    cursor = off + self.size_in(*m, ml);
+                }
+                None
+            }
+            _ => {
+                let (stride, sub_layout, elem, len) = self.element_step(t, layout)?;
+                if len.is_some_and(|n| index >= n) {
+                    return None;
+                }
+                Some((index * stride, sub_layout, elem))
+            }
+        }
+    }
+
+    /// For an indexable non-struct type: (stride, element layout, element type, length if fixed).
+    pub fn element_step(&self, t: TypeId, layout: Layout) -> Option<(u32, Layout, TypeId, Option<u32>)> {
+        match self.get(t) {
+            Type::Vector { n, elem } => {
+                let stride = match layout {
+                    Layout::Strided { stride } => stride,
+                    _ => elem.size_bytes(),
+                };
+                // The element type of a vector is looked up by the caller (scalar types are
+                // interned), so report TypeId::MAX here and let the caller substitute.
+                Some((stride, Layout::Plain, TypeId::MAX, Some(*n)))
+            }
+            Type::Matrix {
+                col, cols, elem, ..
+            } => match layout {
+                Layout::Matrix {
+                    stride,
+                    row_major: true,
+                } => Some((
+                    elem.size_bytes(),
+                    Layout::Strided { stride },
+                    *col,
+                    Some(*cols),
+                )),
+                Layout::Matrix { stride, .. } => Some((stride, Layout::Plain, *col, Some(*cols))),
+                _ => Some((self.natural_col_stride(*col), Layout::Plain, *col, Some(*cols))),
+            },
+            Type::Array { elem, len, stride } => Some((
+                stride.unwrap_or_else(|| self.natural_stride(*elem)),
+                layout_for_elem(layout),
+                *elem,
+                Some(*len),
+            )),
+            Type::RuntimeArray { elem, stride } => Some((
+                stride.unwrap_or_else(|| self.natural_stride(*elem)),
+                layout_for_elem(layout),
+                *elem,
+                None,
+            )),
+            _ => None,
+        }
+    }
+
+    /// Offset (in flattened components) and width of member `index` of a value of type `t`.
+    pub fn component_range(&self, t: TypeId, index: u32) -> Option<(u32, u32, TypeId)> {
+        match self.get(t) {
+            Type::Vector { n, .. } => (index < *n).then_some((index, 1, TypeId::MAX)),
+            Type::Matrix { col, cols, rows, .. } => {
+                (index < *cols).then_some((index * rows, *rows, *col))
+            }
+            Type::Array { elem, len, .. } => {
+                let w = self.width(*elem);
+                (index < *len).then_some((index * w, w, *elem))
+            }
+            Type::Struct { members, .. } => {
+                let mut off = 0;
+                for (i, m) in members.iter().enumerate() {
+                    if i as u32 == index {
+                        return Some((off, self.width(*m), *m));
+                    }
+                    off += self.width(*m);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Describe a type the way spirv-dis would print its shape.
+    pub fn describe(&self, t: TypeId) -> String {
+        match self.get(t) {
+            Type::Void => "void".into(),
+            Type::Scalar(s) => scalar_name(*s),
+            Type::Vector { elem, n } => format!("v{n}{}", scalar_name(*elem)),
+            Type::Matrix { cols, rows, elem, .. } => format!("mat{cols}x{rows}{}", scalar_name(*elem)),
+            Type::Array { elem, len, .. } => format!("{}[{len}]", self.describe(*elem)),
+            Type::RuntimeArray { elem, .. } => format!("{}[]", self.describe(*elem)),
+            Type::Struct { members, .. } => {
+                let m: Vec<String> = members.iter().map(|m| self.describe(*m)).collect();
+                format!("struct{{{}}}", m.join(", "))
+            }
+            Type::Pointer { pointee, .. } => format!("ptr<{}>", self.describe(*pointee)),
+            Type::Function => "function".into(),
+            Type::Opaque(name) => (*name).into(),
+        }
+    }
+}
+
+fn layout_for_elem(layout: Layout) -> Layout {
+    // A matrix layout decorated on a member applies to every matrix inside arrays of it.
+    match layout {
+        Layout::Matrix { .. } => layout,
+        _ => Layout::Plain,
+    }
+}
+
+pub fn scalar_name(s: ScalarTy) -> String {
+    match s {
+        ScalarTy::Bool => "bool".into(),
+        ScalarTy::Int { bits, signed: true } => format!("i{bits}"),
+        ScalarTy::Int { bits, .. } => format!("u{bits}"),
+        ScalarTy::Float { bits } => format!("f{bits}"),
+    }
+}
+
+pub fn round_up(x: u32, a: u32) -> u32 {
+    if a <= 1 {
+        x
+    } else {
+        x.div_ceil(a) * a
+    }
+}
