@@ -11,6 +11,7 @@
 
 pub mod exec;
 pub mod glsl450;
+pub mod history;
 pub mod load;
 pub mod program;
 pub mod value;

@@ -1,0 +1,102 @@
+//! Stepping backwards: periodic checkpoints plus deterministic replay.
+//!
+//! The simulator is deterministic, so the state after step `n` is reproduced by restoring the
+//! last checkpoint at or before `n` and replaying. Steps where the user chose the tangle (step
+//! the selected tangle) are remembered so the replay makes the same choice.
+
+use crate::sim::{RunError, Simulator};
+use std::collections::BTreeMap;
+
+pub struct History {
+    sim: Simulator,
+    checkpoints: Vec<Simulator>,
+    /// Take a checkpoint every this many steps.
+    interval: u64,
+    /// Step number -> (subgroup, tangle id) chosen by the user for that step.
+    forced: BTreeMap<u64, (usize, u64)>,
+    /// Most checkpoints kept; older ones are thinned out (every other one dropped).
+    max_checkpoints: usize,
+}
+
+impl History {
+    pub fn new(sim: Simulator, interval: u64) -> Self {
+        Self { checkpoints: vec![sim.clone()], sim, interval: interval.max(1), forced: BTreeMap::new(), max_checkpoints: 64 }
+    }
+
+    pub fn sim(&self) -> &Simulator {
+        &self.sim
+    }
+
+    fn after_step(&mut self) {
+        let n = self.sim.stats().steps;
+        if n % self.interval == 0 && self.checkpoints.last().is_none_or(|c| c.stats().steps < n) {
+            self.checkpoints.push(self.sim.clone());
+            if self.checkpoints.len() > self.max_checkpoints {
+                // Keep the first; drop every other one after it and double the spacing.
+                let kept: Vec<Simulator> = self.checkpoints.drain(..).enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, s)| s).collect();
+                self.checkpoints = kept;
+                self.interval *= 2;
+            }
+        }
+    }
+
+    /// One step forward (whichever tangle the scheduler picks). False when finished.
+    pub fn step(&mut self) -> Result<bool, RunError> {
+        self.truncate_future();
+        let ran = self.sim.step()?;
+        if ran {
+            self.after_step();
+        }
+        Ok(ran)
+    }
+
+    /// One step of a chosen tangle.
+    pub fn step_tangle(&mut self, subgroup: usize, id: u64) -> Result<bool, RunError> {
+        self.truncate_future();
+        let ran = self.sim.step_tangle(subgroup, id)?;
+        if ran {
+            self.forced.insert(self.sim.stats().steps, (subgroup, id));
+            self.after_step();
+        }
+        Ok(ran)
+    }
+
+    /// Go to the state right after step `target` (0 = the start).
+    pub fn goto(&mut self, target: u64) -> Result<(), RunError> {
+        let now = self.sim.stats().steps;
+        if target < now {
+            let cp = self.checkpoints.iter().rev().find(|c| c.stats().steps <= target).cloned();
+            if let Some(cp) = cp {
+                self.sim = cp;
+            }
+            // Checkpoints past the target stay valid: the replay reproduces them exactly.
+        }
+        while self.sim.stats().steps < target {
+            let next = self.sim.stats().steps + 1;
+            let ran = match self.forced.get(&next) {
+                Some(&(g, id)) => self.sim.step_tangle(g, id)?,
+                None => self.sim.step()?,
+            };
+            if !ran {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Undo the last step.
+    pub fn step_back(&mut self) -> Result<(), RunError> {
+        let n = self.sim.stats().steps;
+        if n > 0 {
+            self.goto(n - 1)?;
+        }
+        Ok(())
+    }
+
+    /// Forget the future after the current step (a new choice was made there).
+    pub fn truncate_future(&mut self) {
+        let n = self.sim.stats().steps;
+        self.checkpoints.retain(|c| c.stats().steps <= n);
+        self.forced.retain(|k, _| *k <= n);
+    }
+}
