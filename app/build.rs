@@ -15,13 +15,25 @@ fn main() {
         })
         .unwrap_or_default();
     names.sort();
-    let mut out = String::from("/// (name, SPIR-V bytes, source text)\npub static EXAMPLES: &[(&str, &[u8], &str)] = &[\n");
+    let mut out = String::from(
+        "/// (name, SPIR-V bytes, source text)\npub static EXAMPLES: &[(&str, &[u8], &str)] = &[\n",
+    );
     for n in &names {
         let stem = n.trim_end_matches(".spv");
         let spv = assets.join(n);
-        let src = ["comp", "spvasm"].iter().map(|e| assets.join(format!("{stem}.{e}"))).find(|p| p.exists());
-        let src_expr = src.map_or_else(|| "\"\"".to_string(), |p| format!("include_str!({:?})", p.display().to_string()));
-        let _ = writeln!(out, "    ({stem:?}, include_bytes!({:?}), {src_expr}),", spv.display().to_string());
+        let src = ["comp", "spvasm"]
+            .iter()
+            .map(|e| assets.join(format!("{stem}.{e}")))
+            .find(|p| p.exists());
+        let src_expr = src.map_or_else(
+            || "\"\"".to_string(),
+            |p| format!("include_str!({:?})", p.display().to_string()),
+        );
+        let _ = writeln!(
+            out,
+            "    ({stem:?}, include_bytes!({:?}), {src_expr}),",
+            spv.display().to_string()
+        );
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("examples.rs");

@@ -1,7 +1,9 @@
 //! Headless subcommands: the contract scripts and tests rely on.
 
 use lanescope_core::program::Program;
-use lanescope_core::{load, Bindings, Config, LoadOptions, Outcome, SiblingOrder, Simulator, SwitchTangles};
+use lanescope_core::{
+    load, Bindings, Config, LoadOptions, Outcome, SiblingOrder, Simulator, SwitchTangles,
+};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -50,14 +52,26 @@ fn usage(msg: impl Into<String>) -> CliError {
 }
 
 fn parse_u32(s: &str, what: &str) -> Result<u32, CliError> {
-    let v = if let Some(h) = s.strip_prefix("0x") { u32::from_str_radix(h, 16) } else { s.parse() };
+    let v = if let Some(h) = s.strip_prefix("0x") {
+        u32::from_str_radix(h, 16)
+    } else {
+        s.parse()
+    };
     v.map_err(|_| usage(format!("{what}: `{s}` is not a number")))
 }
 
 fn parse_set_binding(s: &str, flag: &str) -> Result<(u32, u32, String), CliError> {
-    let (sb, file) = s.split_once('=').ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
-    let (set, binding) = sb.split_once(':').ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
-    Ok((parse_u32(set, flag)?, parse_u32(binding, flag)?, file.to_string()))
+    let (sb, file) = s
+        .split_once('=')
+        .ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
+    let (set, binding) = sb
+        .split_once(':')
+        .ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
+    Ok((
+        parse_u32(set, flag)?,
+        parse_u32(binding, flag)?,
+        file.to_string(),
+    ))
 }
 
 pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
@@ -79,7 +93,11 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
         trace: None,
     };
     while let Some(arg) = it.next() {
-        let mut val = |name: &str| it.next().cloned().ok_or_else(|| usage(format!("{name} needs a value")));
+        let mut val = |name: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| usage(format!("{name} needs a value")))
+        };
         match arg.as_str() {
             "--entry" => a.entry = Some(val("--entry")?),
             "--workgroups" => {
@@ -92,12 +110,18 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                     a.workgroups[k] = parse_u32(p, "--workgroups")?;
                 }
             }
-            "--subgroup-size" => a.subgroup_size = parse_u32(&val("--subgroup-size")?, "--subgroup-size")?,
+            "--subgroup-size" => {
+                a.subgroup_size = parse_u32(&val("--subgroup-size")?, "--subgroup-size")?
+            }
             "--switch-tangles" => {
                 a.switch_tangles = match val("--switch-tangles")?.as_str() {
                     "per-value" => SwitchTangles::PerValue,
                     "per-case" => SwitchTangles::PerCase,
-                    other => return Err(usage(format!("--switch-tangles: `{other}` is not per-value or per-case"))),
+                    other => {
+                        return Err(usage(format!(
+                            "--switch-tangles: `{other}` is not per-value or per-case"
+                        )))
+                    }
                 }
             }
             "--sibling-order" => {
@@ -106,20 +130,30 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                     "highest-lane" => SiblingOrder::HighestLane,
                     "oldest" => SiblingOrder::Oldest,
                     "newest" => SiblingOrder::Newest,
-                    other => return Err(usage(format!("--sibling-order: `{other}` is not lowest-lane, highest-lane, oldest or newest"))),
+                    other => {
+                        return Err(usage(format!(
+                    "--sibling-order: `{other}` is not lowest-lane, highest-lane, oldest or newest"
+                )))
+                    }
                 }
             }
             "--spec" => {
                 let v = val("--spec")?;
-                let (id, value) = v.split_once('=').ok_or_else(|| usage(format!("--spec wants ID=VALUE, got `{v}`")))?;
+                let (id, value) = v
+                    .split_once('=')
+                    .ok_or_else(|| usage(format!("--spec wants ID=VALUE, got `{v}`")))?;
                 a.spec.push((parse_u32(id, "--spec")?, value.to_string()));
             }
             "--push" => a.push = Some(val("--push")?),
-            "--buffer" => a.buffers.push(parse_set_binding(&val("--buffer")?, "--buffer")?),
+            "--buffer" => a
+                .buffers
+                .push(parse_set_binding(&val("--buffer")?, "--buffer")?),
             "--out" => a.outs.push(parse_set_binding(&val("--out")?, "--out")?),
             "--max-steps" => {
                 let v = val("--max-steps")?;
-                a.max_steps = v.parse().map_err(|_| usage(format!("--max-steps: `{v}` is not a number")))?;
+                a.max_steps = v
+                    .parse()
+                    .map_err(|_| usage(format!("--max-steps: `{v}` is not a number")))?;
             }
             "--json" => a.json = true,
             "--trace" => a.trace = Some(val("--trace")?),
@@ -142,14 +176,21 @@ fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
         let ids: Vec<String> = prog.spec_constants.iter().map(|s| format!("{} ({})", s.spec_id, s.name)).collect();
         CliError::Failed(format!("--spec {id}: the shader has no specialization constant with that SpecId (it has: {})", if ids.is_empty() { "none".into() } else { ids.join(", ") }))
     })?;
-    let bad = || CliError::Failed(format!("--spec {id}={text}: not a valid {:?} value", info.ty));
+    let bad = || {
+        CliError::Failed(format!(
+            "--spec {id}={text}: not a valid {:?} value",
+            info.ty
+        ))
+    };
     Ok(match info.ty {
         ScalarTy::Bool => match text {
             "true" | "1" => 1,
             "false" | "0" => 0,
             _ => return Err(bad()),
         },
-        ScalarTy::Float { bits } => from_f64(text.parse::<f64>().map_err(|_| bad())?, u32::from(bits)),
+        ScalarTy::Float { bits } => {
+            from_f64(text.parse::<f64>().map_err(|_| bad())?, u32::from(bits))
+        }
         ScalarTy::Int { .. } => {
             if let Some(h) = text.strip_prefix("0x") {
                 u64::from_str_radix(h, 16).map_err(|_| bad())?
@@ -174,7 +215,10 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
 
 pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let fail = |e: &dyn std::fmt::Display| CliError::Failed(format!("{}: {e}", a.shader));
-    let mut opts = LoadOptions { entry: a.entry.clone(), spec: BTreeMap::new() };
+    let mut opts = LoadOptions {
+        entry: a.entry.clone(),
+        spec: BTreeMap::new(),
+    };
     let mut prog = load(bytes, &opts).map_err(|e| fail(&e))?;
     if !a.spec.is_empty() {
         for (id, text) in &a.spec {
@@ -184,7 +228,9 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     }
     let mut bindings = Bindings::default();
     for (set, binding, file) in &a.buffers {
-        bindings.buffers.push((*set, *binding, read(file, "buffer")?));
+        bindings
+            .buffers
+            .push((*set, *binding, read(file, "buffer")?));
     }
     if let Some(p) = &a.push {
         bindings.push_constants = read(p, "push constants")?;
@@ -207,12 +253,18 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         )));
     }
     for (set, binding, file) in &a.outs {
-        let data = sim.buffer(*set, *binding).ok_or_else(|| CliError::Failed(format!("--out {set}:{binding}: the shader has no buffer there")))?;
-        std::fs::write(file, data).map_err(|e| CliError::Failed(format!("cannot write `{file}`: {e}")))?;
+        let data = sim.buffer(*set, *binding).ok_or_else(|| {
+            CliError::Failed(format!(
+                "--out {set}:{binding}: the shader has no buffer there"
+            ))
+        })?;
+        std::fs::write(file, data)
+            .map_err(|e| CliError::Failed(format!("cannot write `{file}`: {e}")))?;
     }
     if let Some(t) = &a.trace {
         let doc = crate::report::trace_json(&sim);
-        std::fs::write(t, doc).map_err(|e| CliError::Failed(format!("cannot write trace `{t}`: {e}")))?;
+        std::fs::write(t, doc)
+            .map_err(|e| CliError::Failed(format!("cannot write trace `{t}`: {e}")))?;
     }
     if a.json {
         Ok(crate::report::summary_json(&sim))

@@ -37,11 +37,20 @@ pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
     let name = name.unwrap_or(DEFAULT_EXAMPLE);
     let Some((_, bytes, _)) = EXAMPLES.iter().find(|e| e.0 == name) else {
         let all: Vec<&str> = EXAMPLES.iter().map(|e| e.0).collect();
-        return Err(CliError::Usage(format!("no example named `{name}`; built in: {}", all.join(", "))));
+        return Err(CliError::Usage(format!(
+            "no example named `{name}`; built in: {}",
+            all.join(", ")
+        )));
     };
-    let prog = load(bytes, &LoadOptions::default()).map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
+    let prog = load(bytes, &LoadOptions::default())
+        .map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
     let bindings = example_bindings(&prog);
-    let mut sim = Simulator::new(Arc::new(prog), Config::default(), &bindings).map_err(|e| CliError::Failed(e.to_string()))?;
-    sim.run(cli::DEFAULT_MAX_STEPS).map_err(|e| CliError::Failed(e.to_string()))?;
-    Ok(format!("example {name}\n{}", crate::report::summary_text(&sim)))
+    let mut sim = Simulator::new(Arc::new(prog), Config::default(), &bindings)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    sim.run(cli::DEFAULT_MAX_STEPS)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(format!(
+        "example {name}\n{}",
+        crate::report::summary_text(&sim)
+    ))
 }

@@ -44,10 +44,27 @@ pub fn summary_text(sim: &Simulator) -> String {
     let c = sim.config();
     let mut s = String::new();
     let [x, y, z] = p.local_size;
-    let _ = writeln!(s, "entry point   {} (local size {x}x{y}x{z}, maximal reconvergence: {})", p.entry_name, if p.maximal_reconvergence { "yes" } else { "no" });
-    let _ = writeln!(s, "settings      subgroup size {}, workgroups {:?}, switch tangles {:?}, sibling order {:?}", c.subgroup_size, c.workgroups, c.switch_tangles, c.sibling_order);
-    let _ = writeln!(s, "executed      {} steps, {} lane-instructions", st.steps, st.lane_instructions);
-    let _ = writeln!(s, "tangles       {} divergences, {} reconvergences", st.divergences, st.reconvergences);
+    let _ = writeln!(
+        s,
+        "entry point   {} (local size {x}x{y}x{z}, maximal reconvergence: {})",
+        p.entry_name,
+        if p.maximal_reconvergence { "yes" } else { "no" }
+    );
+    let _ = writeln!(
+        s,
+        "settings      subgroup size {}, workgroups {:?}, switch tangles {:?}, sibling order {:?}",
+        c.subgroup_size, c.workgroups, c.switch_tangles, c.sibling_order
+    );
+    let _ = writeln!(
+        s,
+        "executed      {} steps, {} lane-instructions",
+        st.steps, st.lane_instructions
+    );
+    let _ = writeln!(
+        s,
+        "tangles       {} divergences, {} reconvergences",
+        st.divergences, st.reconvergences
+    );
     let d = sim.diagnostics();
     if d.is_empty() {
         let _ = writeln!(s, "diagnostics   none");

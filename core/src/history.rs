@@ -20,7 +20,13 @@ pub struct History {
 
 impl History {
     pub fn new(sim: Simulator, interval: u64) -> Self {
-        Self { checkpoints: vec![sim.clone()], sim, interval: interval.max(1), forced: BTreeMap::new(), max_checkpoints: 64 }
+        Self {
+            checkpoints: vec![sim.clone()],
+            sim,
+            interval: interval.max(1),
+            forced: BTreeMap::new(),
+            max_checkpoints: 64,
+        }
     }
 
     pub fn sim(&self) -> &Simulator {
@@ -33,7 +39,13 @@ impl History {
             self.checkpoints.push(self.sim.clone());
             if self.checkpoints.len() > self.max_checkpoints {
                 // Keep the first; drop every other one after it and double the spacing.
-                let kept: Vec<Simulator> = self.checkpoints.drain(..).enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, s)| s).collect();
+                let kept: Vec<Simulator> = self
+                    .checkpoints
+                    .drain(..)
+                    .enumerate()
+                    .filter(|(i, _)| i % 2 == 0)
+                    .map(|(_, s)| s)
+                    .collect();
                 self.checkpoints = kept;
                 self.interval *= 2;
             }
@@ -65,7 +77,12 @@ impl History {
     pub fn goto(&mut self, target: u64) -> Result<(), RunError> {
         let now = self.sim.stats().steps;
         if target < now {
-            let cp = self.checkpoints.iter().rev().find(|c| c.stats().steps <= target).cloned();
+            let cp = self
+                .checkpoints
+                .iter()
+                .rev()
+                .find(|c| c.stats().steps <= target)
+                .cloned();
             if let Some(cp) = cp {
                 self.sim = cp;
             }

@@ -55,7 +55,10 @@ pub enum RecordKind {
     /// The continue target of one iteration.
     Continue,
     /// An OpFunctionCall: reconverge after it, at instruction `resume` of the target block.
-    Call { resume: u32, dst: Option<(u32, u32)> },
+    Call {
+        resume: u32,
+        dst: Option<(u32, u32)>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -104,7 +107,12 @@ pub struct Events {
 
 impl Subgroup {
     pub fn new(index: u32, live: Mask, regs: Vec<u64>) -> Self {
-        Self { index, live, regs, ..Self::default() }
+        Self {
+            index,
+            live,
+            regs,
+            ..Self::default()
+        }
     }
 
     pub fn record(&self, id: RecordId) -> Option<&Record> {
@@ -112,7 +120,9 @@ impl Subgroup {
     }
 
     fn rec_mut(&mut self, id: RecordId) -> &mut Record {
-        self.records[id as usize].as_mut().unwrap_or_else(|| unreachable_record(id))
+        self.records[id as usize]
+            .as_mut()
+            .unwrap_or_else(|| unreachable_record(id))
     }
 
     pub fn new_record(&mut self, rec: Record) -> RecordId {
@@ -135,7 +145,9 @@ impl Subgroup {
 
     /// Lanes leave a record for good.
     fn escape(&mut self, id: RecordId, lanes: Mask) {
-        let Some(rec) = self.records.get_mut(id as usize).and_then(Option::as_mut) else { return };
+        let Some(rec) = self.records.get_mut(id as usize).and_then(Option::as_mut) else {
+            return;
+        };
         rec.members &= !lanes;
         if let RecordKind::Switch { cases } = &rec.kind {
             let cases: Vec<RecordId> = cases.iter().map(|c| c.1).collect();
@@ -170,12 +182,17 @@ impl Subgroup {
             // Case records still pending with no members left are dead.
             let cases: Vec<RecordId> = cases.iter().map(|c| c.1).collect();
             for c in cases {
-                if self.record(c).is_some_and(|r| r.members == 0 && r.arrived == 0) {
+                if self
+                    .record(c)
+                    .is_some_and(|r| r.members == 0 && r.arrived == 0)
+                {
                     self.drop_record(c);
                 }
             }
         }
-        let Some(rec) = self.drop_record(id) else { return };
+        let Some(rec) = self.drop_record(id) else {
+            return;
+        };
         if rec.arrived == 0 {
             return;
         }
@@ -199,8 +216,26 @@ impl Subgroup {
 
     /// Send `lanes`, leaving a block with context `ctx`, to block `target`. Returns the context
     /// to continue with if the lanes simply move on (no record received them).
-    pub fn send(&mut self, prog: &Program, ctx: Option<RecordId>, lanes: Mask, target: BlockId, mode: SwitchTangles, next_id: &mut u64, ev: &mut Events) -> Option<Option<RecordId>> {
-        if !prog.is_reconv_target.get(target as usize).copied().unwrap_or(false) {
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the branch plus the scheduler's counters"
+    )]
+    pub fn send(
+        &mut self,
+        prog: &Program,
+        ctx: Option<RecordId>,
+        lanes: Mask,
+        target: BlockId,
+        mode: SwitchTangles,
+        next_id: &mut u64,
+        ev: &mut Events,
+    ) -> Option<Option<RecordId>> {
+        if !prog
+            .is_reconv_target
+            .get(target as usize)
+            .copied()
+            .unwrap_or(false)
+        {
             return Some(ctx);
         }
         let mut path: Vec<RecordId> = Vec::new();
@@ -242,7 +277,13 @@ impl Subgroup {
 
     /// Lanes return from the current function: they escape every record up to the call record,
     /// and arrive there. With no call record (the entry point), they finish.
-    pub fn ret(&mut self, ctx: Option<RecordId>, lanes: Mask, next_id: &mut u64, ev: &mut Events) -> Option<(u32, u32)> {
+    pub fn ret(
+        &mut self,
+        ctx: Option<RecordId>,
+        lanes: Mask,
+        next_id: &mut u64,
+        ev: &mut Events,
+    ) -> Option<(u32, u32)> {
         let mut path = Vec::new();
         let mut r = ctx;
         let mut call = None;
@@ -278,7 +319,13 @@ impl Subgroup {
     }
 
     /// Lanes terminate (OpUnreachable, OpKill): they escape every record, call records too.
-    pub fn terminate(&mut self, ctx: Option<RecordId>, lanes: Mask, next_id: &mut u64, ev: &mut Events) {
+    pub fn terminate(
+        &mut self,
+        ctx: Option<RecordId>,
+        lanes: Mask,
+        next_id: &mut u64,
+        ev: &mut Events,
+    ) {
         let mut path = Vec::new();
         let mut r = ctx;
         while let Some(id) = r {
@@ -297,7 +344,11 @@ impl Subgroup {
 
     /// Index of the next tangle to run under `order`, among those not at a barrier.
     pub fn pick(&self, order: SiblingOrder) -> Option<usize> {
-        let runnable = self.tangles.iter().enumerate().filter(|(_, t)| !t.at_barrier);
+        let runnable = self
+            .tangles
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.at_barrier);
         match order {
             SiblingOrder::LowestLane => runnable.min_by_key(|(_, t)| t.mask.trailing_zeros()),
             SiblingOrder::HighestLane => runnable.min_by_key(|(_, t)| t.mask.leading_zeros()),

@@ -58,7 +58,9 @@ impl std::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 fn err(message: impl Into<String>) -> RunError {
-    RunError { message: message.into() }
+    RunError {
+        message: message.into(),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -101,16 +103,26 @@ impl Simulator {
     pub fn new(prog: Arc<Program>, cfg: Config, bindings: &Bindings) -> Result<Self, RunError> {
         let s = cfg.subgroup_size;
         if !(4..=128).contains(&s) || !s.is_power_of_two() {
-            return Err(err(format!("subgroup size {s} must be a power of two from 4 to 128")));
+            return Err(err(format!(
+                "subgroup size {s} must be a power of two from 4 to 128"
+            )));
         }
         let [x, y, z] = prog.local_size;
         let invocations = u64::from(x) * u64::from(y) * u64::from(z);
         if invocations == 0 || invocations > 4096 {
-            return Err(err(format!("workgroup size {x}x{y}x{z} = {invocations} invocations; supported: 1 to 4096")));
+            return Err(err(format!(
+                "workgroup size {x}x{y}x{z} = {invocations} invocations; supported: 1 to 4096"
+            )));
         }
-        let wg_total = cfg.workgroups.iter().map(|w| u64::from(*w)).product::<u64>();
+        let wg_total = cfg
+            .workgroups
+            .iter()
+            .map(|w| u64::from(*w))
+            .product::<u64>();
         if wg_total == 0 || wg_total > 1 << 20 {
-            return Err(err(format!("{wg_total} workgroups requested; supported: 1 to 1048576")));
+            return Err(err(format!(
+                "{wg_total} workgroups requested; supported: 1 to 1048576"
+            )));
         }
         let mut buffers = Vec::with_capacity(prog.resources.len());
         for res in &prog.resources {
@@ -122,18 +134,37 @@ impl Simulator {
                     .iter()
                     .find(|(st, b, _)| *st == res.set && *b == res.binding)
                     .map(|(_, _, d)| d.clone())
-                    .ok_or_else(|| err(format!("no buffer bound at set {} binding {} (`{}`, at least {} bytes)", res.set, res.binding, res.name, res.min_size)))?
+                    .ok_or_else(|| {
+                        err(format!(
+                            "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
+                            res.set, res.binding, res.name, res.min_size
+                        ))
+                    })?
             };
             if (data.len() as u64) < u64::from(res.min_size) {
-                let what = if res.push_constant { "push constants".to_string() } else { format!("buffer at set {} binding {} (`{}`)", res.set, res.binding, res.name) };
-                return Err(err(format!("{what} has {} bytes; the shader's declaration needs at least {}", data.len(), res.min_size)));
+                let what = if res.push_constant {
+                    "push constants".to_string()
+                } else {
+                    format!(
+                        "buffer at set {} binding {} (`{}`)",
+                        res.set, res.binding, res.name
+                    )
+                };
+                return Err(err(format!(
+                    "{what} has {} bytes; the shader's declaration needs at least {}",
+                    data.len(),
+                    res.min_size
+                )));
             }
             buffers.push(data);
         }
         let mut sim = Self {
             prog,
             cfg,
-            mem: Memory { buffers, ..Memory::default() },
+            mem: Memory {
+                buffers,
+                ..Memory::default()
+            },
             sgs: Vec::new(),
             wg_linear: 0,
             wg_total: wg_total as u32,
@@ -181,7 +212,11 @@ impl Simulator {
 
     /// Final (or current) contents of the buffer at (set, binding).
     pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
-        let i = self.prog.resources.iter().position(|r| !r.push_constant && r.set == set && r.binding == binding)?;
+        let i = self
+            .prog
+            .resources
+            .iter()
+            .position(|r| !r.push_constant && r.set == set && r.binding == binding)?;
         self.mem.buffers.get(i).map(Vec::as_slice)
     }
 
@@ -209,12 +244,34 @@ impl Simulator {
         let wg = self.workgroup_id();
         let nsg = n.div_ceil(s);
         for inv in 0..n {
-            let local = [inv as u32 % lx, (inv as u32 / lx) % ly, inv as u32 / (lx * ly)];
+            let local = [
+                inv as u32 % lx,
+                (inv as u32 / lx) % ly,
+                inv as u32 / (lx * ly),
+            ];
             let lane = (inv % s) as u32;
             let sg = (inv / s) as u32;
-            let lanes_in = |k: u32| -> u128 { if k >= 128 { u128::MAX } else { (1u128 << k) - 1 } };
+            let lanes_in = |k: u32| -> u128 {
+                if k >= 128 {
+                    u128::MAX
+                } else {
+                    (1u128 << k) - 1
+                }
+            };
             for &(off, builtin, comps) in &prog.inputs {
-                let v: Vec<u64> = builtin_value(builtin, local, wg, self.cfg.workgroups, prog.local_size, inv as u32, lane, sg, nsg as u32, s as u32, lanes_in);
+                let v: Vec<u64> = builtin_value(
+                    builtin,
+                    local,
+                    wg,
+                    self.cfg.workgroups,
+                    prog.local_size,
+                    inv as u32,
+                    lane,
+                    sg,
+                    nsg as u32,
+                    s as u32,
+                    lanes_in,
+                );
                 let base = inv * self.mem.per_invocation + off as usize;
                 for (k, x) in v.iter().take(comps as usize).enumerate() {
                     let b = base + 4 * k;
@@ -228,14 +285,25 @@ impl Simulator {
         self.sgs.clear();
         for g in 0..nsg {
             let lanes = (n - g * s).min(s);
-            let live: Mask = if lanes >= 128 { u128::MAX } else { (1u128 << lanes) - 1 };
+            let live: Mask = if lanes >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << lanes) - 1
+            };
             let mut regs = vec![0u64; slots * s];
             for &(slot, v) in &prog.const_slots {
                 regs[slot as usize * s..slot as usize * s + s].fill(v);
             }
             let mut sg = Subgroup::new(g as u32, live, regs);
             self.next_tangle += 1;
-            sg.tangles.push(Tangle { id: self.next_tangle, mask: live, block: prog.functions[prog.entry_func as usize].entry, inst: 0, ctx: None, at_barrier: false });
+            sg.tangles.push(Tangle {
+                id: self.next_tangle,
+                mask: live,
+                block: prog.functions[prog.entry_func as usize].entry,
+                inst: 0,
+                ctx: None,
+                at_barrier: false,
+            });
             self.sgs.push(sg);
         }
         self.current = None;
@@ -244,7 +312,11 @@ impl Simulator {
     /// Choose the tangle to run next: keep running the current one while it can.
     fn select(&mut self) -> Result<Option<(usize, usize)>, RunError> {
         if let Some((g, id)) = self.current {
-            if let Some(i) = self.sgs[g].tangles.iter().position(|t| t.id == id && !t.at_barrier) {
+            if let Some(i) = self.sgs[g]
+                .tangles
+                .iter()
+                .position(|t| t.id == id && !t.at_barrier)
+            {
                 return Ok(Some((g, i)));
             }
         }
@@ -256,7 +328,11 @@ impl Simulator {
                 }
             }
             // Nothing runnable: release a barrier, move to the next workgroup, or stop.
-            if self.sgs.iter().any(|sg| sg.tangles.iter().any(|t| t.at_barrier)) {
+            if self
+                .sgs
+                .iter()
+                .any(|sg| sg.tangles.iter().any(|t| t.at_barrier))
+            {
                 self.release_barrier();
                 continue;
             }
@@ -279,12 +355,25 @@ impl Simulator {
     }
 
     fn release_barrier(&mut self) {
-        let waiting: Mask = self.sgs.iter().map(|sg| sg.tangles.iter().filter(|t| t.at_barrier).fold(0, |m, t| m | t.mask)).fold(0, |a, b| a | b);
+        let waiting: Mask = self
+            .sgs
+            .iter()
+            .map(|sg| {
+                sg.tangles
+                    .iter()
+                    .filter(|t| t.at_barrier)
+                    .fold(0, |m, t| m | t.mask)
+            })
+            .fold(0, |a, b| a | b);
         let _ = waiting;
         let mut sites = BTreeSet::new();
         let mut partial = false;
         for sg in &self.sgs {
-            let at: Mask = sg.tangles.iter().filter(|t| t.at_barrier).fold(0, |m, t| m | t.mask);
+            let at: Mask = sg
+                .tangles
+                .iter()
+                .filter(|t| t.at_barrier)
+                .fold(0, |m, t| m | t.mask);
             if at != sg.live & !sg.finished {
                 partial = true;
             }
@@ -328,14 +417,20 @@ impl Simulator {
         if self.finished {
             return Ok(false);
         }
-        let Some((g, ti)) = self.select()? else { return Ok(false) };
+        let Some((g, ti)) = self.select()? else {
+            return Ok(false);
+        };
         self.exec_step(g, ti)?;
         Ok(true)
     }
 
     /// Run the given tangle (by id) one instruction, if it is runnable.
     pub fn step_tangle(&mut self, subgroup: usize, id: u64) -> Result<bool, RunError> {
-        let Some(i) = self.sgs.get(subgroup).and_then(|sg| sg.tangles.iter().position(|t| t.id == id && !t.at_barrier)) else {
+        let Some(i) = self
+            .sgs
+            .get(subgroup)
+            .and_then(|sg| sg.tangles.iter().position(|t| t.id == id && !t.at_barrier))
+        else {
             return Ok(false);
         };
         self.current = Some((subgroup, id));
@@ -367,7 +462,16 @@ impl Simulator {
             let full = t.mask == self.sgs[g].live && self.sgs[g].live.count_ones() as usize == s;
             let flow = {
                 let sg = &mut self.sgs[g];
-                let mut cx = step::Ctx { prog: &prog, regs: &mut sg.regs, s, mask: t.mask, full, mem: &mut self.mem, inv_base: g * s, found: &mut found };
+                let mut cx = step::Ctx {
+                    prog: &prog,
+                    regs: &mut sg.regs,
+                    s,
+                    mask: t.mask,
+                    full,
+                    mem: &mut self.mem,
+                    inv_base: g * s,
+                    found: &mut found,
+                };
                 step::exec(&mut cx, inst)
             };
             for (code, msg, lanes) in found.items {
@@ -379,7 +483,15 @@ impl Simulator {
                 Flow::Barrier { workgroup: true } => sg.tangles[ti].at_barrier = true,
                 Flow::Barrier { workgroup: false } => {
                     if t.mask != sg.live & !sg.finished {
-                        self.diagnose("barrier-divergence", "subgroup-scope OpControlBarrier executed by only part of the subgroup".into(), g as u32, t.block, t.inst, t.mask);
+                        self.diagnose(
+                            "barrier-divergence",
+                            "subgroup-scope OpControlBarrier executed by only part of the subgroup"
+                                .into(),
+                            g as u32,
+                            t.block,
+                            t.inst,
+                            t.mask,
+                        );
                     }
                     self.sgs[g].tangles[ti].inst += 1;
                 }
@@ -391,7 +503,9 @@ impl Simulator {
     }
 
     fn call(&mut self, g: usize, ti: usize, inst: &Inst) {
-        let Inst::Call { func, dst, args } = inst else { return };
+        let Inst::Call { func, dst, args } = inst else {
+            return;
+        };
         let prog = Arc::clone(&self.prog);
         let s = self.cfg.subgroup_size as usize;
         let callee = &prog.functions[*func as usize];
@@ -407,7 +521,19 @@ impl Simulator {
                 }
             }
         }
-        let rec = sg.new_record(Record { kind: RecordKind::Call { resume: t.inst + 1, dst: *dst }, target: t.block, members: t.mask, arrived: 0, escaped_in: 0, parent: t.ctx, arrivals: 0, func: prog.blocks[t.block as usize].func });
+        let rec = sg.new_record(Record {
+            kind: RecordKind::Call {
+                resume: t.inst + 1,
+                dst: *dst,
+            },
+            target: t.block,
+            members: t.mask,
+            arrived: 0,
+            escaped_in: 0,
+            parent: t.ctx,
+            arrivals: 0,
+            func: prog.blocks[t.block as usize].func,
+        });
         let tt = &mut sg.tangles[ti];
         tt.block = callee.entry;
         tt.inst = 0;
@@ -424,20 +550,56 @@ impl Simulator {
         // Merge instructions execute with the terminator: create this construct's records.
         let mut is_switch_header = false;
         match block.merge {
-            Some(Merge::Loop { merge, continue_target }) => {
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+            }) => {
                 let sg = &mut self.sgs[g];
-                let back_edge = ctx.and_then(|c| sg.record(c)).is_some_and(|r| r.kind == RecordKind::Loop { header: t.block });
+                let back_edge = ctx
+                    .and_then(|c| sg.record(c))
+                    .is_some_and(|r| r.kind == RecordKind::Loop { header: t.block });
                 let loop_rec = if back_edge {
                     ctx
                 } else {
-                    Some(sg.new_record(Record { kind: RecordKind::Loop { header: t.block }, target: merge, members: t.mask, arrived: 0, escaped_in: 0, parent: ctx, arrivals: 0, func: block.func }))
+                    Some(sg.new_record(Record {
+                        kind: RecordKind::Loop { header: t.block },
+                        target: merge,
+                        members: t.mask,
+                        arrived: 0,
+                        escaped_in: 0,
+                        parent: ctx,
+                        arrivals: 0,
+                        func: block.func,
+                    }))
                 };
-                ctx = Some(sg.new_record(Record { kind: RecordKind::Continue, target: continue_target, members: t.mask, arrived: 0, escaped_in: 0, parent: loop_rec, arrivals: 0, func: block.func }));
+                ctx = Some(sg.new_record(Record {
+                    kind: RecordKind::Continue,
+                    target: continue_target,
+                    members: t.mask,
+                    arrived: 0,
+                    escaped_in: 0,
+                    parent: loop_rec,
+                    arrivals: 0,
+                    func: block.func,
+                }));
             }
             Some(Merge::Selection { merge }) => {
                 is_switch_header = matches!(block.term, Terminator::Switch { .. });
-                let kind = if is_switch_header { RecordKind::Switch { cases: Vec::new() } } else { RecordKind::Selection };
-                ctx = Some(self.sgs[g].new_record(Record { kind, target: merge, members: t.mask, arrived: 0, escaped_in: 0, parent: ctx, arrivals: 0, func: block.func }));
+                let kind = if is_switch_header {
+                    RecordKind::Switch { cases: Vec::new() }
+                } else {
+                    RecordKind::Selection
+                };
+                ctx = Some(self.sgs[g].new_record(Record {
+                    kind,
+                    target: merge,
+                    members: t.mask,
+                    arrived: 0,
+                    escaped_in: 0,
+                    parent: ctx,
+                    arrivals: 0,
+                    func: block.func,
+                }));
             }
             None => {}
         }
@@ -456,7 +618,10 @@ impl Simulator {
             Terminator::Branch { target } => groups.push((*target, t.mask)),
             Terminator::BranchConditional { cond, t: tb, f } => {
                 let regs = &self.sgs[g].regs;
-                let tm = lanes_of(t.mask).into_iter().filter(|l| regs[*cond as usize * s + l] != 0).fold(0u128, |m, l| m | 1 << l);
+                let tm = lanes_of(t.mask)
+                    .into_iter()
+                    .filter(|l| regs[*cond as usize * s + l] != 0)
+                    .fold(0u128, |m, l| m | 1 << l);
                 if tm != 0 {
                     groups.push((*tb, tm));
                 }
@@ -464,7 +629,12 @@ impl Simulator {
                     groups.push((*f, t.mask & !tm));
                 }
             }
-            Terminator::Switch { selector, bits, default, cases } => {
+            Terminator::Switch {
+                selector,
+                bits,
+                default,
+                cases,
+            } => {
                 let regs = &self.sgs[g].regs;
                 let m = crate::value::mask(u32::from(*bits));
                 // Per selector value, in order of first lane.
@@ -503,8 +673,19 @@ impl Simulator {
                 return Ok(());
             }
             Terminator::Unreachable | Terminator::Kill => {
-                let what = if matches!(block.term, Terminator::Unreachable) { "OpUnreachable was executed (undefined behaviour); the lanes stop" } else { "OpKill/OpTerminateInvocation in a compute shader; the lanes stop" };
-                self.diagnose("unreachable", what.into(), g as u32, t.block, t.inst, t.mask);
+                let what = if matches!(block.term, Terminator::Unreachable) {
+                    "OpUnreachable was executed (undefined behaviour); the lanes stop"
+                } else {
+                    "OpKill/OpTerminateInvocation in a compute shader; the lanes stop"
+                };
+                self.diagnose(
+                    "unreachable",
+                    what.into(),
+                    g as u32,
+                    t.block,
+                    t.inst,
+                    t.mask,
+                );
                 self.sgs[g].terminate(ctx, t.mask, &mut self.next_tangle, &mut ev);
                 self.account(ev);
                 return Ok(());
@@ -523,7 +704,11 @@ impl Simulator {
             let mut staged: Vec<(u32, usize, u64)> = Vec::new();
             for phi in &tb.phis {
                 let Some((_, src)) = phi.incoming.iter().find(|(p, _)| *p == t.block) else {
-                    return Err(err(format!("OpPhi in {} has no value for predecessor {}", prog.block_name(target), prog.block_name(t.block))));
+                    return Err(err(format!(
+                        "OpPhi in {} has no value for predecessor {}",
+                        prog.block_name(target),
+                        prog.block_name(t.block)
+                    )));
                 };
                 for k in 0..phi.width {
                     for l in lanes_of(lanes) {
@@ -537,25 +722,54 @@ impl Simulator {
         }
         let sg = &mut self.sgs[g];
         if is_switch_header && mode == SwitchTangles::PerCase {
-            let Some(sw) = ctx else { return Err(err("internal: switch without record")) };
+            let Some(sw) = ctx else {
+                return Err(err("internal: switch without record"));
+            };
             let merge = sg.record(sw).map_or(0, |r| r.target);
             let falls = prog.fallthrough.get(&t.block).cloned().unwrap_or_default();
             let mut cases = Vec::new();
             for (target, from) in &falls {
-                let direct = groups.iter().filter(|gr| gr.0 == *target).fold(0, |m, gr| m | gr.1);
-                let via = groups.iter().filter(|gr| from.contains(&gr.0)).fold(0, |m, gr| m | gr.1);
+                let direct = groups
+                    .iter()
+                    .filter(|gr| gr.0 == *target)
+                    .fold(0, |m, gr| m | gr.1);
+                let via = groups
+                    .iter()
+                    .filter(|gr| from.contains(&gr.0))
+                    .fold(0, |m, gr| m | gr.1);
                 if direct | via == 0 {
                     continue;
                 }
-                let id = sg.new_record(Record { kind: RecordKind::Case, target: *target, members: direct | via, arrived: direct, escaped_in: 0, parent: Some(sw), arrivals: u32::from(direct != 0), func: block.func });
+                let id = sg.new_record(Record {
+                    kind: RecordKind::Case,
+                    target: *target,
+                    members: direct | via,
+                    arrived: direct,
+                    escaped_in: 0,
+                    parent: Some(sw),
+                    arrivals: u32::from(direct != 0),
+                    func: block.func,
+                });
                 cases.push((*target, id));
             }
-            if let Some(Record { kind: RecordKind::Switch { cases: c }, .. }) = sg.records.get_mut(sw as usize).and_then(Option::as_mut) {
+            if let Some(Record {
+                kind: RecordKind::Switch { cases: c },
+                ..
+            }) = sg.records.get_mut(sw as usize).and_then(Option::as_mut)
+            {
                 *c = cases.clone();
             }
             for &(target, lanes) in &groups {
                 if target == merge {
-                    sg.send(prog, ctx, lanes, target, mode, &mut self.next_tangle, &mut ev);
+                    sg.send(
+                        prog,
+                        ctx,
+                        lanes,
+                        target,
+                        mode,
+                        &mut self.next_tangle,
+                        &mut ev,
+                    );
                 }
             }
             for (_, id) in cases {
@@ -566,7 +780,15 @@ impl Simulator {
         }
         let single = groups.len() == 1;
         for (target, lanes) in groups {
-            if let Some(c) = sg.send(prog, ctx, lanes, target, mode, &mut self.next_tangle, &mut ev) {
+            if let Some(c) = sg.send(
+                prog,
+                ctx,
+                lanes,
+                target,
+                mode,
+                &mut self.next_tangle,
+                &mut ev,
+            ) {
                 // The lanes move on as a tangle: the same one if nothing split.
                 let id = if single {
                     t.id
@@ -574,7 +796,14 @@ impl Simulator {
                     self.next_tangle += 1;
                     self.next_tangle
                 };
-                sg.tangles.push(Tangle { id, mask: lanes, block: target, inst: 0, ctx: c, at_barrier: false });
+                sg.tangles.push(Tangle {
+                    id,
+                    mask: lanes,
+                    block: target,
+                    inst: 0,
+                    ctx: c,
+                    at_barrier: false,
+                });
             }
         }
         self.account(ev);
@@ -586,8 +815,18 @@ impl Simulator {
         self.stats.reconvergences += ev.reconvergences;
     }
 
-    fn diagnose(&mut self, code: &'static str, message: String, subgroup: u32, block: u32, inst: u32, lanes: Mask) {
-        if !self.diag_seen.insert((code, block, inst)) || self.diags.len() >= self.cfg.max_diagnostics {
+    fn diagnose(
+        &mut self,
+        code: &'static str,
+        message: String,
+        subgroup: u32,
+        block: u32,
+        inst: u32,
+        lanes: Mask,
+    ) {
+        if !self.diag_seen.insert((code, block, inst))
+            || self.diags.len() >= self.cfg.max_diagnostics
+        {
             return;
         }
         let b = &self.prog.blocks[block as usize];
@@ -596,7 +835,11 @@ impl Simulator {
             message,
             function: self.prog.func_name(b.func),
             block: self.prog.block_name(block),
-            instruction: b.inst_indices.get(inst as usize).copied().unwrap_or(b.first_inst_index),
+            instruction: b
+                .inst_indices
+                .get(inst as usize)
+                .copied()
+                .unwrap_or(b.first_inst_index),
             workgroup: self.workgroup_id(),
             subgroup,
             lanes: lanes_list(lanes),
@@ -609,7 +852,16 @@ impl Simulator {
         let mut out = Vec::new();
         for sg in &self.sgs {
             for t in &sg.tangles {
-                out.push(TangleView { subgroup: sg.index, id: t.id, lanes: lanes_list(t.mask), function: self.prog.func_name(self.prog.blocks[t.block as usize].func), block: self.prog.block_name(t.block), block_index: t.block, inst: t.inst, at_barrier: t.at_barrier });
+                out.push(TangleView {
+                    subgroup: sg.index,
+                    id: t.id,
+                    lanes: lanes_list(t.mask),
+                    function: self.prog.func_name(self.prog.blocks[t.block as usize].func),
+                    block: self.prog.block_name(t.block),
+                    block_index: t.block,
+                    inst: t.inst,
+                    at_barrier: t.at_barrier,
+                });
             }
         }
         out
@@ -617,7 +869,9 @@ impl Simulator {
 
     /// What every lane of subgroup `g` is doing.
     pub fn lane_states(&self, g: usize) -> Vec<LaneState> {
-        let Some(sg) = self.sgs.get(g) else { return Vec::new() };
+        let Some(sg) = self.sgs.get(g) else {
+            return Vec::new();
+        };
         let s = self.cfg.subgroup_size as usize;
         (0..s)
             .map(|l| {
@@ -629,7 +883,11 @@ impl Simulator {
                     return LaneState::Finished;
                 }
                 if let Some(t) = sg.tangles.iter().find(|t| t.mask & bit != 0) {
-                    return if t.at_barrier { LaneState::AtBarrier { tangle: t.id } } else { LaneState::Executing { tangle: t.id } };
+                    return if t.at_barrier {
+                        LaneState::AtBarrier { tangle: t.id }
+                    } else {
+                        LaneState::Executing { tangle: t.id }
+                    };
                 }
                 for (id, r) in sg.records.iter().enumerate() {
                     let Some(r) = r else { continue };
@@ -642,7 +900,13 @@ impl Simulator {
                             RecordKind::Continue => "continue target",
                             RecordKind::Call { .. } => "function return",
                         };
-                        return LaneState::Waiting { record: id as u32, kind: kind.into(), block: self.prog.block_name(r.target), for_lanes: lanes_list(r.members & !r.arrived), escaped: r.escaped_in & bit != 0 };
+                        return LaneState::Waiting {
+                            record: id as u32,
+                            kind: kind.into(),
+                            block: self.prog.block_name(r.target),
+                            for_lanes: lanes_list(r.members & !r.arrived),
+                            escaped: r.escaped_in & bit != 0,
+                        };
                     }
                 }
                 LaneState::Finished
@@ -655,7 +919,15 @@ impl Simulator {
         let (slot, width, _) = *self.prog.id_slots.get(&id)?;
         let sg = self.sgs.get(g)?;
         let s = self.cfg.subgroup_size as usize;
-        Some((0..s).map(|l| (0..width).map(|k| sg.regs[(slot + k) as usize * s + l]).collect()).collect())
+        Some(
+            (0..s)
+                .map(|l| {
+                    (0..width)
+                        .map(|k| sg.regs[(slot + k) as usize * s + l])
+                        .collect()
+                })
+                .collect(),
+        )
     }
 
     pub fn subgroup_count(&self) -> usize {
@@ -664,14 +936,34 @@ impl Simulator {
 }
 
 #[expect(clippy::too_many_arguments, reason = "every builtin input")]
-fn builtin_value(b: u32, local: [u32; 3], wg: [u32; 3], nwg: [u32; 3], size: [u32; 3], index: u32, lane: u32, sg: u32, nsg: u32, s: u32, lanes: impl Fn(u32) -> u128) -> Vec<u64> {
+fn builtin_value(
+    b: u32,
+    local: [u32; 3],
+    wg: [u32; 3],
+    nwg: [u32; 3],
+    size: [u32; 3],
+    index: u32,
+    lane: u32,
+    sg: u32,
+    nsg: u32,
+    s: u32,
+    lanes: impl Fn(u32) -> u128,
+) -> Vec<u64> {
     use rspirv::spirv::BuiltIn as B;
     let v3 = |a: [u32; 3]| a.iter().map(|x| u64::from(*x)).collect::<Vec<_>>();
-    let m4 = |m: u128| (0..4).map(|k| ((m >> (32 * k)) as u32).into()).collect::<Vec<u64>>();
+    let m4 = |m: u128| {
+        (0..4)
+            .map(|k| ((m >> (32 * k)) as u32).into())
+            .collect::<Vec<u64>>()
+    };
     let all = lanes(s);
     match B::from_u32(b) {
         Some(B::LocalInvocationId) => v3(local),
-        Some(B::GlobalInvocationId) => v3([wg[0] * size[0] + local[0], wg[1] * size[1] + local[1], wg[2] * size[2] + local[2]]),
+        Some(B::GlobalInvocationId) => v3([
+            wg[0] * size[0] + local[0],
+            wg[1] * size[1] + local[1],
+            wg[2] * size[2] + local[2],
+        ]),
         Some(B::LocalInvocationIndex) => vec![u64::from(index)],
         Some(B::WorkgroupId) => v3(wg),
         Some(B::NumWorkgroups) => v3(nwg),

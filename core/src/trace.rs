@@ -62,10 +62,20 @@ pub struct TangleView {
 pub enum LaneState {
     /// The subgroup is partial and has no such lane.
     Absent,
-    Executing { tangle: u64 },
-    AtBarrier { tangle: u64 },
+    Executing {
+        tangle: u64,
+    },
+    AtBarrier {
+        tangle: u64,
+    },
     /// Waiting at a reconvergence point for `for_lanes`; `escaped` when it got there by
     /// leaving an inner construct (break, continue, return).
-    Waiting { record: u32, kind: String, block: String, for_lanes: Vec<u32>, escaped: bool },
+    Waiting {
+        record: u32,
+        kind: String,
+        block: String,
+        for_lanes: Vec<u32>,
+        escaped: bool,
+    },
     Finished,
 }

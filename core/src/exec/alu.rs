@@ -17,10 +17,19 @@ fn fbits(ty: ScalarTy) -> u32 {
 
 /// Apply a float function in the operand's own precision (f16 via f32, rounded once).
 #[inline]
-fn fop2(bits: u32, a: u64, b: u64, f32f: impl Fn(f32, f32) -> f32, f64f: impl Fn(f64, f64) -> f64) -> u64 {
+fn fop2(
+    bits: u32,
+    a: u64,
+    b: u64,
+    f32f: impl Fn(f32, f32) -> f32,
+    f64f: impl Fn(f64, f64) -> f64,
+) -> u64 {
     match bits {
         16 => {
-            let r = f32f(f16::from_bits(a as u16).to_f32(), f16::from_bits(b as u16).to_f32());
+            let r = f32f(
+                f16::from_bits(a as u16).to_f32(),
+                f16::from_bits(b as u16).to_f32(),
+            );
             u64::from(f16::from_f32(r).to_bits())
         }
         32 => u64::from(f32f(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits()),
@@ -44,23 +53,15 @@ pub fn bin(op: BinOp, ty: ScalarTy, a: u64, b: u64) -> (u64, bool) {
         BinOp::IAdd => (a.wrapping_add(b) & m, false),
         BinOp::ISub => (a.wrapping_sub(b) & m, false),
         BinOp::IMul => (a.wrapping_mul(b) & m, false),
-        BinOp::UDiv => {
-            if b & m == 0 {
-                (0, true)
-            } else {
-                ((a & m) / (b & m), false)
-            }
-        }
-        BinOp::UMod => {
-            if b & m == 0 {
-                (0, true)
-            } else {
-                ((a & m) % (b & m), false)
-            }
-        }
+        BinOp::UDiv => (a & m).checked_div(b & m).map_or((0, true), |q| (q, false)),
+        BinOp::UMod => (a & m).checked_rem(b & m).map_or((0, true), |q| (q, false)),
         BinOp::SDiv | BinOp::SRem | BinOp::SMod => {
             let (x, y) = (sext(a, w), sext(b, w));
-            let min = if w >= 64 { i64::MIN } else { -(1i64 << (w - 1)) };
+            let min = if w >= 64 {
+                i64::MIN
+            } else {
+                -(1i64 << (w - 1))
+            };
             if y == 0 || (x == min && y == -1) {
                 return (0, true);
             }
@@ -212,11 +213,7 @@ pub fn conv(op: ConvOp, from: ScalarTy, to: ScalarTy, a: u64) -> (u64, bool) {
             // Out-of-range values are undefined; clamp to give a deterministic answer.
             let undefined = x < lo || x > hi;
             let c = x.clamp(lo, hi);
-            let r = if signed {
-                (c as i64) as u64
-            } else {
-                c as u64
-            };
+            let r = if signed { (c as i64) as u64 } else { c as u64 };
             (r & mask(tw), undefined)
         }
     }
@@ -243,8 +240,14 @@ mod tests {
     #[test]
     fn integer_division_rules() {
         let i = ScalarTy::I32;
-        assert_eq!(bin(BinOp::SDiv, i, (-7i32) as u32 as u64, 2).0, (-3i32) as u32 as u64);
-        assert_eq!(bin(BinOp::SRem, i, (-7i32) as u32 as u64, 2).0, (-1i32) as u32 as u64);
+        assert_eq!(
+            bin(BinOp::SDiv, i, (-7i32) as u32 as u64, 2).0,
+            (-3i32) as u32 as u64
+        );
+        assert_eq!(
+            bin(BinOp::SRem, i, (-7i32) as u32 as u64, 2).0,
+            (-1i32) as u32 as u64
+        );
         assert_eq!(bin(BinOp::SMod, i, (-7i32) as u32 as u64, 2).0, 1);
         assert!(bin(BinOp::UDiv, ScalarTy::U32, 1, 0).1);
         assert!(bin(BinOp::SDiv, i, 0x8000_0000, 0xffff_ffff).1);
@@ -253,7 +256,10 @@ mod tests {
     #[test]
     fn shifts_and_compares() {
         let u = ScalarTy::U32;
-        assert_eq!(bin(BinOp::ShrA, ScalarTy::I32, 0x8000_0000, 4).0, 0xf800_0000);
+        assert_eq!(
+            bin(BinOp::ShrA, ScalarTy::I32, 0x8000_0000, 4).0,
+            0xf800_0000
+        );
         assert!(bin(BinOp::Shl, u, 1, 32).1);
         assert_eq!(bin(BinOp::SLessThan, ScalarTy::I32, 0xffff_ffff, 0).0, 1);
         assert_eq!(bin(BinOp::ULessThan, u, 0xffff_ffff, 0).0, 0);
@@ -266,9 +272,36 @@ mod tests {
     fn conversions() {
         let f = ScalarTy::F32;
         let x = u64::from((-3.7f32).to_bits());
-        assert_eq!(conv(ConvOp::FToS, f, ScalarTy::I32, x).0, (-3i32) as u32 as u64);
-        assert_eq!(conv(ConvOp::SConvert, ScalarTy::Int { bits: 8, signed: true }, ScalarTy::I32, 0x80).0, 0xffff_ff80);
-        assert_eq!(conv(ConvOp::UToF, ScalarTy::U32, f, 16_777_217).0, u64::from(16_777_216f32.to_bits()));
-        assert_eq!(conv(ConvOp::FConvert, f, ScalarTy::Float { bits: 16 }, u64::from(1.0f32.to_bits())).0, 0x3c00);
+        assert_eq!(
+            conv(ConvOp::FToS, f, ScalarTy::I32, x).0,
+            (-3i32) as u32 as u64
+        );
+        assert_eq!(
+            conv(
+                ConvOp::SConvert,
+                ScalarTy::Int {
+                    bits: 8,
+                    signed: true
+                },
+                ScalarTy::I32,
+                0x80
+            )
+            .0,
+            0xffff_ff80
+        );
+        assert_eq!(
+            conv(ConvOp::UToF, ScalarTy::U32, f, 16_777_217).0,
+            u64::from(16_777_216f32.to_bits())
+        );
+        assert_eq!(
+            conv(
+                ConvOp::FConvert,
+                f,
+                ScalarTy::Float { bits: 16 },
+                u64::from(1.0f32.to_bits())
+            )
+            .0,
+            0x3c00
+        );
     }
 }

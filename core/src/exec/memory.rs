@@ -25,14 +25,26 @@ pub struct OutOfBounds {
 
 impl Memory {
     #[inline]
-    fn locate(&mut self, ptr: u64, off: u32, size: u32, inv: usize) -> Result<&mut [u8], OutOfBounds> {
+    fn locate(
+        &mut self,
+        ptr: u64,
+        off: u32,
+        size: u32,
+        inv: usize,
+    ) -> Result<&mut [u8], OutOfBounds> {
         let (space, region, base) = decode_ptr(ptr);
         let start = u64::from(base) + u64::from(off);
         let (mem, lo): (&mut Vec<u8>, usize) = match space {
             Space::Buffer => match self.buffers.get_mut(region as usize) {
                 Some(b) => (b, 0),
                 None => {
-                    return Err(OutOfBounds { space, region, offset: start, size, len: 0 });
+                    return Err(OutOfBounds {
+                        space,
+                        region,
+                        offset: start,
+                        size,
+                        len: 0,
+                    });
                 }
             },
             Space::Workgroup => (&mut self.workgroup, 0),
@@ -47,7 +59,13 @@ impl Memory {
         };
         let end = start + u64::from(size);
         if end > limit as u64 {
-            return Err(OutOfBounds { space, region, offset: start, size, len: limit });
+            return Err(OutOfBounds {
+                space,
+                region,
+                offset: start,
+                size,
+                len: limit,
+            });
         }
         let s = lo + start as usize;
         Ok(&mut mem[s..s + size as usize])
@@ -60,7 +78,11 @@ impl Memory {
         let mut b = [0u8; 8];
         b[..size as usize].copy_from_slice(bytes);
         let v = u64::from_le_bytes(b);
-        Ok(if leaf.ty == ScalarTy::Bool { u64::from(v != 0) } else { v })
+        Ok(if leaf.ty == ScalarTy::Bool {
+            u64::from(v != 0)
+        } else {
+            v
+        })
     }
 
     #[inline]

@@ -3,8 +3,11 @@
 use super::memory::{Memory, OutOfBounds};
 use super::{alu, subgroup, Mask};
 use crate::glsl450;
-use crate::program::{BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT, AccessStep, AtomicOp, BinOp, Inst, Leaf, Program, WideOp};
-use crate::value::{mask as bitmask, sext, to_f64, from_f64, ScalarTy};
+use crate::program::{
+    AccessStep, AtomicOp, BinOp, Inst, Leaf, Program, WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT,
+    BITFIELD_UEXTRACT,
+};
+use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
 
 /// What the scheduler must do after an instruction.
 pub enum Flow {
@@ -69,9 +72,15 @@ fn map1(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, f: impl Fn(u64) -> u64) {
 fn map2(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, b: u32, f: impl Fn(u64, u64) -> u64) {
     let s = c.s;
     for k in 0..n {
-        let (d, a, b) = ((dst + k) as usize * s, (a + k) as usize * s, (b + k) as usize * s);
+        let (d, a, b) = (
+            (dst + k) as usize * s,
+            (a + k) as usize * s,
+            (b + k) as usize * s,
+        );
         let regs = &mut *c.regs;
-        each(c.mask, c.full, s, |l| regs[d + l] = f(regs[a + l], regs[b + l]));
+        each(c.mask, c.full, s, |l| {
+            regs[d + l] = f(regs[a + l], regs[b + l])
+        });
     }
 }
 
@@ -88,14 +97,24 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
         BinOp::INotEqual => map2(c, n, dst, a, b, |x, y| u64::from(x != y)),
         BinOp::ULessThan => map2(c, n, dst, a, b, |x, y| u64::from(x < y)),
         BinOp::UGreaterThan => map2(c, n, dst, a, b, |x, y| u64::from(x > y)),
-        BinOp::FAdd if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
-        BinOp::FMul if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
-        BinOp::FSub if ty == ScalarTy::F32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
+        BinOp::FAdd if ty == ScalarTy::F32 => {
+            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q))
+        }
+        BinOp::FMul if ty == ScalarTy::F32 => {
+            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q))
+        }
+        BinOp::FSub if ty == ScalarTy::F32 => {
+            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q))
+        }
         _ => {
             let s = c.s;
             let mut undef: Mask = 0;
             for k in 0..n {
-                let (d, ai, bi) = ((dst + k) as usize * s, (a + k) as usize * s, (b + k) as usize * s);
+                let (d, ai, bi) = (
+                    (dst + k) as usize * s,
+                    (a + k) as usize * s,
+                    (b + k) as usize * s,
+                );
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {
                     let (v, u) = alu::bin(op, ty, regs[ai + l], regs[bi + l]);
@@ -105,7 +124,11 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
                     }
                 });
             }
-            c.found.add("undefined-result", format!("{op:?} has an undefined result (division by zero or shift too large)"), undef);
+            c.found.add(
+                "undefined-result",
+                format!("{op:?} has an undefined result (division by zero or shift too large)"),
+                undef,
+            );
         }
     }
 }
@@ -136,7 +159,10 @@ fn oob_msg(o: OutOfBounds) -> String {
     )
 }
 
-#[expect(clippy::too_many_lines, reason = "the instruction dispatch is one match")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "the instruction dispatch is one match"
+)]
 pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
     let s = c.s;
     let r = |slot: u32, l: usize| slot as usize * s + l;
@@ -147,8 +173,22 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             let (op, ty) = (*op, *ty);
             map1(c, *n, *dst, *a, |x| alu::un(op, ty, x));
         }
-        Inst::Bin { op, ty, n, dst, a, b } => bin(c, *op, *ty, *n, *dst, *a, *b),
-        Inst::Wide { op, ty, n, dst, a, b } => {
+        Inst::Bin {
+            op,
+            ty,
+            n,
+            dst,
+            a,
+            b,
+        } => bin(c, *op, *ty, *n, *dst, *a, *b),
+        Inst::Wide {
+            op,
+            ty,
+            n,
+            dst,
+            a,
+            b,
+        } => {
             let w = ty.bits();
             let m = bitmask(w);
             for k in 0..*n {
@@ -175,7 +215,14 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 });
             }
         }
-        Inst::Conv { op, from, to, n, dst, a } => {
+        Inst::Conv {
+            op,
+            from,
+            to,
+            n,
+            dst,
+            a,
+        } => {
             let mut undef: Mask = 0;
             for k in 0..*n {
                 let regs = &mut *c.regs;
@@ -187,7 +234,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     }
                 });
             }
-            c.found.add("undefined-result", format!("{op:?} of a value out of the destination's range"), undef);
+            c.found.add(
+                "undefined-result",
+                format!("{op:?} of a value out of the destination's range"),
+                undef,
+            );
         }
         Inst::Bitcast { from, to, dst, a } => {
             let regs = &mut *c.regs;
@@ -195,15 +246,13 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 let mut bits: u128 = 0;
                 let mut pos = 0;
                 let mut out_k = 0u32;
-                let mut in_k = 0u32;
                 // Concatenate source components little-endian, splitting as destination
                 // components fill up (widths are at most 64 bits, so a u128 buffer suffices).
                 let mut ti = to.iter();
                 let mut need = ti.next().map_or(0, |t| t.bits());
-                for f in from {
+                for (in_k, f) in (0u32..).zip(from) {
                     bits |= u128::from(regs[r(a + in_k, l)] & bitmask(f.bits())) << pos;
                     pos += f.bits();
-                    in_k += 1;
                     while need > 0 && pos >= need {
                         regs[r(dst + out_k, l)] = (bits as u64) & bitmask(need);
                         bits >>= need;
@@ -214,16 +263,33 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
             });
         }
-        Inst::Select { dst, cond, cond_vector, a, b, n } => {
+        Inst::Select {
+            dst,
+            cond,
+            cond_vector,
+            a,
+            b,
+            n,
+        } => {
             let regs = &mut *c.regs;
             for k in 0..*n {
                 let ck = if *cond_vector { cond + k } else { *cond };
                 each(c.mask, c.full, s, |l| {
-                    regs[r(dst + k, l)] = if regs[r(ck, l)] != 0 { regs[r(a + k, l)] } else { regs[r(b + k, l)] };
+                    regs[r(dst + k, l)] = if regs[r(ck, l)] != 0 {
+                        regs[r(a + k, l)]
+                    } else {
+                        regs[r(b + k, l)]
+                    };
                 });
             }
         }
-        Inst::Shuffle { dst, a, b, na, comps } => {
+        Inst::Shuffle {
+            dst,
+            a,
+            b,
+            na,
+            comps,
+        } => {
             let regs = &mut *c.regs;
             each(c.mask, c.full, s, |l| {
                 let vals: Vec<u64> = comps
@@ -250,13 +316,26 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 off += w;
             }
         }
-        Inst::Insert { dst, composite, width, object, offset, n } => {
+        Inst::Insert {
+            dst,
+            composite,
+            width,
+            object,
+            offset,
+            n,
+        } => {
             if dst != composite {
                 map1(c, *width, *dst, *composite, |x| x);
             }
             map1(c, *n, dst + offset, *object, |x| x);
         }
-        Inst::ExtractDyn { dst, src, len, index, index_bits } => {
+        Inst::ExtractDyn {
+            dst,
+            src,
+            len,
+            index,
+            index_bits,
+        } => {
             let regs = &mut *c.regs;
             let mut bad: Mask = 0;
             each(c.mask, c.full, s, |l| {
@@ -268,9 +347,20 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     0
                 };
             });
-            c.found.add("out-of-bounds", "OpVectorExtractDynamic index out of range (result undefined, reads 0)", bad);
+            c.found.add(
+                "out-of-bounds",
+                "OpVectorExtractDynamic index out of range (result undefined, reads 0)",
+                bad,
+            );
         }
-        Inst::InsertDyn { dst, src, len, object, index, index_bits } => {
+        Inst::InsertDyn {
+            dst,
+            src,
+            len,
+            object,
+            index,
+            index_bits,
+        } => {
             map1(c, *len, *dst, *src, |x| x);
             let regs = &mut *c.regs;
             let mut bad: Mask = 0;
@@ -282,7 +372,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     bad |= 1 << l;
                 }
             });
-            c.found.add("out-of-bounds", "OpVectorInsertDynamic index out of range (no component written)", bad);
+            c.found.add(
+                "out-of-bounds",
+                "OpVectorInsertDynamic index out of range (no component written)",
+                bad,
+            );
         }
         Inst::Any { dst, a, n } | Inst::All { dst, a, n } => {
             let any = matches!(inst, Inst::Any { .. });
@@ -298,7 +392,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         }
         Inst::Dot { ty, n, dst, a, b } => {
             let regs = &mut *c.regs;
-            let zero = if ty.is_float() { from_f64(0.0, ty.bits()) } else { 0 };
+            let zero = if ty.is_float() {
+                from_f64(0.0, ty.bits())
+            } else {
+                0
+            };
             each(c.mask, c.full, s, |l| {
                 let mut acc = zero;
                 for k in 0..*n {
@@ -307,24 +405,53 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 regs[r(*dst, l)] = acc;
             });
         }
-        Inst::Scale { ty, n, dst, a, s: sc } => {
+        Inst::Scale {
+            ty,
+            n,
+            dst,
+            a,
+            s: sc,
+        } => {
             let ty = *ty;
-            let op = if ty.is_float() { BinOp::FMul } else { BinOp::IMul };
+            let op = if ty.is_float() {
+                BinOp::FMul
+            } else {
+                BinOp::IMul
+            };
             for k in 0..*n {
                 let regs = &mut *c.regs;
-                each(c.mask, c.full, s, |l| regs[r(dst + k, l)] = alu::bin(op, ty, regs[r(a + k, l)], regs[r(*sc, l)]).0);
+                each(c.mask, c.full, s, |l| {
+                    regs[r(dst + k, l)] = alu::bin(op, ty, regs[r(a + k, l)], regs[r(*sc, l)]).0
+                });
             }
         }
-        Inst::MatMul { ty, rows, inner, cols, dst, a, b, a_row_vector } => {
+        Inst::MatMul {
+            ty,
+            rows,
+            inner,
+            cols,
+            dst,
+            a,
+            b,
+            a_row_vector,
+        } => {
             let regs = &mut *c.regs;
-            let zero = if ty.is_float() { from_f64(0.0, ty.bits()) } else { 0 };
+            let zero = if ty.is_float() {
+                from_f64(0.0, ty.bits())
+            } else {
+                0
+            };
             each(c.mask, c.full, s, |l| {
                 let mut out = Vec::with_capacity((rows * cols) as usize);
                 for j in 0..*cols {
                     for i in 0..*rows {
                         let mut acc = zero;
                         for k in 0..*inner {
-                            let av = if *a_row_vector { regs[r(a + k, l)] } else { regs[r(a + k * rows + i, l)] };
+                            let av = if *a_row_vector {
+                                regs[r(a + k, l)]
+                            } else {
+                                regs[r(a + k * rows + i, l)]
+                            };
                             let bv = regs[r(b + j * inner + k, l)];
                             acc = arith_add(*ty, acc, av, bv);
                         }
@@ -379,7 +506,12 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             }
         }
         Inst::Store { ptr, src, leaves } => store(c, *ptr, *src, *leaves),
-        Inst::CopyMemory { dst_ptr, src_ptr, dst_leaves, src_leaves } => {
+        Inst::CopyMemory {
+            dst_ptr,
+            src_ptr,
+            dst_leaves,
+            src_leaves,
+        } => {
             let st = &c.prog.leaf_tables[*src_leaves as usize];
             let dt = &c.prog.leaf_tables[*dst_leaves as usize];
             let mut bad = None;
@@ -388,7 +520,9 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             each(c.mask, c.full, s, |l| {
                 let (sp, dp) = (regs[r(*src_ptr, l)], regs[r(*dst_ptr, l)]);
                 for (sl, dl) in st.iter().zip(dt) {
-                    let res = mem.read(sp, *sl, c.inv_base + l).and_then(|v| mem.write(dp, *dl, c.inv_base + l, v));
+                    let res = mem
+                        .read(sp, *sl, c.inv_base + l)
+                        .and_then(|v| mem.write(dp, *dl, c.inv_base + l, v));
                     if let Err(o) = res {
                         bad = Some(o);
                         bad_lanes |= 1 << l;
@@ -408,9 +542,19 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 for st in steps {
                     match *st {
                         AccessStep::Const(k) => off += u64::from(k),
-                        AccessStep::Dyn { index, bits, signed, stride, len } => {
+                        AccessStep::Dyn {
+                            index,
+                            bits,
+                            signed,
+                            stride,
+                            len,
+                        } => {
                             let raw = regs[r(index, l)];
-                            let i = if signed { sext(raw, u32::from(bits)) } else { (raw & bitmask(u32::from(bits))) as i64 };
+                            let i = if signed {
+                                sext(raw, u32::from(bits))
+                            } else {
+                                (raw & bitmask(u32::from(bits))) as i64
+                            };
                             if i < 0 || len.is_some_and(|n| i >= i64::from(n)) {
                                 bad |= 1 << l;
                             }
@@ -419,34 +563,73 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     }
                 }
                 // An offset past 4 GiB can never be in bounds; park it at the top so the access faults.
-                let off = if off > u64::from(u32::MAX) { u64::from(u32::MAX) } else { off };
+                let off = if off > u64::from(u32::MAX) {
+                    u64::from(u32::MAX)
+                } else {
+                    off
+                };
                 regs[r(*dst, l)] = (p & !0xffff_ffff) | off;
             });
-            c.found.add("out-of-bounds", "access chain index outside its array (undefined behaviour)", bad);
+            c.found.add(
+                "out-of-bounds",
+                "access chain index outside its array (undefined behaviour)",
+                bad,
+            );
         }
-        Inst::ArrayLength { dst, ptr, member_offset, stride } => {
+        Inst::ArrayLength {
+            dst,
+            ptr,
+            member_offset,
+            stride,
+        } => {
             let regs = &mut *c.regs;
             let mem = &*c.mem;
             each(c.mask, c.full, s, |l| {
                 let len = mem.len_of(regs[r(*ptr, l)]) as u64;
-                regs[r(*dst, l)] = len.saturating_sub(u64::from(*member_offset)) / u64::from((*stride).max(1));
+                regs[r(*dst, l)] =
+                    len.saturating_sub(u64::from(*member_offset)) / u64::from((*stride).max(1));
             });
         }
-        Inst::Atomic { op, ty, dst, ptr, value, comparator } => atomic(c, *op, *ty, *dst, *ptr, *value, *comparator),
-        Inst::Ext { inst: code, out_tys, dst, args, ptr_out } => ext(c, *code, out_tys, *dst, args, *ptr_out),
+        Inst::Atomic {
+            op,
+            ty,
+            dst,
+            ptr,
+            value,
+            comparator,
+        } => atomic(c, *op, *ty, *dst, *ptr, *value, *comparator),
+        Inst::Ext {
+            inst: code,
+            out_tys,
+            dst,
+            args,
+            ptr_out,
+        } => ext(c, *code, out_tys, *dst, args, *ptr_out),
         Inst::Subgroup { op, ty, n, dst, a } => {
             let u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
             c.found.add("inactive-source", "subgroup operation read a lane outside the tangle or subgroup (undefined; read as 0, or the lane's own value outside the subgroup)", u.inactive_source);
-            c.found.add("undefined-result", "subgroup operation result is undefined (e.g. FindLSB/MSB of an empty ballot)", u.other);
+            c.found.add(
+                "undefined-result",
+                "subgroup operation result is undefined (e.g. FindLSB/MSB of an empty ballot)",
+                u.other,
+            );
             if let Some(cs) = u.bad_cluster {
-                c.found.add("invalid-cluster-size", format!("ClusterSize {cs} is not a power of two no larger than the subgroup"), c.mask);
+                c.found.add(
+                    "invalid-cluster-size",
+                    format!("ClusterSize {cs} is not a power of two no larger than the subgroup"),
+                    c.mask,
+                );
             }
             if u.nonuniform {
                 c.found.add("nonuniform-operand", "an operand that must be dynamically uniform differs across the tangle (the first lane's value was used)", c.mask);
             }
         }
         Inst::Call { .. } => return Flow::Call,
-        Inst::Barrier { workgroup } => return Flow::Barrier { workgroup: *workgroup },
+        Inst::Barrier { workgroup } => {
+            return Flow::Barrier {
+                workgroup: *workgroup,
+            }
+        }
     }
     Flow::Next
 }
@@ -471,8 +654,15 @@ fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
     }
 }
 
-#[expect(clippy::too_many_arguments, reason = "mirrors the instruction's operands")]
-fn atomic(c: &mut Ctx<'_>, op: AtomicOp, ty: ScalarTy, dst: Option<u32>, ptr: u32, value: Option<u32>, comparator: Option<u32>) {
+fn atomic(
+    c: &mut Ctx<'_>,
+    op: AtomicOp,
+    ty: ScalarTy,
+    dst: Option<u32>,
+    ptr: u32,
+    value: Option<u32>,
+    comparator: Option<u32>,
+) {
     let s = c.s;
     let w = ty.bits();
     let m = bitmask(w);
@@ -555,7 +745,14 @@ fn bitfield(code: u32, ty: ScalarTy, a: &[u64]) -> (u64, bool) {
     }
 }
 
-fn ext(c: &mut Ctx<'_>, code: u32, out_tys: &[ScalarTy], dst: u32, args: &[(u32, ScalarTy, u32)], ptr_out: Option<(u32, u32)>) {
+fn ext(
+    c: &mut Ctx<'_>,
+    code: u32,
+    out_tys: &[ScalarTy],
+    dst: u32,
+    args: &[(u32, ScalarTy, u32)],
+    ptr_out: Option<(u32, u32)>,
+) {
     let s = c.s;
     let mut undef: Mask = 0;
     let mut err = None;
@@ -572,7 +769,10 @@ fn ext(c: &mut Ctx<'_>, code: u32, out_tys: &[ScalarTy], dst: u32, args: &[(u32,
                 buf[k as usize] = regs[(slot + k) as usize * s + l];
             }
         }
-        if matches!(code, BITFIELD_INSERT | BITFIELD_SEXTRACT | BITFIELD_UEXTRACT) {
+        if matches!(
+            code,
+            BITFIELD_INSERT | BITFIELD_SEXTRACT | BITFIELD_UEXTRACT
+        ) {
             // Offset and count are scalars; the base (and insert) may be vectors.
             for (k, o) in out.iter_mut().enumerate() {
                 let pick = |buf: &Vec<u64>| if buf.len() > 1 { buf[k] } else { buf[0] };
@@ -584,7 +784,11 @@ fn ext(c: &mut Ctx<'_>, code: u32, out_tys: &[ScalarTy], dst: u32, args: &[(u32,
                 }
             }
         } else {
-            let list: Vec<glsl450::Arg<'_>> = argbuf.iter().zip(args).map(|(b, a)| glsl450::Arg { ty: a.1, comps: b }).collect();
+            let list: Vec<glsl450::Arg<'_>> = argbuf
+                .iter()
+                .zip(args)
+                .map(|(b, a)| glsl450::Arg { ty: a.1, comps: b })
+                .collect();
             match glsl450::eval(code, out_tys, &list, &mut out) {
                 Ok(true) => undef |= 1 << l,
                 Ok(false) => {}
@@ -605,11 +809,20 @@ fn ext(c: &mut Ctx<'_>, code: u32, out_tys: &[ScalarTy], dst: u32, args: &[(u32,
             }
         }
     });
-    let name = if code >= BITFIELD_INSERT { "bit-field instruction" } else { glsl450::name(code) };
+    let name = if code >= BITFIELD_INSERT {
+        "bit-field instruction"
+    } else {
+        glsl450::name(code)
+    };
     if let Some(e) = err {
-        c.found.add("unsupported", format!("GLSL.std.450 {name}: {e:?}"), c.mask);
+        c.found
+            .add("unsupported", format!("GLSL.std.450 {name}: {e:?}"), c.mask);
     }
-    c.found.add("undefined-result", format!("GLSL.std.450 {name} has an undefined result for these inputs"), undef);
+    c.found.add(
+        "undefined-result",
+        format!("GLSL.std.450 {name} has an undefined result for these inputs"),
+        undef,
+    );
     if let Some(o) = bad {
         c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
     }

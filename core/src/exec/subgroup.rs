@@ -36,7 +36,12 @@ pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
     let w = ty.bits();
     let fbits = w;
     match op {
-        ExtOp::IAdd | ExtOp::Or | ExtOp::Xor | ExtOp::LogicalOr | ExtOp::LogicalXor | ExtOp::UMax => 0,
+        ExtOp::IAdd
+        | ExtOp::Or
+        | ExtOp::Xor
+        | ExtOp::LogicalOr
+        | ExtOp::LogicalXor
+        | ExtOp::UMax => 0,
         ExtOp::FAdd => from_f64(0.0, fbits),
         ExtOp::IMul => 1,
         ExtOp::FMul => from_f64(1.0, fbits),
@@ -56,8 +61,20 @@ pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64) -> u64 {
         ExtOp::FAdd => alu::bin(BinOp::FAdd, ty, a, b).0,
         ExtOp::IMul => alu::bin(BinOp::IMul, ty, a, b).0,
         ExtOp::FMul => alu::bin(BinOp::FMul, ty, a, b).0,
-        ExtOp::SMin => if sext(a, w) <= sext(b, w) { a } else { b },
-        ExtOp::SMax => if sext(a, w) >= sext(b, w) { a } else { b },
+        ExtOp::SMin => {
+            if sext(a, w) <= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
+        ExtOp::SMax => {
+            if sext(a, w) >= sext(b, w) {
+                a
+            } else {
+                b
+            }
+        }
         ExtOp::UMin => a.min(b),
         ExtOp::UMax => a.max(b),
         ExtOp::FMin => from_f64(to_f64(a, w).min(to_f64(b, w)), w),
@@ -69,9 +86,21 @@ pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64) -> u64 {
 }
 
 /// Execute one subgroup operation. `size` is the subgroup size, `tangle` the executing lanes.
-#[expect(clippy::too_many_arguments, reason = "register file plus the operation's operands")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "register file plus the operation's operands"
+)]
 #[expect(clippy::too_many_lines, reason = "one arm per operation")]
-pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut [u64], s: usize, tangle: Mask) -> Undefined {
+pub fn exec(
+    op: &SubgroupOp,
+    ty: ScalarTy,
+    n: u32,
+    dst: u32,
+    a: u32,
+    regs: &mut [u64],
+    s: usize,
+    tangle: Mask,
+) -> Undefined {
     let mut u = Undefined::default();
     let r = |slot: u32, l: usize| slot as usize * s + l;
     let first = tangle.trailing_zeros() as usize;
@@ -84,31 +113,33 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
         v
     };
     // Permutations: read every source first, then write.
-    let permute = |regs: &mut [u64], src_of: &dyn Fn(&[u64], usize) -> Option<usize>, u: &mut Undefined| {
-        let mut vals: Vec<(usize, u32, u64)> = Vec::with_capacity(tangle.count_ones() as usize * n as usize);
-        for l in lanes(tangle) {
-            let src = src_of(regs, l);
-            for c in 0..n {
-                let v = match src {
-                    Some(sl) if sl < s && tangle >> sl & 1 == 1 => regs[r(a + c, sl)],
-                    // Source outside the subgroup: the invocation's own value (as the H100 does).
-                    None => {
-                        u.inactive_source |= 1 << l;
-                        regs[r(a + c, l)]
-                    }
-                    // Source lane not in the tangle: undefined, read as 0 (as the H100 does).
-                    Some(_) => {
-                        u.inactive_source |= 1 << l;
-                        0
-                    }
-                };
-                vals.push((l, c, v));
+    let permute =
+        |regs: &mut [u64], src_of: &dyn Fn(&[u64], usize) -> Option<usize>, u: &mut Undefined| {
+            let mut vals: Vec<(usize, u32, u64)> =
+                Vec::with_capacity(tangle.count_ones() as usize * n as usize);
+            for l in lanes(tangle) {
+                let src = src_of(regs, l);
+                for c in 0..n {
+                    let v = match src {
+                        Some(sl) if sl < s && tangle >> sl & 1 == 1 => regs[r(a + c, sl)],
+                        // Source outside the subgroup: the invocation's own value (as the H100 does).
+                        None => {
+                            u.inactive_source |= 1 << l;
+                            regs[r(a + c, l)]
+                        }
+                        // Source lane not in the tangle: undefined, read as 0 (as the H100 does).
+                        Some(_) => {
+                            u.inactive_source |= 1 << l;
+                            0
+                        }
+                    };
+                    vals.push((l, c, v));
+                }
             }
-        }
-        for (l, c, v) in vals {
-            regs[r(dst + c, l)] = v;
-        }
-    };
+            for (l, c, v) in vals {
+                regs[r(dst + c, l)] = v;
+            }
+        };
     match op {
         SubgroupOp::Elect => {
             for l in lanes(tangle) {
@@ -118,17 +149,24 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
         SubgroupOp::All | SubgroupOp::Any => {
             let set = lanes(tangle).filter(|&l| regs[r(a, l)] != 0).count();
             let total = tangle.count_ones() as usize;
-            let v = if *op == SubgroupOp::All { set == total } else { set > 0 };
+            let v = if *op == SubgroupOp::All {
+                set == total
+            } else {
+                set > 0
+            };
             for l in lanes(tangle) {
                 regs[r(dst, l)] = u64::from(v);
             }
         }
         SubgroupOp::AllEqual => {
             let eq = |x: u64, y: u64| match ty {
-                ScalarTy::Float { bits } => to_f64(x, u32::from(bits)) == to_f64(y, u32::from(bits)),
+                ScalarTy::Float { bits } => {
+                    to_f64(x, u32::from(bits)) == to_f64(y, u32::from(bits))
+                }
                 _ => x == y,
             };
-            let all = lanes(tangle).all(|l| (0..n).all(|c| eq(regs[r(a + c, l)], regs[r(a + c, first)])));
+            let all =
+                lanes(tangle).all(|l| (0..n).all(|c| eq(regs[r(a + c, l)], regs[r(a + c, first)])));
             for l in lanes(tangle) {
                 regs[r(dst, l)] = u64::from(all);
             }
@@ -141,7 +179,9 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
             permute(regs, &|_, _| Some(first), &mut u);
         }
         SubgroupOp::Ballot => {
-            let bits: u128 = lanes(tangle).filter(|&l| regs[r(a, l)] != 0).fold(0, |m, l| m | 1 << l);
+            let bits: u128 = lanes(tangle)
+                .filter(|&l| regs[r(a, l)] != 0)
+                .fold(0, |m, l| m | 1 << l);
             for l in lanes(tangle) {
                 for c in 0..4u32 {
                     regs[r(dst + c, l)] = ((bits >> (32 * c)) & 0xffff_ffff) as u64;
@@ -154,7 +194,11 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
                     SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)] as usize,
                     _ => l,
                 };
-                let v = if idx < 128 { regs[r(a + (idx / 32) as u32, l)] >> (idx % 32) & 1 } else { 0 };
+                let v = if idx < 128 {
+                    regs[r(a + (idx / 32) as u32, l)] >> (idx % 32) & 1
+                } else {
+                    0
+                };
                 regs[r(dst, l)] = v;
             }
         }
@@ -186,10 +230,18 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
             permute(regs, &|regs, l| Some(regs[r(*lane, l)] as usize), &mut u);
         }
         SubgroupOp::ShuffleXor { mask } => {
-            permute(regs, &|regs, l| Some(l ^ regs[r(*mask, l)] as usize), &mut u);
+            permute(
+                regs,
+                &|regs, l| Some(l ^ regs[r(*mask, l)] as usize),
+                &mut u,
+            );
         }
         SubgroupOp::ShuffleUp { delta } => {
-            permute(regs, &|regs, l| l.checked_sub(regs[r(*delta, l)] as usize), &mut u);
+            permute(
+                regs,
+                &|regs, l| l.checked_sub(regs[r(*delta, l)] as usize),
+                &mut u,
+            );
         }
         SubgroupOp::ShuffleDown { delta } => {
             permute(
@@ -235,7 +287,9 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
                         while start < s {
                             let cm = lane_mask(start + cluster) & !lane_mask(start) & tangle;
                             if cm != 0 {
-                                let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| combine(*eop, ty, acc, regs[r(a + c, l)]));
+                                let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| {
+                                    combine(*eop, ty, acc, regs[r(a + c, l)])
+                                });
                                 out.extend(lanes(cm).map(|l| (l, acc)));
                             }
                             start += cluster;
@@ -245,7 +299,14 @@ pub fn exec(op: &SubgroupOp, ty: ScalarTy, n: u32, dst: u32, a: u32, regs: &mut 
                         let mut acc = identity(*eop, ty);
                         for l in lanes(tangle) {
                             let next = combine(*eop, ty, acc, regs[r(a + c, l)]);
-                            out.push((l, if *group == GroupOp::InclusiveScan { next } else { acc }));
+                            out.push((
+                                l,
+                                if *group == GroupOp::InclusiveScan {
+                                    next
+                                } else {
+                                    acc
+                                },
+                            ));
                             acc = next;
                         }
                     }
@@ -269,7 +330,9 @@ fn lane_mask(k: usize) -> u128 {
 }
 
 fn ballot_of(regs: &[u64], a: u32, l: usize, s: usize) -> u128 {
-    (0..4u32).fold(0u128, |m, c| m | (u128::from(regs[(a + c) as usize * s + l] as u32) << (32 * c)))
+    (0..4u32).fold(0u128, |m, c| {
+        m | (u128::from(regs[(a + c) as usize * s + l] as u32) << (32 * c))
+    })
 }
 
 #[cfg(test)]
@@ -287,13 +350,27 @@ mod tests {
         let s = 8;
         let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
         let tangle: Mask = 0b1011_0101; // lanes 0, 2, 4, 5, 7
-        let add = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::Reduce };
+        let add = SubgroupOp::Arith {
+            op: ExtOp::IAdd,
+            group: GroupOp::Reduce,
+        };
         exec(&add, ScalarTy::U32, 1, 1, 0, &mut regs, s, tangle);
         assert_eq!(regs[s], 1 + 3 + 5 + 6 + 8);
         assert_eq!(regs[s + 1], 0, "inactive lane untouched");
-        let scan = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::ExclusiveScan };
+        let scan = SubgroupOp::Arith {
+            op: ExtOp::IAdd,
+            group: GroupOp::ExclusiveScan,
+        };
         exec(&scan, ScalarTy::U32, 1, 2, 0, &mut regs, s, tangle);
-        assert_eq!([regs[2 * s], regs[2 * s + 2], regs[2 * s + 4], regs[2 * s + 7]], [0, 1, 4, 15]);
+        assert_eq!(
+            [
+                regs[2 * s],
+                regs[2 * s + 2],
+                regs[2 * s + 4],
+                regs[2 * s + 7]
+            ],
+            [0, 1, 4, 15]
+        );
     }
 
     #[test]
@@ -301,7 +378,10 @@ mod tests {
         let s = 8;
         let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
         regs[3 * s..4 * s].fill(4);
-        let op = SubgroupOp::Arith { op: ExtOp::IAdd, group: GroupOp::Clustered(3) };
+        let op = SubgroupOp::Arith {
+            op: ExtOp::IAdd,
+            group: GroupOp::Clustered(3),
+        };
         let u = exec(&op, ScalarTy::U32, 1, 1, 0, &mut regs, s, 0xff);
         assert!(u.bad_cluster.is_none());
         assert_eq!(&regs[s..2 * s], &[10, 10, 10, 10, 26, 26, 26, 26]);
@@ -322,13 +402,31 @@ mod tests {
     fn ballot_and_counts() {
         let s = 32;
         let mut regs = vec![0u64; s * 16];
-        for l in 0..s {
-            regs[l] = u64::from(l % 3 == 0);
+        for (l, r) in regs.iter_mut().take(s).enumerate() {
+            *r = u64::from(l % 3 == 0);
         }
-        exec(&SubgroupOp::Ballot, ScalarTy::Bool, 1, 1, 0, &mut regs, s, u128::from(u32::MAX));
+        exec(
+            &SubgroupOp::Ballot,
+            ScalarTy::Bool,
+            1,
+            1,
+            0,
+            &mut regs,
+            s,
+            u128::from(u32::MAX),
+        );
         let expect: u64 = (0..32).filter(|l| l % 3 == 0).map(|l| 1u64 << l).sum();
         assert_eq!(regs[s], expect);
-        exec(&SubgroupOp::BallotBitCount(GroupOp::Reduce), ScalarTy::U32, 4, 8, 1, &mut regs, s, 1);
+        exec(
+            &SubgroupOp::BallotBitCount(GroupOp::Reduce),
+            ScalarTy::U32,
+            4,
+            8,
+            1,
+            &mut regs,
+            s,
+            1,
+        );
         assert_eq!(regs[8 * s], 11);
     }
 }

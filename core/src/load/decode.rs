@@ -2,7 +2,8 @@
 
 use super::{Ctx, ExtSet, LoadError, PtrInfo};
 use crate::program::{
-    BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT, AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Layout, Space, SubgroupOp, Type, TypeId, UnOp, WideOp,
+    AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Layout, Space, SubgroupOp, Type,
+    TypeId, UnOp, WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
 use crate::value::ScalarTy;
 use rspirv::dr::{Instruction, Operand};
@@ -121,7 +122,10 @@ fn group_arith(op: Op) -> Option<ExtOp> {
 
 impl Ctx<'_> {
     fn elem_ty(&self, t: TypeId) -> ScalarTy {
-        self.types.flat[t as usize].first().copied().unwrap_or(ScalarTy::U32)
+        self.types.flat[t as usize]
+            .first()
+            .copied()
+            .unwrap_or(ScalarTy::U32)
     }
 
     fn val(&self, inst: &Instruction, k: usize) -> Result<(u32, u32, TypeId), LoadError> {
@@ -137,11 +141,9 @@ impl Ctx<'_> {
     fn ptr(&self, inst: &Instruction, k: usize) -> Result<(u32, PtrInfo), LoadError> {
         let id = self.id_op(inst, k)?;
         let (slot, _, _) = self.value(inst, id)?;
-        let info = self
-            .ptr_info
-            .get(&id)
-            .copied()
-            .ok_or_else(|| self.unsupported(inst, format!("%{id} is not a pointer Lanescope can follow")))?;
+        let info = self.ptr_info.get(&id).copied().ok_or_else(|| {
+            self.unsupported(inst, format!("%{id} is not a pointer Lanescope can follow"))
+        })?;
         Ok((slot, info))
     }
 
@@ -157,7 +159,10 @@ impl Ctx<'_> {
 }
 
 /// Lower one instruction; `None` for instructions with no run-time effect.
-#[expect(clippy::too_many_lines, reason = "one arm per opcode family reads best as one match")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per opcode family reads best as one match"
+)]
 pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let op = inst.class.opcode;
     if let Some(bop) = bin_op(op) {
@@ -165,34 +170,68 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
         let (a, na, ta) = cx.val(inst, 0)?;
         let (b, nb, _) = cx.val(inst, 1)?;
         if na != n || nb != n {
-            return Err(cx.invalid(inst, "operands and result must have the same number of components"));
+            return Err(cx.invalid(
+                inst,
+                "operands and result must have the same number of components",
+            ));
         }
-        return Ok(Some(Inst::Bin { op: bop, ty: cx.elem_ty(ta), n, dst, a, b }));
+        return Ok(Some(Inst::Bin {
+            op: bop,
+            ty: cx.elem_ty(ta),
+            n,
+            dst,
+            a,
+            b,
+        }));
     }
     if let Some(uop) = un_op(op) {
         let (dst, n, _) = cx.dst(inst)?;
         let (a, _, ta) = cx.val(inst, 0)?;
-        return Ok(Some(Inst::Un { op: uop, ty: cx.elem_ty(ta), n, dst, a }));
+        return Ok(Some(Inst::Un {
+            op: uop,
+            ty: cx.elem_ty(ta),
+            n,
+            dst,
+            a,
+        }));
     }
     if let Some(aop) = atomic_op(op) {
         let (ptr, info) = cx.ptr(inst, 0)?;
         let ty = cx.elem_ty(info.pointee);
-        if !matches!(ty, ScalarTy::Int { bits: 32 | 64, .. } | ScalarTy::Float { bits: 32 | 64 }) {
+        if !matches!(
+            ty,
+            ScalarTy::Int { bits: 32 | 64, .. } | ScalarTy::Float { bits: 32 | 64 }
+        ) {
             return Err(cx.unsupported(inst, "atomics on types other than 32/64-bit scalars"));
         }
         let (dst, value, comparator) = match aop {
             AtomicOp::Store => (None, Some(cx.val(inst, 3)?.0), None),
-            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => (Some(cx.dst(inst)?.0), None, None),
-            AtomicOp::CompareExchange => (Some(cx.dst(inst)?.0), Some(cx.val(inst, 4)?.0), Some(cx.val(inst, 5)?.0)),
+            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => {
+                (Some(cx.dst(inst)?.0), None, None)
+            }
+            AtomicOp::CompareExchange => (
+                Some(cx.dst(inst)?.0),
+                Some(cx.val(inst, 4)?.0),
+                Some(cx.val(inst, 5)?.0),
+            ),
             _ => (Some(cx.dst(inst)?.0), Some(cx.val(inst, 3)?.0), None),
         };
-        return Ok(Some(Inst::Atomic { op: aop, ty, dst, ptr, value, comparator }));
+        return Ok(Some(Inst::Atomic {
+            op: aop,
+            ty,
+            dst,
+            ptr,
+            value,
+            comparator,
+        }));
     }
     if let Some(g) = group_arith(op) {
         return lower_group_arith(cx, inst, g).map(Some);
     }
     Ok(Some(match op {
-        Op::Nop | Op::Line | Op::NoLine | Op::MemoryBarrier | Op::ModuleProcessed => return Ok(None),
+        Op::Nop | Op::Line | Op::NoLine | Op::MemoryBarrier | Op::ModuleProcessed => {
+            return Ok(None)
+        }
         Op::CopyObject | Op::CopyLogical => {
             let (dst, n, _) = cx.dst(inst)?;
             let id = cx.id_op(inst, 0)?;
@@ -203,7 +242,13 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             Inst::Copy { dst, src, n }
         }
         Op::Undef => return Ok(None),
-        Op::ConvertFToU | Op::ConvertFToS | Op::ConvertSToF | Op::ConvertUToF | Op::UConvert | Op::SConvert | Op::FConvert => {
+        Op::ConvertFToU
+        | Op::ConvertFToS
+        | Op::ConvertSToF
+        | Op::ConvertUToF
+        | Op::UConvert
+        | Op::SConvert
+        | Op::FConvert => {
             let (dst, n, tr) = cx.dst(inst)?;
             let (a, _, ta) = cx.val(inst, 0)?;
             let cop = match op {
@@ -215,7 +260,14 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                 Op::SConvert => ConvOp::SConvert,
                 _ => ConvOp::FConvert,
             };
-            Inst::Conv { op: cop, from: cx.elem_ty(ta), to: cx.elem_ty(tr), n, dst, a }
+            Inst::Conv {
+                op: cop,
+                from: cx.elem_ty(ta),
+                to: cx.elem_ty(tr),
+                n,
+                dst,
+                a,
+            }
         }
         Op::Bitcast => {
             let (dst, _, tr) = cx.dst(inst)?;
@@ -226,7 +278,9 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             if bits(&from) != bits(&to) {
                 return Err(cx.invalid(inst, "OpBitcast between types of different total width"));
             }
-            if matches!(cx.types.get(tr), Type::Pointer { .. }) || matches!(cx.types.get(ta), Type::Pointer { .. }) {
+            if matches!(cx.types.get(tr), Type::Pointer { .. })
+                || matches!(cx.types.get(ta), Type::Pointer { .. })
+            {
                 return Err(cx.unsupported(inst, "bitcasts to or from pointers"));
             }
             Inst::Bitcast { from, to, dst, a }
@@ -242,7 +296,14 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                     cx.ptr_info.insert(cx.result_id(inst)?, p);
                 }
             }
-            Inst::Select { dst, cond, cond_vector: nc > 1, a, b, n }
+            Inst::Select {
+                dst,
+                cond,
+                cond_vector: nc > 1,
+                a,
+                b,
+                n,
+            }
         }
         Op::VectorShuffle => {
             let (dst, _, _) = cx.dst(inst)?;
@@ -256,7 +317,13 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                 }
                 comps.push(c);
             }
-            Inst::Shuffle { dst, a, b, na, comps }
+            Inst::Shuffle {
+                dst,
+                a,
+                b,
+                na,
+                comps,
+            }
         }
         Op::CompositeConstruct => {
             let (dst, n, _) = cx.dst(inst)?;
@@ -268,7 +335,10 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                 total += w;
             }
             if total != n {
-                return Err(cx.invalid(inst, format!("constituents have {total} components, the result {n}")));
+                return Err(cx.invalid(
+                    inst,
+                    format!("constituents have {total} components, the result {n}"),
+                ));
             }
             Inst::Construct { dst, parts }
         }
@@ -288,7 +358,11 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                     return Err(cx.invalid(inst, "too many indices"));
                 }
             }
-            Inst::Copy { dst, src: src + off, n }
+            Inst::Copy {
+                dst,
+                src: src + off,
+                n,
+            }
         }
         Op::CompositeInsert => {
             let (dst, width, _) = cx.dst(inst)?;
@@ -304,20 +378,40 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                 offset += o;
                 t = sub;
             }
-            Inst::Insert { dst, composite, width, object, offset, n }
+            Inst::Insert {
+                dst,
+                composite,
+                width,
+                object,
+                offset,
+                n,
+            }
         }
         Op::VectorExtractDynamic => {
             let (dst, _, _) = cx.dst(inst)?;
             let (src, len, _) = cx.val(inst, 0)?;
             let (index, _, ti) = cx.val(inst, 1)?;
-            Inst::ExtractDyn { dst, src, len, index, index_bits: cx.elem_ty(ti).bits() as u8 }
+            Inst::ExtractDyn {
+                dst,
+                src,
+                len,
+                index,
+                index_bits: cx.elem_ty(ti).bits() as u8,
+            }
         }
         Op::VectorInsertDynamic => {
             let (dst, _, _) = cx.dst(inst)?;
             let (src, len, _) = cx.val(inst, 0)?;
             let (object, _, _) = cx.val(inst, 1)?;
             let (index, _, ti) = cx.val(inst, 2)?;
-            Inst::InsertDyn { dst, src, len, object, index, index_bits: cx.elem_ty(ti).bits() as u8 }
+            Inst::InsertDyn {
+                dst,
+                src,
+                len,
+                object,
+                index,
+                index_bits: cx.elem_ty(ti).bits() as u8,
+            }
         }
         Op::Any | Op::All => {
             let (dst, _, _) = cx.dst(inst)?;
@@ -332,15 +426,30 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             let (dst, _, _) = cx.dst(inst)?;
             let (a, n, ta) = cx.val(inst, 0)?;
             let (b, _, _) = cx.val(inst, 1)?;
-            Inst::Dot { ty: cx.elem_ty(ta), n, dst, a, b }
+            Inst::Dot {
+                ty: cx.elem_ty(ta),
+                n,
+                dst,
+                a,
+                b,
+            }
         }
         Op::VectorTimesScalar | Op::MatrixTimesScalar => {
             let (dst, n, tr) = cx.dst(inst)?;
             let (a, _, _) = cx.val(inst, 0)?;
             let (s, _, _) = cx.val(inst, 1)?;
-            Inst::Scale { ty: cx.elem_ty(tr), n, dst, a, s }
+            Inst::Scale {
+                ty: cx.elem_ty(tr),
+                n,
+                dst,
+                a,
+                s,
+            }
         }
-        Op::MatrixTimesVector | Op::VectorTimesMatrix | Op::MatrixTimesMatrix | Op::OuterProduct => {
+        Op::MatrixTimesVector
+        | Op::VectorTimesMatrix
+        | Op::MatrixTimesMatrix
+        | Op::OuterProduct => {
             let (dst, _, tr) = cx.dst(inst)?;
             let (a, _, ta) = cx.val(inst, 0)?;
             let (b, _, tb) = cx.val(inst, 1)?;
@@ -355,12 +464,48 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             let (br, bc) = dims(tb);
             let ty = cx.elem_ty(tr);
             match op {
-                Op::MatrixTimesVector => Inst::MatMul { ty, rows: ar, inner: ac, cols: 1, dst, a, b, a_row_vector: false },
+                Op::MatrixTimesVector => Inst::MatMul {
+                    ty,
+                    rows: ar,
+                    inner: ac,
+                    cols: 1,
+                    dst,
+                    a,
+                    b,
+                    a_row_vector: false,
+                },
                 // v (1 x n) * M (n x c): result c components.
-                Op::VectorTimesMatrix => Inst::MatMul { ty, rows: 1, inner: ar, cols: bc, dst, a, b, a_row_vector: true },
-                Op::MatrixTimesMatrix => Inst::MatMul { ty, rows: ar, inner: ac, cols: bc, dst, a, b, a_row_vector: false },
+                Op::VectorTimesMatrix => Inst::MatMul {
+                    ty,
+                    rows: 1,
+                    inner: ar,
+                    cols: bc,
+                    dst,
+                    a,
+                    b,
+                    a_row_vector: true,
+                },
+                Op::MatrixTimesMatrix => Inst::MatMul {
+                    ty,
+                    rows: ar,
+                    inner: ac,
+                    cols: bc,
+                    dst,
+                    a,
+                    b,
+                    a_row_vector: false,
+                },
                 // Column vector (m x 1) times row vector (1 x n).
-                _ => Inst::MatMul { ty, rows: ar, inner: 1, cols: br, dst, a, b, a_row_vector: false },
+                _ => Inst::MatMul {
+                    ty,
+                    rows: ar,
+                    inner: 1,
+                    cols: br,
+                    dst,
+                    a,
+                    b,
+                    a_row_vector: false,
+                },
             }
         }
         Op::Transpose => {
@@ -376,7 +521,10 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             let (a, n, ta) = cx.val(inst, 0)?;
             let (b, _, _) = cx.val(inst, 1)?;
             if w != 2 * n {
-                return Err(cx.invalid(inst, "result must be a struct of two members of the operand type"));
+                return Err(cx.invalid(
+                    inst,
+                    "result must be a struct of two members of the operand type",
+                ));
             }
             let wop = match op {
                 Op::IAddCarry => WideOp::AddCarry,
@@ -384,7 +532,14 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
                 Op::UMulExtended => WideOp::UMulExtended,
                 _ => WideOp::SMulExtended,
             };
-            Inst::Wide { op: wop, ty: cx.elem_ty(ta), n, dst, a, b }
+            Inst::Wide {
+                op: wop,
+                ty: cx.elem_ty(ta),
+                n,
+                dst,
+                a,
+                b,
+            }
         }
         Op::BitFieldInsert | Op::BitFieldSExtract | Op::BitFieldUExtract => {
             return lower_bitfield(cx, inst).map(Some);
@@ -392,11 +547,18 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
         Op::Variable => {
             let rid = cx.result_id(inst)?;
             let ty = cx.result_type(inst)?;
-            let Type::Pointer { pointee, storage_class } = cx.types.get(ty).clone() else {
+            let Type::Pointer {
+                pointee,
+                storage_class,
+            } = cx.types.get(ty).clone()
+            else {
                 return Err(cx.invalid(inst, "OpVariable must have a pointer type"));
             };
             if storage_class != rspirv::spirv::StorageClass::Function as u32 {
-                return Err(cx.invalid(inst, "variables inside functions must use the Function storage class"));
+                return Err(cx.invalid(
+                    inst,
+                    "variables inside functions must use the Function storage class",
+                ));
             }
             let size = cx.types.size(pointee);
             let align = cx.types.align(pointee).max(4);
@@ -404,8 +566,17 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             cx.invocation_bytes = offset
                 .checked_add(size)
                 .filter(|s| *s <= 1 << 20)
-                .ok_or_else(|| cx.unsupported(inst, "more than 1 MiB of function memory per invocation"))?;
-            cx.ptr_info.insert(rid, PtrInfo { pointee, layout: Layout::Plain, space: Space::Invocation });
+                .ok_or_else(|| {
+                    cx.unsupported(inst, "more than 1 MiB of function memory per invocation")
+                })?;
+            cx.ptr_info.insert(
+                rid,
+                PtrInfo {
+                    pointee,
+                    layout: Layout::Plain,
+                    space: Space::Invocation,
+                },
+            );
             let init = match inst.operands.get(1) {
                 Some(Operand::IdRef(c)) => {
                     let leaves = cx.leaves_of(pointee, Layout::Plain);
@@ -416,7 +587,11 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             let (dst, _, _) = cx.dst(inst)?;
             cx.variables.push(crate::program::Variable {
                 id: rid,
-                name: cx.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}")),
+                name: cx
+                    .names
+                    .get(&rid)
+                    .cloned()
+                    .unwrap_or_else(|| format!("%{rid}")),
                 space: Space::Invocation,
                 storage_class: "Function".into(),
                 offset,
@@ -461,7 +636,12 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
             let Some((stride, _, _, None)) = cx.types.element_step(mt, Layout::Plain) else {
                 return Err(cx.invalid(inst, "OpArrayLength member is not a runtime array"));
             };
-            Inst::ArrayLength { dst, ptr, member_offset, stride }
+            Inst::ArrayLength {
+                dst,
+                ptr,
+                member_offset,
+                stride,
+            }
         }
         Op::ExtInst => return lower_ext(cx, inst),
         Op::FunctionCall => {
@@ -486,11 +666,16 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
         }
         Op::ControlBarrier => {
             let exec = cx.scope(inst, 0)?;
-            Inst::Barrier { workgroup: exec == Scope::Workgroup as u32 }
+            Inst::Barrier {
+                workgroup: exec == Scope::Workgroup as u32,
+            }
         }
         _ if is_group_op(op) => return lower_subgroup(cx, inst).map(Some),
         Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
-            return Err(cx.unsupported(inst, format!("Op{op:?} (integer dot product) is not simulated yet")));
+            return Err(cx.unsupported(
+                inst,
+                format!("Op{op:?} (integer dot product) is not simulated yet"),
+            ));
         }
         _ => {
             return Err(cx.unsupported(inst, format!("instruction Op{op:?}")));
@@ -515,9 +700,14 @@ fn lower_bitfield(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadErro
         Op::BitFieldSExtract => BITFIELD_SEXTRACT,
         _ => BITFIELD_UEXTRACT,
     };
-    Ok(Inst::Ext { inst: code, out_tys: cx.types.flat[tr as usize].clone(), dst, args, ptr_out: None })
+    Ok(Inst::Ext {
+        inst: code,
+        out_tys: cx.types.flat[tr as usize].clone(),
+        dst,
+        args,
+        ptr_out: None,
+    })
 }
-
 
 fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let set = cx.id_op(inst, 0)?;
@@ -546,7 +736,13 @@ fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadE
         let (s, w, t) = cx.val(inst, k)?;
         args.push((s, cx.elem_ty(t), w));
     }
-    Ok(Some(Inst::Ext { inst: code, out_tys, dst, args, ptr_out }))
+    Ok(Some(Inst::Ext {
+        inst: code,
+        out_tys,
+        dst,
+        args,
+        ptr_out,
+    }))
 }
 
 fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
@@ -558,7 +754,10 @@ fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, Load
     let mut const_off = 0u32;
     for k in 1..inst.operands.len() {
         let id = cx.id_op(inst, k)?;
-        let constant = cx.consts.get(&id).map(|(ct, v)| (cx.elem_ty(*ct), v.first().copied().unwrap_or(0)));
+        let constant = cx
+            .consts
+            .get(&id)
+            .map(|(ct, v)| (cx.elem_ty(*ct), v.first().copied().unwrap_or(0)));
         if let Type::Struct { .. } = cx.types.get(t) {
             let Some((_, idx)) = constant else {
                 return Err(cx.invalid(inst, "struct index must be a constant"));
@@ -572,17 +771,21 @@ fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, Load
             layout = l;
             continue;
         }
-        let (stride, sub_layout, mut elem, len) = cx
-            .types
-            .element_step(t, layout)
-            .ok_or_else(|| cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t))))?;
+        let (stride, sub_layout, mut elem, len) =
+            cx.types.element_step(t, layout).ok_or_else(|| {
+                cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t)))
+            })?;
         if elem == TypeId::MAX {
             let s = cx.elem_ty(t);
             elem = cx.scalar_type_id(s);
         }
         match constant {
             Some((ity, idx)) => {
-                let idx = if ity.is_signed() { crate::value::sext(idx, ity.bits()) } else { idx as i64 };
+                let idx = if ity.is_signed() {
+                    crate::value::sext(idx, ity.bits())
+                } else {
+                    idx as i64
+                };
                 if idx < 0 || len.is_some_and(|n| idx >= i64::from(n)) {
                     return Err(cx.invalid(inst, format!("constant index {idx} out of bounds")));
                 }
@@ -595,7 +798,13 @@ fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, Load
                     steps.push(AccessStep::Const(const_off));
                     const_off = 0;
                 }
-                steps.push(AccessStep::Dyn { index, bits: ity.bits() as u8, signed: ity.is_signed(), stride, len });
+                steps.push(AccessStep::Dyn {
+                    index,
+                    bits: ity.bits() as u8,
+                    signed: ity.is_signed(),
+                    stride,
+                    len,
+                });
             }
         }
         t = elem;
@@ -605,25 +814,43 @@ fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, Load
         steps.push(AccessStep::Const(const_off));
     }
     let rid = cx.result_id(inst)?;
-    cx.ptr_info.insert(rid, PtrInfo { pointee: t, layout, space: info.space });
+    cx.ptr_info.insert(
+        rid,
+        PtrInfo {
+            pointee: t,
+            layout,
+            space: info.space,
+        },
+    );
     Ok(Inst::AccessChain { dst, base, steps })
 }
 
 fn lower_group_arith(cx: &mut Ctx<'_>, inst: &Instruction, g: ExtOp) -> Result<Inst, LoadError> {
     let scope = cx.scope(inst, 0)?;
     if scope != Scope::Subgroup as u32 {
-        return Err(cx.unsupported(inst, "non-uniform group operations with a scope other than Subgroup"));
+        return Err(cx.unsupported(
+            inst,
+            "non-uniform group operations with a scope other than Subgroup",
+        ));
     }
     let (dst, n, _) = cx.dst(inst)?;
     let group = match inst.operands.get(1) {
         Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
         Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => GroupOp::InclusiveScan,
         Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => GroupOp::ExclusiveScan,
-        Some(Operand::GroupOperation(GroupOperation::ClusteredReduce)) => GroupOp::Clustered(cx.val(inst, 3)?.0),
+        Some(Operand::GroupOperation(GroupOperation::ClusteredReduce)) => {
+            GroupOp::Clustered(cx.val(inst, 3)?.0)
+        }
         other => return Err(cx.unsupported(inst, format!("group operation {other:?}"))),
     };
     let (a, _, ta) = cx.val(inst, 2)?;
-    Ok(Inst::Subgroup { op: SubgroupOp::Arith { op: g, group }, ty: cx.elem_ty(ta), n, dst, a })
+    Ok(Inst::Subgroup {
+        op: SubgroupOp::Arith { op: g, group },
+        ty: cx.elem_ty(ta),
+        n,
+        dst,
+        a,
+    })
 }
 
 fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
@@ -639,31 +866,80 @@ fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadErro
         Op::GroupNonUniformAll => (SubgroupOp::All, arg(1)?.0, arg(1)?.2),
         Op::GroupNonUniformAny => (SubgroupOp::Any, arg(1)?.0, arg(1)?.2),
         Op::GroupNonUniformAllEqual => (SubgroupOp::AllEqual, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformBroadcast => (SubgroupOp::Broadcast { lane: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBroadcast => (
+            SubgroupOp::Broadcast { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
         Op::GroupNonUniformBroadcastFirst => (SubgroupOp::BroadcastFirst, arg(1)?.0, arg(1)?.2),
         Op::GroupNonUniformBallot => (SubgroupOp::Ballot, arg(1)?.0, arg(1)?.2),
         Op::GroupNonUniformInverseBallot => (SubgroupOp::InverseBallot, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformBallotBitExtract => (SubgroupOp::BallotBitExtract { index: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotBitExtract => (
+            SubgroupOp::BallotBitExtract { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
         Op::GroupNonUniformBallotBitCount => {
             let group = match inst.operands.get(1) {
                 Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
-                Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => GroupOp::InclusiveScan,
-                Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => GroupOp::ExclusiveScan,
-                other => return Err(cx.invalid(inst, format!("group operation {other:?} for a ballot bit count"))),
+                Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => {
+                    GroupOp::InclusiveScan
+                }
+                Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => {
+                    GroupOp::ExclusiveScan
+                }
+                other => {
+                    return Err(cx.invalid(
+                        inst,
+                        format!("group operation {other:?} for a ballot bit count"),
+                    ))
+                }
             };
             (SubgroupOp::BallotBitCount(group), arg(2)?.0, arg(2)?.2)
         }
         Op::GroupNonUniformBallotFindLSB => (SubgroupOp::BallotFindLsb, arg(1)?.0, arg(1)?.2),
         Op::GroupNonUniformBallotFindMSB => (SubgroupOp::BallotFindMsb, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformShuffle => (SubgroupOp::Shuffle { lane: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformShuffleXor => (SubgroupOp::ShuffleXor { mask: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformShuffleUp => (SubgroupOp::ShuffleUp { delta: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformShuffleDown => (SubgroupOp::ShuffleDown { delta: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformQuadBroadcast => (SubgroupOp::QuadBroadcast { index: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
-        Op::GroupNonUniformQuadSwap => (SubgroupOp::QuadSwap { direction: arg(2)?.0 }, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffle => (
+            SubgroupOp::Shuffle { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleXor => (
+            SubgroupOp::ShuffleXor { mask: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleUp => (
+            SubgroupOp::ShuffleUp { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleDown => (
+            SubgroupOp::ShuffleDown { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformQuadBroadcast => (
+            SubgroupOp::QuadBroadcast { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformQuadSwap => (
+            SubgroupOp::QuadSwap {
+                direction: arg(2)?.0,
+            },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
         _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
     };
     let _ = n;
     let width = cx.types.width(ta);
-    Ok(Inst::Subgroup { op: sop, ty: cx.elem_ty(ta), n: width, dst, a })
+    Ok(Inst::Subgroup {
+        op: sop,
+        ty: cx.elem_ty(ta),
+        n: width,
+        dst,
+        a,
+    })
 }

@@ -2,21 +2,40 @@
 
 use super::{space_of, Ctx, LoadError, LoadOptions, PtrInfo, MAX_VALUE_COMPONENTS};
 use crate::exec::alu;
-use crate::program::{encode_ptr, ConvOp, Layout, Resource, Space, SpecConstantInfo, Type, TypeId, Variable};
+use crate::program::{
+    encode_ptr, ConvOp, Layout, Resource, Space, SpecConstantInfo, Type, TypeId, Variable,
+};
 use crate::value::{mask, ScalarTy};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, Op, StorageClass};
 
 #[allow(dead_code)]
-pub(crate) fn float_bits_of(t: &Type) -> Option<u8> {
-    match t {
-        Type::Scalar(ScalarTy::Float { bits }) | Type::Vector { elem: ScalarTy::Float { bits }, .. } => Some(*bits),
-        _ => None,
-    }
-}
+/// Builtin inputs the simulator fills in.
+const SUPPORTED_BUILTINS: [u32; 15] = [
+    BuiltIn::LocalInvocationId as u32,
+    BuiltIn::GlobalInvocationId as u32,
+    BuiltIn::LocalInvocationIndex as u32,
+    BuiltIn::WorkgroupId as u32,
+    BuiltIn::NumWorkgroups as u32,
+    BuiltIn::WorkgroupSize as u32,
+    BuiltIn::SubgroupSize as u32,
+    BuiltIn::SubgroupLocalInvocationId as u32,
+    BuiltIn::SubgroupId as u32,
+    BuiltIn::NumSubgroups as u32,
+    BuiltIn::SubgroupEqMask as u32,
+    BuiltIn::SubgroupGeMask as u32,
+    BuiltIn::SubgroupGtMask as u32,
+    BuiltIn::SubgroupLeMask as u32,
+    BuiltIn::SubgroupLtMask as u32,
+];
+
 
 impl Ctx<'_> {
-    pub(super) fn read_globals(&mut self, opts: &LoadOptions, _interface: &[u32]) -> Result<(), LoadError> {
+    pub(super) fn read_globals(
+        &mut self,
+        opts: &LoadOptions,
+        _interface: &[u32],
+    ) -> Result<(), LoadError> {
         let module = self.module;
         for inst in &module.types_global_values {
             self.set_cur(inst);
@@ -76,7 +95,10 @@ impl Ctx<'_> {
             Op::TypeFloat => {
                 let bits = lit(0)?;
                 if inst.operands.len() > 1 {
-                    return Err(self.unsupported(inst, "floating-point encodings other than IEEE (e.g. bfloat16)"));
+                    return Err(self.unsupported(
+                        inst,
+                        "floating-point encodings other than IEEE (e.g. bfloat16)",
+                    ));
                 }
                 if !matches!(bits, 16 | 32 | 64) {
                     return Err(self.unsupported(inst, format!("{bits}-bit floats")));
@@ -103,7 +125,12 @@ impl Ctx<'_> {
                 if !(2..=4).contains(&cols) {
                     return Err(self.invalid(inst, format!("matrix of {cols} columns")));
                 }
-                Type::Matrix { col, cols, rows: n, elem }
+                Type::Matrix {
+                    col,
+                    cols,
+                    rows: n,
+                    elem,
+                }
             }
             Op::TypeArray => {
                 let elem = self.type_of_id(inst, self.id_op(inst, 0)?)?;
@@ -112,7 +139,9 @@ impl Ctx<'_> {
                     .consts
                     .get(&len_id)
                     .and_then(|(_, v)| v.first().copied())
-                    .ok_or_else(|| self.invalid(inst, format!("array length %{len_id} is not a constant")))?;
+                    .ok_or_else(|| {
+                        self.invalid(inst, format!("array length %{len_id} is not a constant"))
+                    })?;
                 let total = len.saturating_mul(u64::from(self.types.width(elem).max(1)));
                 if len == 0 || total > MAX_VALUE_COMPONENTS as u64 * 64 {
                     return Err(self.unsupported(inst, format!("array of {len} elements")));
@@ -137,12 +166,21 @@ impl Ctx<'_> {
                     };
                     members.push(self.type_of_id(inst, *m)?);
                     let k = k as u32;
-                    offsets.push(self.member_deco(rid, k, Decoration::Offset).and_then(|v| v.first().copied()));
-                    let stride = self.member_deco(rid, k, Decoration::MatrixStride).and_then(|v| v.first().copied());
+                    offsets.push(
+                        self.member_deco(rid, k, Decoration::Offset)
+                            .and_then(|v| v.first().copied()),
+                    );
+                    let stride = self
+                        .member_deco(rid, k, Decoration::MatrixStride)
+                        .and_then(|v| v.first().copied());
                     let row_major = self.member_deco(rid, k, Decoration::RowMajor).is_some();
                     matrix.push(stride.map(|s| (s, row_major)));
                 }
-                Type::Struct { members, offsets, matrix }
+                Type::Struct {
+                    members,
+                    offsets,
+                    matrix,
+                }
             }
             Op::TypePointer => {
                 let sc = match inst.operands.first() {
@@ -154,7 +192,10 @@ impl Ctx<'_> {
                     Some(t) => *t,
                     None => return Err(self.unsupported(inst, "forward-declared pointer types")),
                 };
-                Type::Pointer { storage_class: sc, pointee }
+                Type::Pointer {
+                    storage_class: sc,
+                    pointee,
+                }
             }
             Op::TypeFunction => Type::Function,
             Op::TypeImage => Type::Opaque("image"),
@@ -167,7 +208,9 @@ impl Ctx<'_> {
         }
         let t = self.types.add(ty, rid);
         if self.types.flat[t as usize].len() > MAX_VALUE_COMPONENTS {
-            return Err(self.unsupported(inst, "a value type with more than 65536 scalar components"));
+            return Err(
+                self.unsupported(inst, "a value type with more than 65536 scalar components")
+            );
         }
         if let Type::Scalar(s) = self.types.get(t) {
             self.scalar_types.entry(*s).or_insert(t);
@@ -189,7 +232,9 @@ impl Ctx<'_> {
             Op::ConstantTrue | Op::SpecConstantTrue => vec![1],
             Op::ConstantFalse | Op::SpecConstantFalse => vec![0],
             Op::Constant | Op::SpecConstant => {
-                let s = *flat.first().ok_or_else(|| self.invalid(inst, "constant of non-scalar type"))?;
+                let s = *flat
+                    .first()
+                    .ok_or_else(|| self.invalid(inst, "constant of non-scalar type"))?;
                 let v = match inst.operands.first() {
                     Some(Operand::LiteralBit32(w)) => u64::from(*w),
                     Some(Operand::LiteralBit64(w)) => *w,
@@ -203,14 +248,16 @@ impl Ctx<'_> {
                     let Operand::IdRef(c) = o else {
                         return Err(self.invalid(inst, "composite constituent must be an <id>"));
                     };
-                    let (_, cv) = self
-                        .consts
-                        .get(c)
-                        .ok_or_else(|| self.invalid(inst, format!("constituent %{c} is not a constant")))?;
+                    let (_, cv) = self.consts.get(c).ok_or_else(|| {
+                        self.invalid(inst, format!("constituent %{c} is not a constant"))
+                    })?;
                     v.extend_from_slice(cv);
                 }
                 if v.len() != flat.len() {
-                    return Err(self.invalid(inst, "composite constant has the wrong number of components"));
+                    return Err(self.invalid(
+                        inst,
+                        "composite constant has the wrong number of components",
+                    ));
                 }
                 v
             }
@@ -223,12 +270,20 @@ impl Ctx<'_> {
                 self.spec_infos.push(SpecConstantInfo {
                     spec_id: sid,
                     result_id: rid,
-                    name: self.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}")),
+                    name: self
+                        .names
+                        .get(&rid)
+                        .cloned()
+                        .unwrap_or_else(|| format!("%{rid}")),
                     ty: *s,
                     default: value[0],
                 });
                 if let Some(v) = opts.spec.get(&sid) {
-                    value[0] = if *s == ScalarTy::Bool { u64::from(*v != 0) } else { v & mask(s.bits()) };
+                    value[0] = if *s == ScalarTy::Bool {
+                        u64::from(*v != 0)
+                    } else {
+                        v & mask(s.bits())
+                    };
                 }
             }
         }
@@ -273,12 +328,21 @@ impl Ctx<'_> {
             })
             .collect();
         let out_flat = self.types.flat[ty as usize].clone();
-        let elem = |t: TypeId, this: &Self| this.types.flat[t as usize].first().copied().unwrap_or(ScalarTy::U32);
+        let elem = |t: TypeId, this: &Self| {
+            this.types.flat[t as usize]
+                .first()
+                .copied()
+                .unwrap_or(ScalarTy::U32)
+        };
         if let Some(bop) = super::decode::bin_op(*op) {
             let (ta, a) = arg(1)?;
             let (_, b) = arg(2)?;
             let sty = elem(ta, self);
-            return Ok(a.iter().zip(b.iter().cycle()).map(|(x, y)| alu::bin(bop, sty, *x, *y).0).collect());
+            return Ok(a
+                .iter()
+                .zip(b.iter().cycle())
+                .map(|(x, y)| alu::bin(bop, sty, *x, *y).0)
+                .collect());
         }
         if let Some(uop) = super::decode::un_op(*op) {
             let (ta, a) = arg(1)?;
@@ -307,7 +371,13 @@ impl Ctx<'_> {
                 let (_, a) = arg(2)?;
                 let (_, b) = arg(3)?;
                 Ok((0..a.len())
-                    .map(|k| if c[k.min(c.len() - 1)] != 0 { a[k] } else { b[k] })
+                    .map(|k| {
+                        if c[k.min(c.len() - 1)] != 0 {
+                            a[k]
+                        } else {
+                            b[k]
+                        }
+                    })
                     .collect())
             }
             Op::CompositeExtract => {
@@ -346,7 +416,11 @@ impl Ctx<'_> {
                     .iter()
                     .map(|&i| {
                         let i = i as usize;
-                        if i < a.len() { a[i] } else { b.get(i - a.len()).copied().unwrap_or(0) }
+                        if i < a.len() {
+                            a[i]
+                        } else {
+                            b.get(i - a.len()).copied().unwrap_or(0)
+                        }
                     })
                     .collect())
             }
@@ -357,10 +431,18 @@ impl Ctx<'_> {
     fn read_global_var(&mut self, inst: &Instruction) -> Result<(), LoadError> {
         let rid = self.result_id(inst)?;
         let ty = self.result_type(inst)?;
-        let Type::Pointer { storage_class, pointee } = self.types.get(ty).clone() else {
+        let Type::Pointer {
+            storage_class,
+            pointee,
+        } = self.types.get(ty).clone()
+        else {
             return Err(self.invalid(inst, "OpVariable must have a pointer type"));
         };
-        let name = self.names.get(&rid).cloned().unwrap_or_else(|| format!("%{rid}"));
+        let name = self
+            .names
+            .get(&rid)
+            .cloned()
+            .unwrap_or_else(|| format!("%{rid}"));
         let sc_name = format!("{:?}", storage_class_of(storage_class));
         let space = space_of(storage_class);
         let size = self.types.size(pointee);
@@ -386,13 +468,17 @@ impl Ctx<'_> {
                 let push = storage_class == StorageClass::PushConstant as u32;
                 // A struct ending in a runtime array: the buffer may be longer than the fixed part.
                 let runtime_array_stride = match self.types.get(pointee) {
-                    Type::Struct { members, .. } => members.last().and_then(|m| match self.types.get(*m) {
-                        Type::RuntimeArray { elem, stride } => {
-                            Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem)))
-                        }
-                        _ => None,
-                    }),
-                    Type::RuntimeArray { elem, stride } => Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem))),
+                    Type::Struct { members, .. } => {
+                        members.last().and_then(|m| match self.types.get(*m) {
+                            Type::RuntimeArray { elem, stride } => {
+                                Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem)))
+                            }
+                            _ => None,
+                        })
+                    }
+                    Type::RuntimeArray { elem, stride } => {
+                        Some(stride.unwrap_or_else(|| self.types.natural_stride(*elem)))
+                    }
                     _ => None,
                 };
                 let index = self.resources.len() as u32;
@@ -413,10 +499,12 @@ impl Ctx<'_> {
             Space::Workgroup => {
                 let align = self.types.align(pointee).max(4);
                 let off = super::super::program::round_up(self.workgroup_bytes, align);
-                self.workgroup_bytes = off
-                    .checked_add(size)
-                    .filter(|s| *s <= 1 << 26)
-                    .ok_or_else(|| self.unsupported(inst, "more than 64 MiB of workgroup memory"))?;
+                self.workgroup_bytes =
+                    off.checked_add(size)
+                        .filter(|s| *s <= 1 << 26)
+                        .ok_or_else(|| {
+                            self.unsupported(inst, "more than 64 MiB of workgroup memory")
+                        })?;
                 var.offset = off;
                 encode_ptr(Space::Workgroup, 0, off)
             }
@@ -426,13 +514,21 @@ impl Ctx<'_> {
                 self.invocation_bytes = off
                     .checked_add(size)
                     .filter(|s| *s <= 1 << 20)
-                    .ok_or_else(|| self.unsupported(inst, "more than 1 MiB of private memory per invocation"))?;
+                    .ok_or_else(|| {
+                        self.unsupported(inst, "more than 1 MiB of private memory per invocation")
+                    })?;
                 var.offset = off;
                 if storage_class == StorageClass::Input as u32 {
                     let b = self
                         .has_deco(rid, Decoration::BuiltIn)
                         .and_then(|v| v.first().copied())
-                        .ok_or_else(|| self.unsupported(inst, "Input variables other than builtins"))?;
+                        .ok_or_else(|| {
+                            self.unsupported(inst, "Input variables other than builtins")
+                        })?;
+                    if !SUPPORTED_BUILTINS.contains(&b) {
+                        let name = BuiltIn::from_u32(b).map_or_else(|| b.to_string(), |x| format!("{x:?}"));
+                        return Err(self.unsupported(inst, format!("builtin input {name} (not a compute-shader builtin Lanescope provides)")));
+                    }
                     var.builtin = Some(b);
                     self.inputs.push((off, b, self.types.width(pointee)));
                 } else if storage_class == StorageClass::UniformConstant as u32 {
@@ -442,11 +538,10 @@ impl Ctx<'_> {
             }
         };
         if let Some(c) = init {
-            let (_, v) = self
-                .consts
-                .get(&c)
-                .cloned()
-                .ok_or_else(|| self.invalid(inst, format!("initializer %{c} is not a constant")))?;
+            let (_, v) =
+                self.consts.get(&c).cloned().ok_or_else(|| {
+                    self.invalid(inst, format!("initializer %{c} is not a constant"))
+                })?;
             if space == Space::Buffer {
                 return Err(self.invalid(inst, "buffer variables cannot have an initializer"));
             }
@@ -462,7 +557,14 @@ impl Ctx<'_> {
         self.variables.push(var);
         let slot = self.alloc_slot(inst, rid, ty)?;
         self.const_slots.push((slot, ptr_value));
-        self.ptr_info.insert(rid, PtrInfo { pointee, layout: Layout::Plain, space });
+        self.ptr_info.insert(
+            rid,
+            PtrInfo {
+                pointee,
+                layout: Layout::Plain,
+                space,
+            },
+        );
         Ok(())
     }
 
@@ -477,4 +579,3 @@ impl Ctx<'_> {
 fn storage_class_of(sc: u32) -> StorageClass {
     StorageClass::from_u32(sc).unwrap_or(StorageClass::Generic)
 }
-

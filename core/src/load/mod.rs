@@ -7,8 +7,8 @@ mod structure;
 pub use error::{LoadError, Location};
 
 use crate::program::{
-    Block, Function, Layout, Program, Resource, Space, SpecConstantInfo, Terminator,
-    Type, TypeId, Types, Variable,
+    Block, Function, Layout, Program, Resource, Space, SpecConstantInfo, Terminator, Type, TypeId,
+    Types, Variable,
 };
 use crate::value::{mask, ScalarTy};
 use rspirv::dr::{self, Instruction, Operand};
@@ -51,7 +51,10 @@ fn to_words(bytes: &[u8]) -> Result<Vec<u32>, LoadError> {
     }
     if bytes.len() % 4 != 0 {
         return Err(LoadError::Malformed {
-            what: format!("file length {} is not a multiple of 4 (truncated?)", bytes.len()),
+            what: format!(
+                "file length {} is not a multiple of 4 (truncated?)",
+                bytes.len()
+            ),
             at,
         });
     }
@@ -94,7 +97,10 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
         }
         if i + wc > words.len() {
             return Err(LoadError::Malformed {
-                what: format!("instruction needs {wc} words but the file ends after {}", words.len() - i),
+                what: format!(
+                    "instruction needs {wc} words but the file ends after {}",
+                    words.len() - i
+                ),
                 at,
             });
         }
@@ -115,6 +121,9 @@ pub(crate) struct PtrInfo {
     pub space: Space,
 }
 
+/// Decorations of one id (or struct member): each with its literal operands.
+pub(crate) type Decorations = Vec<(Decoration, Vec<u32>)>;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ExtSet {
     Glsl,
@@ -127,8 +136,8 @@ pub(crate) struct Ctx<'m> {
     /// result id -> module instruction index
     pub id_index: HashMap<u32, u32>,
     pub names: BTreeMap<u32, String>,
-    pub decos: HashMap<u32, Vec<(Decoration, Vec<u32>)>>,
-    pub member_decos: HashMap<(u32, u32), Vec<(Decoration, Vec<u32>)>>,
+    pub decos: HashMap<u32, Decorations>,
+    pub member_decos: HashMap<(u32, u32), Decorations>,
     pub types: Types,
     pub type_map: HashMap<u32, TypeId>,
     pub scalar_types: HashMap<ScalarTy, TypeId>,
@@ -259,7 +268,12 @@ impl<'m> Ctx<'m> {
         })
     }
 
-    pub fn alloc_slot(&mut self, inst: &Instruction, id: u32, ty: TypeId) -> Result<u32, LoadError> {
+    pub fn alloc_slot(
+        &mut self,
+        inst: &Instruction,
+        id: u32,
+        ty: TypeId,
+    ) -> Result<u32, LoadError> {
         let width = self.types.width(ty);
         let slot = self.next_slot;
         self.next_slot = self
@@ -272,7 +286,11 @@ impl<'m> Ctx<'m> {
     }
 
     fn has_deco(&self, id: u32, d: Decoration) -> Option<&Vec<u32>> {
-        self.decos.get(&id)?.iter().find(|(x, _)| *x == d).map(|(_, v)| v)
+        self.decos
+            .get(&id)?
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, v)| v)
     }
 
     fn member_deco(&self, id: u32, m: u32, d: Decoration) -> Option<&Vec<u32>> {
@@ -305,6 +323,7 @@ impl<'m> Ctx<'m> {
 
     fn run(&mut self, opts: &LoadOptions) -> Result<Program, LoadError> {
         self.index_ids();
+        self.check_capabilities()?;
         self.read_debug_and_annotations();
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
         self.read_globals(opts, &interface)?;
@@ -315,17 +334,16 @@ impl<'m> Ctx<'m> {
                 && matches!(m.operands.get(1), Some(Operand::ExecutionMode(e)) if *e as u32 == MAXIMALLY_RECONVERGES_KHR)
         });
         let (functions, blocks) = self.lower_functions()?;
-        let entry_func = *self.funcs.get(&entry_fn_id).ok_or_else(|| LoadError::EntryPoint {
-            what: format!("entry point function %{entry_fn_id} has no body"),
-        })?;
+        let entry_func = *self
+            .funcs
+            .get(&entry_fn_id)
+            .ok_or_else(|| LoadError::EntryPoint {
+                what: format!("entry point function %{entry_fn_id} has no body"),
+            })?;
         let is_reconv_target = structure::reconv_targets(&blocks);
         let fallthrough = structure::switch_fallthrough(&functions, &blocks);
         structure::check(&functions, &blocks, self)?;
-        let mut names = self.names.clone();
-        for (id, idx) in &self.id_index {
-            names.entry(*id).or_insert_with(|| format!("%{id}"));
-            let _ = idx;
-        }
+        let names = self.names.clone();
         let id_slots = self.slots.iter().map(|(k, v)| (*k, *v)).collect();
         let types = std::mem::take(&mut self.types);
         Ok(Program {
@@ -352,6 +370,24 @@ impl<'m> Ctx<'m> {
             leaf_tables: std::mem::take(&mut self.leaf_tables),
             fallthrough,
         })
+    }
+
+    /// Capabilities whose programs Lanescope cannot model at all; the rest fail, if ever, at the
+    /// first instruction that needs them.
+    fn check_capabilities(&mut self) -> Result<(), LoadError> {
+        use rspirv::spirv::Capability as C;
+        for (k, inst) in self.module.capabilities.iter().enumerate() {
+            let Some(Operand::Capability(c)) = inst.operands.first() else { continue };
+            let why = match c {
+                C::Kernel | C::Addresses | C::Linkage => "OpenCL kernels and linkage",
+                C::PhysicalStorageBufferAddresses => "buffer device addresses (physical pointers)",
+                C::VariablePointers | C::VariablePointersStorageBuffer => "variable pointers",
+                _ => continue,
+            };
+            self.cur_index = k as u32;
+            return Err(LoadError::Unsupported { what: format!("capability {c:?}: {why}"), at: self.loc(Some(inst)) });
+        }
+        Ok(())
     }
 
     /// Walk the module in binary order to number instructions.
@@ -445,10 +481,16 @@ impl<'m> Ctx<'m> {
                     .collect()
             };
             match (i.class.opcode, i.operands.as_slice()) {
-                (Op::Decorate | Op::DecorateId, [Operand::IdRef(t), Operand::Decoration(d), rest @ ..]) => {
+                (
+                    Op::Decorate | Op::DecorateId,
+                    [Operand::IdRef(t), Operand::Decoration(d), rest @ ..],
+                ) => {
                     self.decos.entry(*t).or_default().push((*d, lits(rest)));
                 }
-                (Op::MemberDecorate, [Operand::IdRef(t), Operand::LiteralBit32(m), Operand::Decoration(d), rest @ ..]) => {
+                (
+                    Op::MemberDecorate,
+                    [Operand::IdRef(t), Operand::LiteralBit32(m), Operand::Decoration(d), rest @ ..],
+                ) => {
                     self.member_decos
                         .entry((*t, *m))
                         .or_default()
@@ -462,8 +504,11 @@ impl<'m> Ctx<'m> {
     fn pick_entry(&self, opts: &LoadOptions) -> Result<(u32, String, Vec<u32>), LoadError> {
         let mut all = Vec::new();
         for e in &self.module.entry_points {
-            if let (Some(Operand::ExecutionModel(model)), Some(Operand::IdRef(f)), Some(Operand::LiteralString(name))) =
-                (e.operands.first(), e.operands.get(1), e.operands.get(2))
+            if let (
+                Some(Operand::ExecutionModel(model)),
+                Some(Operand::IdRef(f)),
+                Some(Operand::LiteralString(name)),
+            ) = (e.operands.first(), e.operands.get(1), e.operands.get(2))
             {
                 let iface: Vec<u32> = e.operands[3..]
                     .iter()
@@ -482,9 +527,13 @@ impl<'m> Ctx<'m> {
                 .join(", ")
         };
         let chosen = match &opts.entry {
-            Some(want) => all.iter().find(|(_, _, n, _)| n == want).ok_or_else(|| LoadError::EntryPoint {
-                what: format!("no entry point named `{want}`; the module has: {}", list()),
-            })?,
+            Some(want) => {
+                all.iter()
+                    .find(|(_, _, n, _)| n == want)
+                    .ok_or_else(|| LoadError::EntryPoint {
+                        what: format!("no entry point named `{want}`; the module has: {}", list()),
+                    })?
+            }
             None => {
                 let compute: Vec<_> = all
                     .iter()
@@ -504,7 +553,10 @@ impl<'m> Ctx<'m> {
                     }
                     _ => {
                         return Err(LoadError::EntryPoint {
-                            what: format!("several compute entry points, pick one with --entry: {}", list()),
+                            what: format!(
+                                "several compute entry points, pick one with --entry: {}",
+                                list()
+                            ),
                         })
                     }
                 }
@@ -619,7 +671,11 @@ impl<'m> Ctx<'m> {
                 let pid = self.result_id(p)?;
                 let ty = self.result_type(p)?;
                 let slot = self.alloc_slot(p, pid, ty)?;
-                if let Type::Pointer { storage_class, pointee } = self.types.get(ty).clone() {
+                if let Type::Pointer {
+                    storage_class,
+                    pointee,
+                } = self.types.get(ty).clone()
+                {
                     self.ptr_info.insert(
                         pid,
                         PtrInfo {
@@ -677,7 +733,10 @@ impl<'m> Ctx<'m> {
         if self.types.width(ty) == 0 {
             return Err(self.unsupported(
                 inst,
-                format!("values of type {} cannot be simulated", self.types.describe(ty)),
+                format!(
+                    "values of type {} cannot be simulated",
+                    self.types.describe(ty)
+                ),
             ));
         }
         self.alloc_slot(inst, rid, ty)?;
@@ -758,7 +817,9 @@ impl<'m> Ctx<'m> {
                 [Operand::IdRef(v), Operand::IdRef(p)] => {
                     let (s, w, _) = self.value(inst, *v)?;
                     if w != width {
-                        return Err(self.invalid(inst, format!("phi operand %{v} has the wrong type")));
+                        return Err(
+                            self.invalid(inst, format!("phi operand %{v} has the wrong type"))
+                        );
                     }
                     incoming.push((self.block_of(inst, *p)?, s));
                 }
@@ -805,7 +866,9 @@ impl<'m> Ctx<'m> {
                 let (selector, _, sty) = self.value(inst, self.id_op(inst, 0)?)?;
                 let bits = match self.types.get(sty) {
                     Type::Scalar(ScalarTy::Int { bits, .. }) => *bits,
-                    _ => return Err(self.invalid(inst, "switch selector must be an integer scalar")),
+                    _ => {
+                        return Err(self.invalid(inst, "switch selector must be an integer scalar"))
+                    }
                 };
                 let default = self.block_of(inst, self.id_op(inst, 1)?)?;
                 let mut cases = Vec::new();

@@ -11,7 +11,10 @@ pub(super) fn reconv_targets(blocks: &[Block]) -> Vec<bool> {
     for b in blocks {
         match b.merge {
             Some(Merge::Selection { merge }) => out[merge as usize] = true,
-            Some(Merge::Loop { merge, continue_target }) => {
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+            }) => {
                 out[merge as usize] = true;
                 out[continue_target as usize] = true;
             }
@@ -29,7 +32,11 @@ pub(super) fn reconv_targets(blocks: &[Block]) -> Vec<bool> {
 
 /// Every branch stays inside its function, merge declarations name blocks of the same
 /// function, and phis name real predecessors.
-pub(super) fn check(functions: &[Function], blocks: &[Block], cx: &Ctx<'_>) -> Result<(), LoadError> {
+pub(super) fn check(
+    functions: &[Function],
+    blocks: &[Block],
+    cx: &Ctx<'_>,
+) -> Result<(), LoadError> {
     let err = |b: &Block, what: String| LoadError::Invalid {
         what,
         at: Location {
@@ -43,21 +50,40 @@ pub(super) fn check(functions: &[Function], blocks: &[Block], cx: &Ctx<'_>) -> R
     for (i, b) in blocks.iter().enumerate() {
         for s in b.successors() {
             if blocks[s as usize].func != b.func {
-                return Err(err(b, format!("branch from %{} to %{} in another function", b.label, blocks[s as usize].label)));
+                return Err(err(
+                    b,
+                    format!(
+                        "branch from %{} to %{} in another function",
+                        b.label, blocks[s as usize].label
+                    ),
+                ));
             }
             preds[s as usize].push(i as BlockId);
         }
         let declared = match b.merge {
             Some(Merge::Selection { merge }) => vec![merge],
-            Some(Merge::Loop { merge, continue_target }) => vec![merge, continue_target],
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+            }) => vec![merge, continue_target],
             None => vec![],
         };
         for d in declared {
             if blocks[d as usize].func != b.func {
-                return Err(err(b, format!("merge instruction names %{} of another function", blocks[d as usize].label)));
+                return Err(err(
+                    b,
+                    format!(
+                        "merge instruction names %{} of another function",
+                        blocks[d as usize].label
+                    ),
+                ));
             }
         }
-        if matches!(b.term, Terminator::BranchConditional { .. } | Terminator::Switch { .. }) && b.merge.is_none() {
+        if matches!(
+            b.term,
+            Terminator::BranchConditional { .. } | Terminator::Switch { .. }
+        ) && b.merge.is_none()
+        {
             // Allowed only when it is a break/continue pattern; the scheduler handles those as
             // escapes, so nothing to check here beyond the targets being in the function.
         }
@@ -68,7 +94,10 @@ pub(super) fn check(functions: &[Function], blocks: &[Block], cx: &Ctx<'_>) -> R
                 if !preds[i].contains(p) {
                     return Err(err(
                         b,
-                        format!("OpPhi in %{} names %{}, which is not a predecessor", b.label, blocks[*p as usize].label),
+                        format!(
+                            "OpPhi in %{} names %{}, which is not a predecessor",
+                            b.label, blocks[*p as usize].label
+                        ),
                     ));
                 }
             }
@@ -76,7 +105,10 @@ pub(super) fn check(functions: &[Function], blocks: &[Block], cx: &Ctx<'_>) -> R
                 if !phi.incoming.iter().any(|(q, _)| q == p) {
                     return Err(err(
                         b,
-                        format!("OpPhi in %{} has no value for predecessor %{}", b.label, blocks[*p as usize].label),
+                        format!(
+                            "OpPhi in %{} has no value for predecessor %{}",
+                            b.label, blocks[*p as usize].label
+                        ),
                     ));
                 }
             }
@@ -166,16 +198,24 @@ pub fn dominates(idom: &BTreeMap<BlockId, BlockId>, a: BlockId, mut b: BlockId) 
 /// For every switch header: each target and the targets that can fall through into it
 /// (transitively), found by walking the switch construct (blocks the header dominates and the
 /// merge does not).
-pub(super) fn switch_fallthrough(functions: &[Function], blocks: &[Block]) -> BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>> {
+pub(super) fn switch_fallthrough(
+    functions: &[Function],
+    blocks: &[Block],
+) -> BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>> {
     let mut out = BTreeMap::new();
     for f in functions {
         let mut idom = None;
         for &h in &f.blocks {
-            let (Terminator::Switch { default, cases, .. }, Some(Merge::Selection { merge })) = (&blocks[h as usize].term, blocks[h as usize].merge) else {
+            let (Terminator::Switch { default, cases, .. }, Some(Merge::Selection { merge })) =
+                (&blocks[h as usize].term, blocks[h as usize].merge)
+            else {
                 continue;
             };
             let idom = idom.get_or_insert_with(|| dominators(f, blocks));
-            let mut targets: Vec<BlockId> = std::iter::once(*default).chain(cases.iter().map(|c| c.1)).filter(|t| *t != merge).collect();
+            let mut targets: Vec<BlockId> = std::iter::once(*default)
+                .chain(cases.iter().map(|c| c.1))
+                .filter(|t| *t != merge)
+                .collect();
             targets.sort_unstable();
             targets.dedup();
             // Direct fall-through edges between case constructs.

@@ -32,8 +32,13 @@ pub enum Space {
 /// A structured-control-flow merge instruction declared in a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Merge {
-    Selection { merge: BlockId },
-    Loop { merge: BlockId, continue_target: BlockId },
+    Selection {
+        merge: BlockId,
+    },
+    Loop {
+        merge: BlockId,
+        continue_target: BlockId,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -193,7 +198,10 @@ pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
 
 impl Program {
     pub fn name_of(&self, id: u32) -> String {
-        self.names.get(&id).cloned().unwrap_or_else(|| format!("%{id}"))
+        self.names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("%{id}"))
     }
 
     pub fn block_name(&self, b: BlockId) -> String {

@@ -93,7 +93,9 @@ impl Types {
         match ty {
             Type::Scalar(s) => vec![*s],
             Type::Vector { elem, n } => vec![*elem; *n as usize],
-            Type::Matrix { elem, cols, rows, .. } => vec![*elem; (cols * rows) as usize],
+            Type::Matrix {
+                elem, cols, rows, ..
+            } => vec![*elem; (cols * rows) as usize],
             Type::Array { elem, len, .. } => {
                 let e = &self.flat[*elem as usize];
                 let mut v = Vec::with_capacity(e.len() * *len as usize);
@@ -310,7 +312,11 @@ impl Types {
     }
 
     /// For an indexable non-struct type: (stride, element layout, element type, length if fixed).
-    pub fn element_step(&self, t: TypeId, layout: Layout) -> Option<(u32, Layout, TypeId, Option<u32>)> {
+    pub fn element_step(
+        &self,
+        t: TypeId,
+        layout: Layout,
+    ) -> Option<(u32, Layout, TypeId, Option<u32>)> {
         match self.get(t) {
             Type::Vector { n, elem } => {
                 let stride = match layout {
@@ -334,7 +340,12 @@ impl Types {
                     Some(*cols),
                 )),
                 Layout::Matrix { stride, .. } => Some((stride, Layout::Plain, *col, Some(*cols))),
-                _ => Some((self.natural_col_stride(*col), Layout::Plain, *col, Some(*cols))),
+                _ => Some((
+                    self.natural_col_stride(*col),
+                    Layout::Plain,
+                    *col,
+                    Some(*cols),
+                )),
             },
             Type::Array { elem, len, stride } => Some((
                 stride.unwrap_or_else(|| self.natural_stride(*elem)),
@@ -356,9 +367,9 @@ impl Types {
     pub fn component_range(&self, t: TypeId, index: u32) -> Option<(u32, u32, TypeId)> {
         match self.get(t) {
             Type::Vector { n, .. } => (index < *n).then_some((index, 1, TypeId::MAX)),
-            Type::Matrix { col, cols, rows, .. } => {
-                (index < *cols).then_some((index * rows, *rows, *col))
-            }
+            Type::Matrix {
+                col, cols, rows, ..
+            } => (index < *cols).then_some((index * rows, *rows, *col)),
             Type::Array { elem, len, .. } => {
                 let w = self.width(*elem);
                 (index < *len).then_some((index * w, w, *elem))
@@ -383,7 +394,9 @@ impl Types {
             Type::Void => "void".into(),
             Type::Scalar(s) => scalar_name(*s),
             Type::Vector { elem, n } => format!("v{n}{}", scalar_name(*elem)),
-            Type::Matrix { cols, rows, elem, .. } => format!("mat{cols}x{rows}{}", scalar_name(*elem)),
+            Type::Matrix {
+                cols, rows, elem, ..
+            } => format!("mat{cols}x{rows}{}", scalar_name(*elem)),
             Type::Array { elem, len, .. } => format!("{}[{len}]", self.describe(*elem)),
             Type::RuntimeArray { elem, .. } => format!("{}[]", self.describe(*elem)),
             Type::Struct { members, .. } => {

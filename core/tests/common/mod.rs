@@ -9,7 +9,10 @@ use std::sync::Arc;
 
 pub fn reference_dir(group: &str) -> PathBuf {
     // LANESCOPE_REFERENCE points at another copy (e.g. the upstream one) when set.
-    let root = std::env::var_os("LANESCOPE_REFERENCE").map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"), PathBuf::from);
+    let root = std::env::var_os("LANESCOPE_REFERENCE").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference"),
+        PathBuf::from,
+    );
     root.join(group)
 }
 
@@ -34,7 +37,9 @@ pub fn to_bytes(w: &[u32]) -> Vec<u8> {
 }
 
 pub fn to_words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 pub fn load_spv(path: &Path) -> lanescope_core::program::Program {
@@ -43,12 +48,28 @@ pub fn load_spv(path: &Path) -> lanescope_core::program::Program {
 }
 
 /// Run a shader with the given buffers; returns the simulator after it finished.
-pub fn run(path: &Path, workgroups: [u32; 3], buffers: Vec<(u32, u32, Vec<u32>)>, cfg: Config) -> Simulator {
+pub fn run(
+    path: &Path,
+    workgroups: [u32; 3],
+    buffers: Vec<(u32, u32, Vec<u32>)>,
+    cfg: Config,
+) -> Simulator {
     let prog = Arc::new(load_spv(path));
-    let bindings = Bindings { buffers: buffers.into_iter().map(|(s, b, w)| (s, b, to_bytes(&w))).collect(), push_constants: Vec::new() };
+    let bindings = Bindings {
+        buffers: buffers
+            .into_iter()
+            .map(|(s, b, w)| (s, b, to_bytes(&w)))
+            .collect(),
+        push_constants: Vec::new(),
+    };
     let mut sim = Simulator::new(prog, Config { workgroups, ..cfg }, &bindings).unwrap();
     let out = sim.run(50_000_000).unwrap();
-    assert_eq!(out, lanescope_core::Outcome::Finished, "{} did not finish", path.display());
+    assert_eq!(
+        out,
+        lanescope_core::Outcome::Finished,
+        "{} did not finish",
+        path.display()
+    );
     sim
 }
 
@@ -69,7 +90,11 @@ pub fn probes(out: &[u32], invocation: usize) -> Vec<Probe> {
     (0..n.min(128))
         .map(|k| {
             let o = base + 4 + 4 * k;
-            Probe { id: out[o], ballot: u64::from(out[o + 1]) | (u64::from(out[o + 2]) << 32), aux: out[o + 3] }
+            Probe {
+                id: out[o],
+                ballot: u64::from(out[o + 1]) | (u64::from(out[o + 2]) << 32),
+                aux: out[o + 3],
+            }
         })
         .collect()
 }
@@ -78,7 +103,12 @@ pub fn probes(out: &[u32], invocation: usize) -> Vec<Probe> {
 pub fn run_probes(shader: &str, inp: &[u32], cfg: Config) -> Vec<Vec<Probe>> {
     let path = reference_dir("reconv").join(shader);
     let n = inp.len();
-    let sim = run(&path, [1, 1, 1], vec![(0, 0, inp.to_vec()), (0, 1, vec![0; n * REGION])], cfg);
+    let sim = run(
+        &path,
+        [1, 1, 1],
+        vec![(0, 0, inp.to_vec()), (0, 1, vec![0; n * REGION])],
+        cfg,
+    );
     let out = to_words(sim.buffer(0, 1).unwrap());
     (0..n).map(|i| probes(&out, i)).collect()
 }

@@ -1,0 +1,106 @@
+//! The headless command-line contract.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn exe() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_lanescope"))
+}
+
+fn reference(group: &str, file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/reference").join(group).join(file)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lanescope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn write_words(path: &Path, words: impl Iterator<Item = u32>) {
+    let bytes: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn if_else_args(out: &Path) -> Vec<String> {
+    let inp = tmp("in.bin");
+    let outbuf = tmp("out.bin");
+    write_words(&inp, 0..64);
+    write_words(&outbuf, std::iter::repeat_n(0, 64 * 516));
+    vec![
+        "run".into(),
+        reference("reconv", "c01_if_else.spv").display().to_string(),
+        "--buffer".into(),
+        format!("0:0={}", inp.display()),
+        "--buffer".into(),
+        format!("0:1={}", outbuf.display()),
+        "--out".into(),
+        format!("0:1={}", out.display()),
+    ]
+}
+
+#[test]
+fn run_writes_outputs_and_a_json_summary() {
+    let out = tmp("result.bin");
+    let trace = tmp("trace.json");
+    let mut args = if_else_args(&out);
+    args.extend(["--json".into(), "--trace".into(), trace.display().to_string()]);
+    let o = exe().args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(summary["entry"], "main");
+    assert_eq!(summary["settings"]["subgroup_size"], 32);
+    assert!(summary["divergences"].as_u64().unwrap() >= 2);
+    assert!(summary["reconvergences"].as_u64().unwrap() >= 2);
+    assert!(summary["lane_instructions"].as_u64().unwrap() > summary["steps"].as_u64().unwrap());
+    let words = std::fs::read(&out).unwrap();
+    assert_eq!(words.len(), 64 * 516 * 4);
+    // Invocation 5 recorded 3 probes; the first ballot is the whole subgroup.
+    let w = |i: usize| u32::from_le_bytes(words[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!(w(5 * 516), 3);
+    assert_eq!(w(5 * 516 + 5), 0xffff_ffff);
+    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    assert_eq!(t["schema"], "lanescope-trace/1");
+    assert_eq!(t["steps"].as_array().unwrap().len() as u64, summary["steps"].as_u64().unwrap());
+}
+
+#[test]
+fn step_limit_is_an_error_naming_the_flag() {
+    let mut args = if_else_args(&tmp("unused.bin"));
+    args.extend(["--max-steps".into(), "5".into()]);
+    let o = exe().args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-steps"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [vec!["run"], vec!["run", "x.spv", "--subgroup-size"], vec!["frobnicate"], vec!["run", "x.spv", "--switch-tangles", "sometimes"]] {
+        let o = exe().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_files_exit_1_with_a_message() {
+    let o = exe().args(["run", "/nonexistent.spv"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+    let junk = tmp("junk.spv");
+    std::fs::write(&junk, b"definitely not spir-v").unwrap();
+    let o = exe().args(["run", junk.to_str().unwrap()]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("malformed"));
+    // Missing buffer binding.
+    let o = exe().args(["run", reference("reconv", "c01_if_else.spv").to_str().unwrap()]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("binding"));
+}
+
+#[test]
+fn default_command_runs_the_built_in_example() {
+    let o = exe().output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("lane-instructions"), "{text}");
+}

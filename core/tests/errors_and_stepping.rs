@@ -1,0 +1,218 @@
+//! Bad input ends in a clear error naming what and where; stepping is deterministic and
+//! reversible.
+
+mod common;
+
+use common::{reference_dir, to_bytes, to_words, REGION};
+use lanescope_core::history::History;
+use lanescope_core::{load, Bindings, Config, LoadError, LoadOptions, Outcome, Simulator};
+use std::sync::Arc;
+
+fn spv(name: &str) -> Vec<u8> {
+    std::fs::read(reference_dir("reconv").join(name)).unwrap()
+}
+
+fn bindings(n: usize) -> Bindings {
+    let inp: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    Bindings {
+        buffers: vec![(0, 0, to_bytes(&inp)), (0, 1, vec![0; n * REGION * 4])],
+        push_constants: Vec::new(),
+    }
+}
+
+#[test]
+fn truncated_and_garbage_modules_are_malformed_errors() {
+    let good = spv("c01_if_else.spv");
+    for cut in [3, 19, good.len() - 2, good.len() - 4, good.len() / 2] {
+        let e = load(&good[..cut], &LoadOptions::default()).unwrap_err();
+        assert!(
+            matches!(e, LoadError::Malformed { .. }),
+            "cut at {cut}: {e}"
+        );
+    }
+    let mut bad = good.clone();
+    bad[0] = 0;
+    let e = load(&bad, &LoadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("magic"), "{e}");
+    // An instruction claiming more words than the file has: named by index and byte offset.
+    let mut huge = good.clone();
+    huge[22] = 0xff;
+    huge[23] = 0xff;
+    let e = load(&huge, &LoadOptions::default()).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("instruction #0") && msg.contains("byte offset 20"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn big_endian_modules_load() {
+    let good = spv("c01_if_else.spv");
+    let be: Vec<u8> = good
+        .chunks_exact(4)
+        .flat_map(|w| [w[3], w[2], w[1], w[0]])
+        .collect();
+    assert!(load(&be, &LoadOptions::default()).is_ok());
+}
+
+#[test]
+fn entry_point_errors() {
+    let good = spv("c01_if_else.spv");
+    let e = load(
+        &good,
+        &LoadOptions {
+            entry: Some("nope".into()),
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, LoadError::EntryPoint { .. }) && e.to_string().contains("main"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unsupported_instructions_are_named() {
+    let bytes = std::fs::read(reference_dir("dot").join("dot_packed4x8.spv")).unwrap();
+    match load(&bytes, &LoadOptions::default()) {
+        Err(LoadError::Unsupported { what, at }) => {
+            assert!(what.contains("Dot"), "{what}");
+            assert!(at.instruction.is_some());
+        }
+        other => panic!("expected an unsupported-instruction error, got {other:?}"),
+    }
+}
+
+#[test]
+fn missing_or_short_buffers_are_run_errors() {
+    let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
+    let e = Simulator::new(Arc::clone(&prog), Config::default(), &Bindings::default())
+        .err()
+        .unwrap();
+    assert!(e.message.contains("set 0 binding"), "{e}");
+    let e = Simulator::new(
+        prog,
+        Config {
+            subgroup_size: 12,
+            ..Config::default()
+        },
+        &bindings(64),
+    )
+    .err()
+    .unwrap();
+    assert!(e.message.contains("power of two"), "{e}");
+}
+
+#[test]
+fn out_of_bounds_store_is_a_diagnostic_not_a_crash() {
+    let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
+    let mut b = bindings(64);
+    b.buffers[1].2.truncate(4 * REGION * 10);
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(1_000_000).unwrap(), Outcome::Finished);
+    let d = sim
+        .diagnostics()
+        .iter()
+        .find(|d| d.code == "out-of-bounds")
+        .expect("diagnostic");
+    assert!(!d.lanes.is_empty() && d.function == "main", "{d:?}");
+}
+
+#[test]
+fn budget_stops_a_run_and_it_resumes() {
+    let prog =
+        Arc::new(load(&spv("c05_loop_divergent_trip.spv"), &LoadOptions::default()).unwrap());
+    let mut a = Simulator::new(Arc::clone(&prog), Config::default(), &bindings(64)).unwrap();
+    assert_eq!(a.run(10).unwrap(), Outcome::Budget);
+    assert_eq!(a.stats().steps, 10);
+    assert_eq!(a.run(10_000_000).unwrap(), Outcome::Finished);
+    let mut b = Simulator::new(prog, Config::default(), &bindings(64)).unwrap();
+    b.run(10_000_000).unwrap();
+    assert_eq!(a.buffer(0, 1), b.buffer(0, 1));
+}
+
+#[test]
+fn traces_are_deterministic() {
+    let prog = Arc::new(load(&spv("c19_break_and_continue.spv"), &LoadOptions::default()).unwrap());
+    let cfg = Config {
+        record_trace: true,
+        ..Config::default()
+    };
+    let run = || {
+        let mut s = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings(64)).unwrap();
+        s.run(10_000_000).unwrap();
+        (s.trace().to_vec(), s.stats().lane_instructions)
+    };
+    let (t1, n1) = run();
+    let (t2, n2) = run();
+    assert_eq!(t1, t2);
+    assert_eq!(n1, n2);
+    assert!(t1.len() > 100);
+}
+
+#[test]
+fn step_back_restores_the_exact_state() {
+    let prog = Arc::new(load(&spv("c14_nested_loops.spv"), &LoadOptions::default()).unwrap());
+    let sim = Simulator::new(prog, Config::default(), &bindings(64)).unwrap();
+    let mut h = History::new(sim, 16);
+    for _ in 0..300 {
+        h.step().unwrap();
+    }
+    let at_300 = (
+        h.sim().tangles(),
+        to_words(h.sim().buffer(0, 1).unwrap()),
+        h.sim().lane_states(0),
+    );
+    for _ in 0..57 {
+        h.step().unwrap();
+    }
+    for _ in 0..57 {
+        h.step_back().unwrap();
+    }
+    assert_eq!(h.sim().stats().steps, 300);
+    assert_eq!(
+        (
+            h.sim().tangles(),
+            to_words(h.sim().buffer(0, 1).unwrap()),
+            h.sim().lane_states(0)
+        ),
+        at_300
+    );
+    h.goto(0).unwrap();
+    assert_eq!(h.sim().stats().steps, 0);
+    assert_eq!(
+        h.sim().tangles().len(),
+        2,
+        "one converged tangle per subgroup at the start"
+    );
+}
+
+#[test]
+fn lanes_waiting_at_a_merge_say_for_whom() {
+    let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
+    let mut sim = Simulator::new(prog, Config::default(), &bindings(64)).unwrap();
+    // Run until some lane of subgroup 0 waits at a selection merge.
+    let mut seen = false;
+    for _ in 0..10_000 {
+        if !sim.step().unwrap() {
+            break;
+        }
+        let states = sim.lane_states(0);
+        if let Some(lanescope_core::trace::LaneState::Waiting {
+            kind, for_lanes, ..
+        }) = states
+            .iter()
+            .find(|s| matches!(s, lanescope_core::trace::LaneState::Waiting { .. }))
+        {
+            assert_eq!(kind, "selection merge");
+            assert!(!for_lanes.is_empty());
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "some lanes must wait at the if's merge");
+}
