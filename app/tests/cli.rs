@@ -8,7 +8,10 @@ fn exe() -> Command {
 }
 
 fn reference(group: &str, file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/reference").join(group).join(file)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/reference")
+        .join(group)
+        .join(file)
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -44,7 +47,11 @@ fn run_writes_outputs_and_a_json_summary() {
     let out = tmp("result.bin");
     let trace = tmp("trace.json");
     let mut args = if_else_args(&out);
-    args.extend(["--json".into(), "--trace".into(), trace.display().to_string()]);
+    args.extend([
+        "--json".into(),
+        "--trace".into(),
+        trace.display().to_string(),
+    ]);
     let o = exe().args(&args).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -59,9 +66,13 @@ fn run_writes_outputs_and_a_json_summary() {
     let w = |i: usize| u32::from_le_bytes(words[4 * i..4 * i + 4].try_into().unwrap());
     assert_eq!(w(5 * 516), 3);
     assert_eq!(w(5 * 516 + 5), 0xffff_ffff);
-    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
     assert_eq!(t["schema"], "lanescope-trace/1");
-    assert_eq!(t["steps"].as_array().unwrap().len() as u64, summary["steps"].as_u64().unwrap());
+    assert_eq!(
+        t["steps"].as_array().unwrap().len() as u64,
+        summary["steps"].as_u64().unwrap()
+    );
 }
 
 #[test]
@@ -75,7 +86,12 @@ fn step_limit_is_an_error_naming_the_flag() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [vec!["run"], vec!["run", "x.spv", "--subgroup-size"], vec!["frobnicate"], vec!["run", "x.spv", "--switch-tangles", "sometimes"]] {
+    for args in [
+        vec!["run"],
+        vec!["run", "x.spv", "--subgroup-size"],
+        vec!["frobnicate"],
+        vec!["run", "x.spv", "--switch-tangles", "sometimes"],
+    ] {
         let o = exe().args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
@@ -88,11 +104,20 @@ fn bad_files_exit_1_with_a_message() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
     let junk = tmp("junk.spv");
     std::fs::write(&junk, b"definitely not spir-v").unwrap();
-    let o = exe().args(["run", junk.to_str().unwrap()]).output().unwrap();
+    let o = exe()
+        .args(["run", junk.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("malformed"));
     // Missing buffer binding.
-    let o = exe().args(["run", reference("reconv", "c01_if_else.spv").to_str().unwrap()]).output().unwrap();
+    let o = exe()
+        .args([
+            "run",
+            reference("reconv", "c01_if_else.spv").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("binding"));
 }

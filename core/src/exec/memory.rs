@@ -93,6 +93,28 @@ impl Memory {
         Ok(())
     }
 
+    /// The bytes of one memory and the base of invocation `inv`'s part of it, when `ptr` is
+    /// valid: (memory, start of the invocation's window, window length).
+    #[inline]
+    pub fn window(&mut self, ptr: u64, inv: usize) -> Option<(&mut [u8], usize, usize)> {
+        let (space, region, _) = decode_ptr(ptr);
+        match space {
+            Space::Buffer => self.buffers.get_mut(region as usize).map(|b| {
+                let n = b.len();
+                (b.as_mut_slice(), 0, n)
+            }),
+            Space::Workgroup => {
+                let n = self.workgroup.len();
+                Some((self.workgroup.as_mut_slice(), 0, n))
+            }
+            Space::Invocation => Some((
+                self.invocation.as_mut_slice(),
+                inv * self.per_invocation,
+                self.per_invocation,
+            )),
+        }
+    }
+
     /// Length in bytes of the memory a pointer points into (for OpArrayLength).
     pub fn len_of(&self, ptr: u64) -> usize {
         let (space, region, _) = decode_ptr(ptr);
@@ -101,5 +123,37 @@ impl Memory {
             Space::Workgroup => self.workgroup.len(),
             Space::Invocation => self.per_invocation,
         }
+    }
+}
+
+/// Read a little-endian scalar of `size` bytes at `at`.
+#[inline(always)]
+pub fn get(mem: &[u8], at: usize, size: u32, ty: ScalarTy) -> u64 {
+    let v = match size {
+        4 => u64::from(u32::from_le_bytes([
+            mem[at],
+            mem[at + 1],
+            mem[at + 2],
+            mem[at + 3],
+        ])),
+        8 => u64::from_le_bytes(mem[at..at + 8].try_into().unwrap_or([0; 8])),
+        2 => u64::from(u16::from_le_bytes([mem[at], mem[at + 1]])),
+        _ => u64::from(mem[at]),
+    };
+    if ty == ScalarTy::Bool {
+        u64::from(v != 0)
+    } else {
+        v
+    }
+}
+
+/// Write a little-endian scalar of `size` bytes at `at`.
+#[inline(always)]
+pub fn put(mem: &mut [u8], at: usize, size: u32, v: u64) {
+    match size {
+        4 => mem[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => mem[at..at + 8].copy_from_slice(&v.to_le_bytes()),
+        2 => mem[at..at + 2].copy_from_slice(&(v as u16).to_le_bytes()),
+        _ => mem[at] = v as u8,
     }
 }

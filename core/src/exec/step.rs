@@ -1,6 +1,6 @@
 //! Executing one non-terminator instruction for the lanes of one tangle.
 
-use super::memory::{Memory, OutOfBounds};
+use super::memory::{self, Memory, OutOfBounds};
 use super::{alu, subgroup, Mask};
 use crate::glsl450;
 use crate::program::{
@@ -484,25 +484,27 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             }
         }
         Inst::Load { dst, ptr, leaves } => {
-            let table = &c.prog.leaf_tables[*leaves as usize];
-            let mut bad = None;
-            let mut bad_lanes: Mask = 0;
-            let (regs, mem) = (&mut *c.regs, &mut *c.mem);
-            each(c.mask, c.full, s, |l| {
-                let p = regs[r(*ptr, l)];
-                for (k, leaf) in table.iter().enumerate() {
-                    regs[r(dst + k as u32, l)] = match mem.read(p, *leaf, c.inv_base + l) {
-                        Ok(v) => v,
-                        Err(o) => {
-                            bad = Some(o);
-                            bad_lanes |= 1 << l;
-                            0
-                        }
-                    };
+            if !load_uniform_ptr(c, *dst, *ptr, *leaves) {
+                let table = &c.prog.leaf_tables[*leaves as usize];
+                let mut bad = None;
+                let mut bad_lanes: Mask = 0;
+                let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+                each(c.mask, c.full, s, |l| {
+                    let p = regs[r(*ptr, l)];
+                    for (k, leaf) in table.iter().enumerate() {
+                        regs[r(dst + k as u32, l)] = match mem.read(p, *leaf, c.inv_base + l) {
+                            Ok(v) => v,
+                            Err(o) => {
+                                bad = Some(o);
+                                bad_lanes |= 1 << l;
+                                0
+                            }
+                        };
+                    }
+                });
+                if let Some(o) = bad {
+                    c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
                 }
-            });
-            if let Some(o) = bad {
-                c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
             }
         }
         Inst::Store { ptr, src, leaves } => store(c, *ptr, *src, *leaves),
@@ -634,7 +636,95 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
     Flow::Next
 }
 
+/// The lanes' pointers, when they are all the same and the whole access is in bounds for every
+/// lane: (memory window start for lane 0's invocation, per-invocation stride, base offset).
+fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
+    let s = c.s;
+    let first = c.mask.trailing_zeros() as usize;
+    let p = c.regs[ptr as usize * s + first];
+    let mut same = true;
+    each(c.mask, c.full, s, |l| {
+        same &= c.regs[ptr as usize * s + l] == p
+    });
+    if !same {
+        return None;
+    }
+    let base = u64::from(p as u32);
+    let end = table
+        .iter()
+        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
+        .max()
+        .unwrap_or(0);
+    let (_, _, len) = c.mem.window(p, c.inv_base)?;
+    (base + end <= len as u64).then_some(p)
+}
+
+fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some(p) = uniform_ptr(c, ptr, table) else {
+        return false;
+    };
+    let s = c.s;
+    let base = (p as u32) as usize;
+    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
+        c.mem.per_invocation
+    } else {
+        0
+    };
+    let inv_base = c.inv_base;
+    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+        return false;
+    };
+    let regs = &mut *c.regs;
+    for (k, leaf) in table.iter().enumerate() {
+        let d = (dst as usize + k) * s;
+        let size = leaf.ty.size_bytes();
+        let off = base + leaf.offset as usize;
+        if per == 0 {
+            let v = memory::get(mem, off, size, leaf.ty);
+            each(c.mask, c.full, s, |l| regs[d + l] = v);
+        } else {
+            each(c.mask, c.full, s, |l| {
+                regs[d + l] = memory::get(mem, (inv_base + l) * per + off, size, leaf.ty)
+            });
+        }
+    }
+    true
+}
+
+fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some(p) = uniform_ptr(c, ptr, table) else {
+        return false;
+    };
+    let s = c.s;
+    let base = (p as u32) as usize;
+    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
+        c.mem.per_invocation
+    } else {
+        0
+    };
+    let inv_base = c.inv_base;
+    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+        return false;
+    };
+    let regs = &*c.regs;
+    for (k, leaf) in table.iter().enumerate() {
+        let sr = (src as usize + k) * s;
+        let size = leaf.ty.size_bytes();
+        let off = base + leaf.offset as usize;
+        // Lanes store in lane order: with a shared address the highest lane's value stays.
+        each(c.mask, c.full, s, |l| {
+            memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
+        });
+    }
+    true
+}
+
 fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
+    if store_uniform_ptr(c, ptr, src, leaves) {
+        return;
+    }
     let s = c.s;
     let table = &c.prog.leaf_tables[leaves as usize];
     let mut bad = None;

@@ -29,7 +29,6 @@ const SUPPORTED_BUILTINS: [u32; 15] = [
     BuiltIn::SubgroupLtMask as u32,
 ];
 
-
 impl Ctx<'_> {
     pub(super) fn read_globals(
         &mut self,
@@ -526,7 +525,8 @@ impl Ctx<'_> {
                             self.unsupported(inst, "Input variables other than builtins")
                         })?;
                     if !SUPPORTED_BUILTINS.contains(&b) {
-                        let name = BuiltIn::from_u32(b).map_or_else(|| b.to_string(), |x| format!("{x:?}"));
+                        let name = BuiltIn::from_u32(b)
+                            .map_or_else(|| b.to_string(), |x| format!("{x:?}"));
                         return Err(self.unsupported(inst, format!("builtin input {name} (not a compute-shader builtin Lanescope provides)")));
                     }
                     var.builtin = Some(b);

@@ -377,7 +377,9 @@ impl<'m> Ctx<'m> {
     fn check_capabilities(&mut self) -> Result<(), LoadError> {
         use rspirv::spirv::Capability as C;
         for (k, inst) in self.module.capabilities.iter().enumerate() {
-            let Some(Operand::Capability(c)) = inst.operands.first() else { continue };
+            let Some(Operand::Capability(c)) = inst.operands.first() else {
+                continue;
+            };
             let why = match c {
                 C::Kernel | C::Addresses | C::Linkage => "OpenCL kernels and linkage",
                 C::PhysicalStorageBufferAddresses => "buffer device addresses (physical pointers)",
@@ -385,7 +387,10 @@ impl<'m> Ctx<'m> {
                 _ => continue,
             };
             self.cur_index = k as u32;
-            return Err(LoadError::Unsupported { what: format!("capability {c:?}: {why}"), at: self.loc(Some(inst)) });
+            return Err(LoadError::Unsupported {
+                what: format!("capability {c:?}: {why}"),
+                at: self.loc(Some(inst)),
+            });
         }
         Ok(())
     }

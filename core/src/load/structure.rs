@@ -115,6 +115,60 @@ pub(super) fn check(
         }
     }
     let _ = cx;
+    check_recursion(functions, blocks)
+}
+
+/// SPIR-V forbids recursion; the executor relies on it (each function's values have fixed slots).
+fn check_recursion(functions: &[Function], blocks: &[Block]) -> Result<(), LoadError> {
+    let callees: Vec<Vec<u32>> = functions
+        .iter()
+        .map(|f| {
+            f.blocks
+                .iter()
+                .flat_map(|b| blocks[*b as usize].insts.iter())
+                .filter_map(|i| match i {
+                    crate::program::Inst::Call { func, .. } => Some(*func),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    // 0 = unvisited, 1 = on the stack, 2 = done.
+    let mut state = vec![0u8; functions.len()];
+    for start in 0..functions.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack = vec![(start, 0usize)];
+        state[start] = 1;
+        while let Some((f, i)) = stack.pop() {
+            if let Some(&c) = callees[f].get(i) {
+                stack.push((f, i + 1));
+                let c = c as usize;
+                match state.get(c) {
+                    Some(1) => {
+                        return Err(LoadError::Invalid {
+                            what: format!(
+                                "recursion: {} calls {} (SPIR-V shaders may not recurse)",
+                                functions[f].name, functions[c].name
+                            ),
+                            at: Location {
+                                function: Some(functions[f].name.clone()),
+                                ..Location::default()
+                            },
+                        });
+                    }
+                    Some(0) => {
+                        state[c] = 1;
+                        stack.push((c, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[f] = 2;
+            }
+        }
+    }
     Ok(())
 }
 
