@@ -31,8 +31,16 @@ const MAX_VALUE_COMPONENTS: usize = 1 << 16;
 
 /// Parse and lower a module.
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadError> {
-    let words = to_words(bytes)?;
+    let mut words = to_words(bytes)?;
     let offsets = instruction_offsets(&words)?;
+    // rspirv's loader rejects OpExecutionModeId; as OpExecutionMode it parses the same operands
+    // (the mode's grammar says they are ids), so rewrite the opcode in place.
+    for &o in &offsets {
+        let i = o as usize / 4;
+        if words[i] & 0xffff == 331 {
+            words[i] = (words[i] & 0xffff_0000) | 16;
+        }
+    }
     let module = dr::load_words(&words).map_err(|e| LoadError::Malformed {
         what: e.to_string(),
         at: Location::default(),

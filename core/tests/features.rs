@@ -1,0 +1,137 @@
+//! Loader and executor features on small shaders in `tests/data` (sources beside them).
+
+mod common;
+
+use common::{to_bytes, to_words};
+use lanescope_core::{load, Bindings, Config, LoadError, LoadOptions, Outcome, Simulator};
+use std::path::Path;
+use std::sync::Arc;
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn push(offset: u32, bias: f32) -> Vec<u8> {
+    [offset.to_le_bytes(), bias.to_bits().to_le_bytes()].concat()
+}
+
+fn run_spec(spec: &[(u32, u64)], push_constants: Vec<u8>) -> Vec<u32> {
+    let opts = LoadOptions {
+        spec: spec.iter().copied().collect(),
+        ..LoadOptions::default()
+    };
+    let prog = Arc::new(load(&data("spec_push.spv"), &opts).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 256])],
+        push_constants,
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
+    to_words(sim.buffer(0, 0).unwrap())
+}
+
+#[test]
+fn specialization_constants_defaults_and_overrides() {
+    let prog = load(&data("spec_push.spv"), &LoadOptions::default()).unwrap();
+    let ids: Vec<u32> = prog.spec_constants.iter().map(|s| s.spec_id).collect();
+    assert!(
+        ids.contains(&0) && ids.contains(&1) && ids.contains(&2) && ids.contains(&7),
+        "{ids:?}"
+    );
+    // Defaults: local size from LocalSizeId's spec constant default (1).
+    assert_eq!(prog.local_size, [1, 1, 1]);
+    let w = run_spec(&[(7, 8)], push(10, 0.25));
+    assert_eq!(&w[..8], &[10, 13, 16, 19, 22, 25, 28, 31]);
+    assert_eq!(
+        w[63], 8,
+        "gl_WorkGroupSize follows the specialised local size"
+    );
+    assert_eq!(f32::from_bits(w[62]), 0.75);
+    let w = run_spec(
+        &[(7, 4), (0, 5), (1, 1), (2, 2.0f32.to_bits().into())],
+        push(1, 1.0),
+    );
+    assert_eq!(&w[..4], &[1001, 1006, 1011, 1016]);
+    assert_eq!(f32::from_bits(w[62]), 3.0);
+}
+
+#[test]
+fn push_constants_must_be_large_enough() {
+    let prog = Arc::new(load(&data("spec_push.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 256])],
+        push_constants: vec![0; 4],
+    };
+    let e = Simulator::new(prog, Config::default(), &b).err().unwrap();
+    assert!(e.message.contains("push constants"), "{e}");
+}
+
+#[test]
+fn workgroup_memory_is_shared_across_subgroups_with_barriers() {
+    for size in [4, 32, 64, 128] {
+        let prog = Arc::new(load(&data("shared_barrier.spv"), &LoadOptions::default()).unwrap());
+        let b = Bindings {
+            buffers: vec![(0, 0, vec![0; 96 * 4])],
+            push_constants: Vec::new(),
+        };
+        let mut sim = Simulator::new(
+            prog,
+            Config {
+                subgroup_size: size,
+                workgroups: [3, 1, 1],
+                ..Config::default()
+            },
+            &b,
+        )
+        .unwrap();
+        assert_eq!(sim.run(1_000_000).unwrap(), Outcome::Finished);
+        let w = to_words(sim.buffer(0, 0).unwrap());
+        for l in 0..96u32 {
+            assert_eq!(
+                w[l as usize],
+                (95 - l) * (95 - l) + 7 + (l / size) * 100_000,
+                "invocation {l}, subgroup size {size}"
+            );
+        }
+        assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+        assert_eq!(sim.stats().workgroups_done, 3);
+    }
+}
+
+#[test]
+fn an_infinite_loop_stops_at_the_budget() {
+    let prog = Arc::new(load(&data("infinite_loop.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, to_bytes(&[0; 32]))],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(100_000).unwrap(), Outcome::Budget);
+    // The even lanes finished their four iterations and left the loop.
+    assert_eq!(to_words(sim.buffer(0, 0).unwrap())[0], 4);
+}
+
+#[test]
+fn recursion_is_rejected_by_name() {
+    match load(&data("recursion.spv"), &LoadOptions::default()) {
+        Err(LoadError::Invalid { what, .. }) => {
+            assert!(what.contains("recursion") && what.contains('f'), "{what}")
+        }
+        other => panic!("expected a recursion error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unreachable_is_a_diagnostic_and_stops_those_lanes() {
+    let prog = Arc::new(load(&data("unreachable.spv"), &LoadOptions::default()).unwrap());
+    let mut sim = Simulator::new(prog, Config::default(), &Bindings::default()).unwrap();
+    assert_eq!(sim.run(1000).unwrap(), Outcome::Finished);
+    let d = &sim.diagnostics()[0];
+    assert_eq!(d.code, "unreachable");
+    assert_eq!(d.lanes, vec![1, 3, 5, 7]);
+}
