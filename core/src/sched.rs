@@ -119,12 +119,6 @@ impl Subgroup {
         self.records.get(id as usize).and_then(Option::as_ref)
     }
 
-    fn rec_mut(&mut self, id: RecordId) -> &mut Record {
-        self.records[id as usize]
-            .as_mut()
-            .unwrap_or_else(|| unreachable_record(id))
-    }
-
     pub fn new_record(&mut self, rec: Record) -> RecordId {
         if let Some(id) = self.free.pop() {
             self.records[id as usize] = Some(rec);
@@ -158,7 +152,9 @@ impl Subgroup {
     }
 
     fn arrive(&mut self, id: RecordId, lanes: Mask, escaped: bool) {
-        let rec = self.rec_mut(id);
+        let Some(rec) = self.records.get_mut(id as usize).and_then(Option::as_mut) else {
+            return;
+        };
         rec.arrived |= lanes;
         rec.arrivals += 1;
         if escaped {
@@ -357,10 +353,4 @@ impl Subgroup {
         }
         .map(|(i, _)| i)
     }
-}
-
-#[cold]
-fn unreachable_record(id: RecordId) -> ! {
-    // Records are only looked up through live references; a dangling one is an engine bug.
-    panic!("internal error: reconvergence record {id} is gone")
 }

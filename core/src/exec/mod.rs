@@ -1,6 +1,8 @@
 //! The interpreter: pure opcode semantics, memories, subgroup operations, one-instruction steps.
 
 pub mod alu;
+mod ext;
+mod memops;
 pub mod memory;
 pub mod step;
 pub mod subgroup;

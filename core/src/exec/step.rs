@@ -1,13 +1,11 @@
 //! Executing one non-terminator instruction for the lanes of one tangle.
 
-use super::memory::{self, Memory, OutOfBounds};
+use super::ext::ext;
+use super::memops::{atomic, load_uniform_ptr, store};
+use super::memory::{Memory, OutOfBounds};
 use super::{alu, subgroup, Mask};
-use crate::glsl450;
-use crate::program::{
-    AccessStep, AtomicOp, BinOp, Inst, Leaf, Program, WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT,
-    BITFIELD_UEXTRACT,
-};
-use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
+use crate::program::{AccessStep, BinOp, Inst, Program, WideOp};
+use crate::value::{from_f64, mask as bitmask, sext, ScalarTy};
 
 /// What the scheduler must do after an instruction.
 pub enum Flow {
@@ -23,7 +21,7 @@ pub struct Findings {
 }
 
 impl Findings {
-    fn add(&mut self, code: &'static str, msg: impl Into<String>, lanes: Mask) {
+    pub(super) fn add(&mut self, code: &'static str, msg: impl Into<String>, lanes: Mask) {
         if lanes != 0 {
             self.items.push((code, msg.into(), lanes));
         }
@@ -43,7 +41,7 @@ pub struct Ctx<'a> {
 }
 
 #[inline(always)]
-fn each(mask: Mask, full: bool, s: usize, mut f: impl FnMut(usize)) {
+pub(super) fn each(mask: Mask, full: bool, s: usize, mut f: impl FnMut(usize)) {
     if full {
         for l in 0..s {
             f(l);
@@ -152,7 +150,7 @@ fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64) -> u64 {
     }
 }
 
-fn oob_msg(o: OutOfBounds) -> String {
+pub(super) fn oob_msg(o: OutOfBounds) -> String {
     format!(
         "{:?} access of {} bytes at offset {} is outside its {} bytes; the load reads 0 and the store is dropped",
         o.space, o.size, o.offset, o.len
@@ -634,286 +632,4 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         }
     }
     Flow::Next
-}
-
-/// The lanes' pointers, when they are all the same and the whole access is in bounds for every
-/// lane: (memory window start for lane 0's invocation, per-invocation stride, base offset).
-fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
-    let s = c.s;
-    let first = c.mask.trailing_zeros() as usize;
-    let p = c.regs[ptr as usize * s + first];
-    let mut same = true;
-    each(c.mask, c.full, s, |l| {
-        same &= c.regs[ptr as usize * s + l] == p
-    });
-    if !same {
-        return None;
-    }
-    let base = u64::from(p as u32);
-    let end = table
-        .iter()
-        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
-        .max()
-        .unwrap_or(0);
-    let (_, _, len) = c.mem.window(p, c.inv_base)?;
-    (base + end <= len as u64).then_some(p)
-}
-
-fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
-    let table = &c.prog.leaf_tables[leaves as usize];
-    let Some(p) = uniform_ptr(c, ptr, table) else {
-        return false;
-    };
-    let s = c.s;
-    let base = (p as u32) as usize;
-    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
-        c.mem.per_invocation
-    } else {
-        0
-    };
-    let inv_base = c.inv_base;
-    let Some((mem, _, _)) = c.mem.window(p, 0) else {
-        return false;
-    };
-    let regs = &mut *c.regs;
-    for (k, leaf) in table.iter().enumerate() {
-        let d = (dst as usize + k) * s;
-        let size = leaf.ty.size_bytes();
-        let off = base + leaf.offset as usize;
-        if per == 0 {
-            let v = memory::get(mem, off, size, leaf.ty);
-            each(c.mask, c.full, s, |l| regs[d + l] = v);
-        } else {
-            each(c.mask, c.full, s, |l| {
-                regs[d + l] = memory::get(mem, (inv_base + l) * per + off, size, leaf.ty)
-            });
-        }
-    }
-    true
-}
-
-fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
-    let table = &c.prog.leaf_tables[leaves as usize];
-    let Some(p) = uniform_ptr(c, ptr, table) else {
-        return false;
-    };
-    let s = c.s;
-    let base = (p as u32) as usize;
-    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
-        c.mem.per_invocation
-    } else {
-        0
-    };
-    let inv_base = c.inv_base;
-    let Some((mem, _, _)) = c.mem.window(p, 0) else {
-        return false;
-    };
-    let regs = &*c.regs;
-    for (k, leaf) in table.iter().enumerate() {
-        let sr = (src as usize + k) * s;
-        let size = leaf.ty.size_bytes();
-        let off = base + leaf.offset as usize;
-        // Lanes store in lane order: with a shared address the highest lane's value stays.
-        each(c.mask, c.full, s, |l| {
-            memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
-        });
-    }
-    true
-}
-
-fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
-    if store_uniform_ptr(c, ptr, src, leaves) {
-        return;
-    }
-    let s = c.s;
-    let table = &c.prog.leaf_tables[leaves as usize];
-    let mut bad = None;
-    let mut bad_lanes: Mask = 0;
-    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
-    each(c.mask, c.full, s, |l| {
-        let p = regs[ptr as usize * s + l];
-        for (k, leaf) in table.iter().enumerate() {
-            if let Err(o) = mem.write(p, *leaf, c.inv_base + l, regs[(src as usize + k) * s + l]) {
-                bad = Some(o);
-                bad_lanes |= 1 << l;
-            }
-        }
-    });
-    if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
-    }
-}
-
-fn atomic(
-    c: &mut Ctx<'_>,
-    op: AtomicOp,
-    ty: ScalarTy,
-    dst: Option<u32>,
-    ptr: u32,
-    value: Option<u32>,
-    comparator: Option<u32>,
-) {
-    let s = c.s;
-    let w = ty.bits();
-    let m = bitmask(w);
-    let leaf = Leaf { offset: 0, ty };
-    let mut bad = None;
-    let mut bad_lanes: Mask = 0;
-    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
-    // Lanes perform their atomics one after another, in lane order.
-    each(c.mask, false, s, |l| {
-        let p = regs[ptr as usize * s + l];
-        let inv = c.inv_base + l;
-        let old = match mem.read(p, leaf, inv) {
-            Ok(v) => v,
-            Err(o) => {
-                bad = Some(o);
-                bad_lanes |= 1 << l;
-                return;
-            }
-        };
-        let v = value.map_or(0, |v| regs[v as usize * s + l]);
-        let new = match op {
-            AtomicOp::Load => None,
-            AtomicOp::Store | AtomicOp::Exchange => Some(v),
-            AtomicOp::CompareExchange => {
-                let cmp = comparator.map_or(0, |k| regs[k as usize * s + l]);
-                (old == cmp).then_some(v)
-            }
-            AtomicOp::IIncrement => Some(old.wrapping_add(1) & m),
-            AtomicOp::IDecrement => Some(old.wrapping_sub(1) & m),
-            AtomicOp::IAdd => Some(old.wrapping_add(v) & m),
-            AtomicOp::ISub => Some(old.wrapping_sub(v) & m),
-            AtomicOp::SMin => Some(if sext(v, w) < sext(old, w) { v } else { old }),
-            AtomicOp::SMax => Some(if sext(v, w) > sext(old, w) { v } else { old }),
-            AtomicOp::UMin => Some(old.min(v)),
-            AtomicOp::UMax => Some(old.max(v)),
-            AtomicOp::And => Some(old & v),
-            AtomicOp::Or => Some(old | v),
-            AtomicOp::Xor => Some(old ^ v),
-            AtomicOp::FAdd => Some(from_f64(to_f64(old, w) + to_f64(v, w), w)),
-        };
-        if let Some(n) = new {
-            let _ = mem.write(p, leaf, inv, n);
-        }
-        if let Some(d) = dst {
-            regs[d as usize * s + l] = old;
-        }
-    });
-    if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
-    }
-}
-
-fn bitfield(code: u32, ty: ScalarTy, a: &[u64]) -> (u64, bool) {
-    let w = ty.bits();
-    let m = bitmask(w);
-    match code {
-        BITFIELD_INSERT => {
-            let (base, ins, off, cnt) = (a[0], a[1], a[2], a[3]);
-            if off + cnt > u64::from(w) {
-                return (base, true);
-            }
-            let fm = bitmask(cnt as u32) << off;
-            (((base & !fm) | ((ins << off) & fm)) & m, false)
-        }
-        _ => {
-            let (base, off, cnt) = (a[0], a[1], a[2]);
-            if off + cnt > u64::from(w) {
-                return (0, true);
-            }
-            if cnt == 0 {
-                return (0, false);
-            }
-            let v = (base >> off) & bitmask(cnt as u32);
-            if code == BITFIELD_SEXTRACT {
-                ((sext(v, cnt as u32) as u64) & m, false)
-            } else {
-                (v, false)
-            }
-        }
-    }
-}
-
-fn ext(
-    c: &mut Ctx<'_>,
-    code: u32,
-    out_tys: &[ScalarTy],
-    dst: u32,
-    args: &[(u32, ScalarTy, u32)],
-    ptr_out: Option<(u32, u32)>,
-) {
-    let s = c.s;
-    let mut undef: Mask = 0;
-    let mut err = None;
-    let half = out_tys.len() / 2;
-    let mut argbuf: Vec<Vec<u64>> = args.iter().map(|a| vec![0; a.2 as usize]).collect();
-    let mut out = vec![0u64; out_tys.len()];
-    let mut bad = None;
-    let mut bad_lanes: Mask = 0;
-    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
-    let table = ptr_out.map(|(_, lv)| &c.prog.leaf_tables[lv as usize]);
-    each(c.mask, c.full, s, |l| {
-        for (buf, (slot, _, n)) in argbuf.iter_mut().zip(args) {
-            for k in 0..*n {
-                buf[k as usize] = regs[(slot + k) as usize * s + l];
-            }
-        }
-        if matches!(
-            code,
-            BITFIELD_INSERT | BITFIELD_SEXTRACT | BITFIELD_UEXTRACT
-        ) {
-            // Offset and count are scalars; the base (and insert) may be vectors.
-            for (k, o) in out.iter_mut().enumerate() {
-                let pick = |buf: &Vec<u64>| if buf.len() > 1 { buf[k] } else { buf[0] };
-                let a: Vec<u64> = argbuf.iter().map(pick).collect();
-                let (v, u) = bitfield(code, out_tys[k], &a);
-                *o = v;
-                if u {
-                    undef |= 1 << l;
-                }
-            }
-        } else {
-            let list: Vec<glsl450::Arg<'_>> = argbuf
-                .iter()
-                .zip(args)
-                .map(|(b, a)| glsl450::Arg { ty: a.1, comps: b })
-                .collect();
-            match glsl450::eval(code, out_tys, &list, &mut out) {
-                Ok(true) => undef |= 1 << l,
-                Ok(false) => {}
-                Err(e) => err = Some(e),
-            }
-        }
-        let keep = if ptr_out.is_some() { half } else { out.len() };
-        for (k, v) in out.iter().take(keep).enumerate() {
-            regs[(dst as usize + k) * s + l] = *v;
-        }
-        if let (Some((p, _)), Some(t)) = (ptr_out, table) {
-            let pv = regs[p as usize * s + l];
-            for (leaf, v) in t.iter().zip(&out[half..]) {
-                if let Err(o) = mem.write(pv, *leaf, c.inv_base + l, *v) {
-                    bad = Some(o);
-                    bad_lanes |= 1 << l;
-                }
-            }
-        }
-    });
-    let name = if code >= BITFIELD_INSERT {
-        "bit-field instruction"
-    } else {
-        glsl450::name(code)
-    };
-    if let Some(e) = err {
-        c.found
-            .add("unsupported", format!("GLSL.std.450 {name}: {e:?}"), c.mask);
-    }
-    c.found.add(
-        "undefined-result",
-        format!("GLSL.std.450 {name} has an undefined result for these inputs"),
-        undef,
-    );
-    if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
-    }
 }

@@ -1,0 +1,177 @@
+//! Memory instructions: loads and stores (with a fast path for pointers shared by the whole
+//! tangle) and atomics.
+
+use super::memory;
+use super::step::{each, oob_msg, Ctx};
+use super::Mask;
+use crate::program::{AtomicOp, Leaf};
+use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
+
+/// The lanes' pointers, when they are all the same and the whole access is in bounds for every
+/// lane: (memory window start for lane 0's invocation, per-invocation stride, base offset).
+fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
+    let s = c.s;
+    let first = c.mask.trailing_zeros() as usize;
+    let p = c.regs[ptr as usize * s + first];
+    let mut same = true;
+    each(c.mask, c.full, s, |l| {
+        same &= c.regs[ptr as usize * s + l] == p
+    });
+    if !same {
+        return None;
+    }
+    let base = u64::from(p as u32);
+    let end = table
+        .iter()
+        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
+        .max()
+        .unwrap_or(0);
+    let (_, _, len) = c.mem.window(p, c.inv_base)?;
+    (base + end <= len as u64).then_some(p)
+}
+
+pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some(p) = uniform_ptr(c, ptr, table) else {
+        return false;
+    };
+    let s = c.s;
+    let base = (p as u32) as usize;
+    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
+        c.mem.per_invocation
+    } else {
+        0
+    };
+    let inv_base = c.inv_base;
+    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+        return false;
+    };
+    let regs = &mut *c.regs;
+    for (k, leaf) in table.iter().enumerate() {
+        let d = (dst as usize + k) * s;
+        let size = leaf.ty.size_bytes();
+        let off = base + leaf.offset as usize;
+        if per == 0 {
+            let v = memory::get(mem, off, size, leaf.ty);
+            each(c.mask, c.full, s, |l| regs[d + l] = v);
+        } else {
+            each(c.mask, c.full, s, |l| {
+                regs[d + l] = memory::get(mem, (inv_base + l) * per + off, size, leaf.ty)
+            });
+        }
+    }
+    true
+}
+
+fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some(p) = uniform_ptr(c, ptr, table) else {
+        return false;
+    };
+    let s = c.s;
+    let base = (p as u32) as usize;
+    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
+        c.mem.per_invocation
+    } else {
+        0
+    };
+    let inv_base = c.inv_base;
+    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+        return false;
+    };
+    let regs = &*c.regs;
+    for (k, leaf) in table.iter().enumerate() {
+        let sr = (src as usize + k) * s;
+        let size = leaf.ty.size_bytes();
+        let off = base + leaf.offset as usize;
+        // Lanes store in lane order: with a shared address the highest lane's value stays.
+        each(c.mask, c.full, s, |l| {
+            memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
+        });
+    }
+    true
+}
+
+pub(super) fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
+    if store_uniform_ptr(c, ptr, src, leaves) {
+        return;
+    }
+    let s = c.s;
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        for (k, leaf) in table.iter().enumerate() {
+            if let Err(o) = mem.write(p, *leaf, c.inv_base + l, regs[(src as usize + k) * s + l]) {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+            }
+        }
+    });
+    if let Some(o) = bad {
+        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+    }
+}
+
+pub(super) fn atomic(
+    c: &mut Ctx<'_>,
+    op: AtomicOp,
+    ty: ScalarTy,
+    dst: Option<u32>,
+    ptr: u32,
+    value: Option<u32>,
+    comparator: Option<u32>,
+) {
+    let s = c.s;
+    let w = ty.bits();
+    let m = bitmask(w);
+    let leaf = Leaf { offset: 0, ty };
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    // Lanes perform their atomics one after another, in lane order.
+    each(c.mask, false, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        let inv = c.inv_base + l;
+        let old = match mem.read(p, leaf, inv) {
+            Ok(v) => v,
+            Err(o) => {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+                return;
+            }
+        };
+        let v = value.map_or(0, |v| regs[v as usize * s + l]);
+        let new = match op {
+            AtomicOp::Load => None,
+            AtomicOp::Store | AtomicOp::Exchange => Some(v),
+            AtomicOp::CompareExchange => {
+                let cmp = comparator.map_or(0, |k| regs[k as usize * s + l]);
+                (old == cmp).then_some(v)
+            }
+            AtomicOp::IIncrement => Some(old.wrapping_add(1) & m),
+            AtomicOp::IDecrement => Some(old.wrapping_sub(1) & m),
+            AtomicOp::IAdd => Some(old.wrapping_add(v) & m),
+            AtomicOp::ISub => Some(old.wrapping_sub(v) & m),
+            AtomicOp::SMin => Some(if sext(v, w) < sext(old, w) { v } else { old }),
+            AtomicOp::SMax => Some(if sext(v, w) > sext(old, w) { v } else { old }),
+            AtomicOp::UMin => Some(old.min(v)),
+            AtomicOp::UMax => Some(old.max(v)),
+            AtomicOp::And => Some(old & v),
+            AtomicOp::Or => Some(old | v),
+            AtomicOp::Xor => Some(old ^ v),
+            AtomicOp::FAdd => Some(from_f64(to_f64(old, w) + to_f64(v, w), w)),
+        };
+        if let Some(n) = new {
+            let _ = mem.write(p, leaf, inv, n);
+        }
+        if let Some(d) = dst {
+            regs[d as usize * s + l] = old;
+        }
+    });
+    if let Some(o) = bad {
+        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+    }
+}

@@ -1,0 +1,275 @@
+//! Lowering of the instruction families with more structure: access chains, extended
+//! instructions, bit-field ops and subgroup operations.
+
+use super::{Ctx, ExtSet, LoadError, PtrInfo};
+use crate::program::{
+    AccessStep, ExtOp, GroupOp, Inst, SubgroupOp, Type, TypeId, BITFIELD_INSERT, BITFIELD_SEXTRACT,
+    BITFIELD_UEXTRACT,
+};
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{GroupOperation, Op, Scope};
+
+pub(super) fn is_group_op(op: Op) -> bool {
+    format!("{op:?}").starts_with("GroupNonUniform")
+}
+
+pub(super) fn lower_bitfield(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    // Lowered as a Construct-free pure op: encode as Ext with a private instruction number.
+    let (dst, _, tr) = cx.dst(inst)?;
+    let mut args = Vec::new();
+    for k in 0..inst.operands.len() {
+        let (s, w, t) = cx.val(inst, k)?;
+        args.push((s, cx.elem_ty(t), w));
+    }
+    let code = match inst.class.opcode {
+        Op::BitFieldInsert => BITFIELD_INSERT,
+        Op::BitFieldSExtract => BITFIELD_SEXTRACT,
+        _ => BITFIELD_UEXTRACT,
+    };
+    Ok(Inst::Ext {
+        inst: code,
+        out_tys: cx.types.flat[tr as usize].clone(),
+        dst,
+        args,
+        ptr_out: None,
+    })
+}
+
+pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
+    let set = cx.id_op(inst, 0)?;
+    match cx.ext_sets.get(&set) {
+        Some(ExtSet::NonSemantic) => return Ok(None),
+        Some(ExtSet::Glsl) => {}
+        None => return Err(cx.unsupported(inst, format!("extended instruction set %{set}"))),
+    }
+    let code = match inst.operands.get(1) {
+        Some(Operand::LiteralExtInstInteger(c)) => *c,
+        _ => return Err(cx.invalid(inst, "OpExtInst without an instruction number")),
+    };
+    let (dst, _, tr) = cx.dst(inst)?;
+    let mut out_tys = cx.types.flat[tr as usize].clone();
+    let mut args = Vec::new();
+    let mut ptr_out = None;
+    // Modf (35) and Frexp (51) write their second result through a pointer operand.
+    let pointer_form = matches!(code, 35 | 51);
+    for k in 2..inst.operands.len() {
+        if pointer_form && k == 3 {
+            let (p, info) = cx.ptr(inst, k)?;
+            out_tys.extend_from_slice(&cx.types.flat[info.pointee as usize].clone());
+            ptr_out = Some((p, cx.leaves_of(info.pointee, info.layout)));
+            continue;
+        }
+        let (s, w, t) = cx.val(inst, k)?;
+        args.push((s, cx.elem_ty(t), w));
+    }
+    Ok(Some(Inst::Ext {
+        inst: code,
+        out_tys,
+        dst,
+        args,
+        ptr_out,
+    }))
+}
+
+pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    let (dst, _, _) = cx.dst(inst)?;
+    let (base, info) = cx.ptr(inst, 0)?;
+    let mut t = info.pointee;
+    let mut layout = info.layout;
+    let mut steps: Vec<AccessStep> = Vec::new();
+    let mut const_off = 0u32;
+    for k in 1..inst.operands.len() {
+        let id = cx.id_op(inst, k)?;
+        let constant = cx
+            .consts
+            .get(&id)
+            .map(|(ct, v)| (cx.elem_ty(*ct), v.first().copied().unwrap_or(0)));
+        if let Type::Struct { .. } = cx.types.get(t) {
+            let Some((_, idx)) = constant else {
+                return Err(cx.invalid(inst, "struct index must be a constant"));
+            };
+            let (off, l, mt) = cx
+                .types
+                .member(t, layout, idx as u32)
+                .ok_or_else(|| cx.invalid(inst, format!("struct member {idx} out of range")))?;
+            const_off = const_off.saturating_add(off);
+            t = mt;
+            layout = l;
+            continue;
+        }
+        let (stride, sub_layout, mut elem, len) =
+            cx.types.element_step(t, layout).ok_or_else(|| {
+                cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t)))
+            })?;
+        if elem == TypeId::MAX {
+            let s = cx.elem_ty(t);
+            elem = cx.scalar_type_id(s);
+        }
+        match constant {
+            Some((ity, idx)) => {
+                let idx = if ity.is_signed() {
+                    crate::value::sext(idx, ity.bits())
+                } else {
+                    idx as i64
+                };
+                if idx < 0 || len.is_some_and(|n| idx >= i64::from(n)) {
+                    return Err(cx.invalid(inst, format!("constant index {idx} out of bounds")));
+                }
+                const_off = const_off.saturating_add((idx as u32).saturating_mul(stride));
+            }
+            None => {
+                let (index, _, ti) = cx.value(inst, id)?;
+                let ity = cx.elem_ty(ti);
+                if const_off != 0 {
+                    steps.push(AccessStep::Const(const_off));
+                    const_off = 0;
+                }
+                steps.push(AccessStep::Dyn {
+                    index,
+                    bits: ity.bits() as u8,
+                    signed: ity.is_signed(),
+                    stride,
+                    len,
+                });
+            }
+        }
+        t = elem;
+        layout = sub_layout;
+    }
+    if const_off != 0 || steps.is_empty() {
+        steps.push(AccessStep::Const(const_off));
+    }
+    let rid = cx.result_id(inst)?;
+    cx.ptr_info.insert(
+        rid,
+        PtrInfo {
+            pointee: t,
+            layout,
+            space: info.space,
+        },
+    );
+    Ok(Inst::AccessChain { dst, base, steps })
+}
+
+pub(super) fn lower_group_arith(
+    cx: &mut Ctx<'_>,
+    inst: &Instruction,
+    g: ExtOp,
+) -> Result<Inst, LoadError> {
+    let scope = cx.scope(inst, 0)?;
+    if scope != Scope::Subgroup as u32 {
+        return Err(cx.unsupported(
+            inst,
+            "non-uniform group operations with a scope other than Subgroup",
+        ));
+    }
+    let (dst, n, _) = cx.dst(inst)?;
+    let group = match inst.operands.get(1) {
+        Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
+        Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => GroupOp::InclusiveScan,
+        Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => GroupOp::ExclusiveScan,
+        Some(Operand::GroupOperation(GroupOperation::ClusteredReduce)) => {
+            GroupOp::Clustered(cx.val(inst, 3)?.0)
+        }
+        other => return Err(cx.unsupported(inst, format!("group operation {other:?}"))),
+    };
+    let (a, _, ta) = cx.val(inst, 2)?;
+    Ok(Inst::Subgroup {
+        op: SubgroupOp::Arith { op: g, group },
+        ty: cx.elem_ty(ta),
+        n,
+        dst,
+        a,
+    })
+}
+
+pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    let op = inst.class.opcode;
+    let scope = cx.scope(inst, 0)?;
+    if scope != Scope::Subgroup as u32 {
+        return Err(cx.unsupported(inst, format!("Op{op:?} with a scope other than Subgroup")));
+    }
+    let (dst, n, tr) = cx.dst(inst)?;
+    let arg = |k: usize| cx.val(inst, k);
+    let (sop, a, ta) = match op {
+        Op::GroupNonUniformElect => (SubgroupOp::Elect, 0, tr),
+        Op::GroupNonUniformAll => (SubgroupOp::All, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAny => (SubgroupOp::Any, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAllEqual => (SubgroupOp::AllEqual, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBroadcast => (
+            SubgroupOp::Broadcast { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformBroadcastFirst => (SubgroupOp::BroadcastFirst, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallot => (SubgroupOp::Ballot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformInverseBallot => (SubgroupOp::InverseBallot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotBitExtract => (
+            SubgroupOp::BallotBitExtract { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformBallotBitCount => {
+            let group = match inst.operands.get(1) {
+                Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
+                Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => {
+                    GroupOp::InclusiveScan
+                }
+                Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => {
+                    GroupOp::ExclusiveScan
+                }
+                other => {
+                    return Err(cx.invalid(
+                        inst,
+                        format!("group operation {other:?} for a ballot bit count"),
+                    ))
+                }
+            };
+            (SubgroupOp::BallotBitCount(group), arg(2)?.0, arg(2)?.2)
+        }
+        Op::GroupNonUniformBallotFindLSB => (SubgroupOp::BallotFindLsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotFindMSB => (SubgroupOp::BallotFindMsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffle => (
+            SubgroupOp::Shuffle { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleXor => (
+            SubgroupOp::ShuffleXor { mask: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleUp => (
+            SubgroupOp::ShuffleUp { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleDown => (
+            SubgroupOp::ShuffleDown { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformQuadBroadcast => (
+            SubgroupOp::QuadBroadcast { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformQuadSwap => (
+            SubgroupOp::QuadSwap {
+                direction: arg(2)?.0,
+            },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
+    };
+    let _ = n;
+    let width = cx.types.width(ta);
+    Ok(Inst::Subgroup {
+        op: sop,
+        ty: cx.elem_ty(ta),
+        n: width,
+        dst,
+        a,
+    })
+}

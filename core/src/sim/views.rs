@@ -1,0 +1,140 @@
+//! Read-only views of the simulator state for the CLI and the app, and builtin inputs.
+
+use super::{lanes_list, Simulator};
+use crate::sched::RecordKind;
+use crate::trace::{LaneState, TangleView};
+
+impl Simulator {
+    /// The tangles of every subgroup of the current workgroup.
+    pub fn tangles(&self) -> Vec<TangleView> {
+        let mut out = Vec::new();
+        for sg in &self.sgs {
+            for t in &sg.tangles {
+                out.push(TangleView {
+                    subgroup: sg.index,
+                    id: t.id,
+                    lanes: lanes_list(t.mask),
+                    function: self.prog.func_name(self.prog.blocks[t.block as usize].func),
+                    block: self.prog.block_name(t.block),
+                    block_index: t.block,
+                    inst: t.inst,
+                    at_barrier: t.at_barrier,
+                });
+            }
+        }
+        out
+    }
+
+    /// What every lane of subgroup `g` is doing.
+    pub fn lane_states(&self, g: usize) -> Vec<LaneState> {
+        let Some(sg) = self.sgs.get(g) else {
+            return Vec::new();
+        };
+        let s = self.cfg.subgroup_size as usize;
+        (0..s)
+            .map(|l| {
+                let bit = 1u128 << l;
+                if sg.live & bit == 0 {
+                    return LaneState::Absent;
+                }
+                if sg.finished & bit != 0 {
+                    return LaneState::Finished;
+                }
+                if let Some(t) = sg.tangles.iter().find(|t| t.mask & bit != 0) {
+                    return if t.at_barrier {
+                        LaneState::AtBarrier { tangle: t.id }
+                    } else {
+                        LaneState::Executing { tangle: t.id }
+                    };
+                }
+                for (id, r) in sg.records.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    if r.arrived & bit != 0 {
+                        let kind = match r.kind {
+                            RecordKind::Selection => "selection merge",
+                            RecordKind::Switch { .. } => "switch merge",
+                            RecordKind::Case => "switch target",
+                            RecordKind::Loop { .. } => "loop merge",
+                            RecordKind::Continue => "continue target",
+                            RecordKind::Call { .. } => "function return",
+                        };
+                        return LaneState::Waiting {
+                            record: id as u32,
+                            kind: kind.into(),
+                            block: self.prog.block_name(r.target),
+                            for_lanes: lanes_list(r.members & !r.arrived),
+                            escaped: r.escaped_in & bit != 0,
+                        };
+                    }
+                }
+                LaneState::Finished
+            })
+            .collect()
+    }
+
+    /// The value of SPIR-V id `id` in every lane of subgroup `g` (raw component bits).
+    pub fn value_of(&self, g: usize, id: u32) -> Option<Vec<Vec<u64>>> {
+        let (slot, width, _) = *self.prog.id_slots.get(&id)?;
+        let sg = self.sgs.get(g)?;
+        let s = self.cfg.subgroup_size as usize;
+        Some(
+            (0..s)
+                .map(|l| {
+                    (0..width)
+                        .map(|k| sg.regs[(slot + k) as usize * s + l])
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    pub fn subgroup_count(&self) -> usize {
+        self.sgs.len()
+    }
+}
+
+#[expect(clippy::too_many_arguments, reason = "every builtin input")]
+pub(super) fn builtin_value(
+    b: u32,
+    local: [u32; 3],
+    wg: [u32; 3],
+    nwg: [u32; 3],
+    size: [u32; 3],
+    index: u32,
+    lane: u32,
+    sg: u32,
+    nsg: u32,
+    s: u32,
+    lanes: impl Fn(u32) -> u128,
+) -> Vec<u64> {
+    use rspirv::spirv::BuiltIn as B;
+    let v3 = |a: [u32; 3]| a.iter().map(|x| u64::from(*x)).collect::<Vec<_>>();
+    let m4 = |m: u128| {
+        (0..4)
+            .map(|k| ((m >> (32 * k)) as u32).into())
+            .collect::<Vec<u64>>()
+    };
+    let all = lanes(s);
+    match B::from_u32(b) {
+        Some(B::LocalInvocationId) => v3(local),
+        Some(B::GlobalInvocationId) => v3([
+            wg[0] * size[0] + local[0],
+            wg[1] * size[1] + local[1],
+            wg[2] * size[2] + local[2],
+        ]),
+        Some(B::LocalInvocationIndex) => vec![u64::from(index)],
+        Some(B::WorkgroupId) => v3(wg),
+        Some(B::NumWorkgroups) => v3(nwg),
+        Some(B::WorkgroupSize) => v3(size),
+        Some(B::SubgroupSize) => vec![u64::from(s)],
+        Some(B::SubgroupLocalInvocationId) => vec![u64::from(lane)],
+        Some(B::SubgroupId) => vec![u64::from(sg)],
+        Some(B::NumSubgroups) => vec![u64::from(nsg)],
+        Some(B::SubgroupEqMask) => m4(1u128 << lane),
+        Some(B::SubgroupGeMask) => m4(all & !lanes(lane)),
+        Some(B::SubgroupGtMask) => m4(all & !lanes(lane + 1)),
+        Some(B::SubgroupLeMask) => m4(lanes(lane + 1)),
+        Some(B::SubgroupLtMask) => m4(lanes(lane)),
+        _ => vec![0; 4],
+    }
+}
