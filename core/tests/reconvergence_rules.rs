@@ -1,6 +1,11 @@
 //! One test per maximal-reconvergence rule, checked against a model of the rule written here
 //! (not against recorded GPU output), on random inputs.
 
+#![expect(
+    clippy::needless_range_loop,
+    reason = "invocation indices index several parallel arrays"
+)]
+
 mod common;
 
 use common::{run_probes, Probe, Rng};

@@ -46,6 +46,15 @@ pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<I
         Some(Operand::LiteralExtInstInteger(c)) => *c,
         _ => return Err(cx.invalid(inst, "OpExtInst without an instruction number")),
     };
+    if code > 81 || (76..=78).contains(&code) {
+        return Err(cx.unsupported(
+            inst,
+            format!(
+                "GLSL.std.450 {} (not available in compute shaders)",
+                crate::glsl450::name(code)
+            ),
+        ));
+    }
     let (dst, _, tr) = cx.dst(inst)?;
     let mut out_tys = cx.types.flat[tr as usize].clone();
     let mut args = Vec::new();
