@@ -195,6 +195,18 @@ impl Subgroup {
         if rec.arrivals > 1 {
             ev.reconvergences += 1;
         }
+        // A block that is also the enclosing record's target (say, a selection merge that is a
+        // continue target too): the lanes arrive there as well.
+        if let Some(p) = rec.parent {
+            if self.record(p).is_some_and(|pr| {
+                pr.target == rec.target
+                    && !matches!(pr.kind, RecordKind::Call { .. } | RecordKind::Case)
+            }) {
+                self.arrive(p, rec.arrived, rec.escaped_in != 0);
+                self.try_resolve(p, next_id, ev);
+                return;
+            }
+        }
         let inst = match rec.kind {
             RecordKind::Call { resume, .. } => resume,
             _ => 0,
@@ -336,6 +348,18 @@ impl Subgroup {
         for &p in &path {
             self.try_resolve(p, next_id, ev);
         }
+    }
+
+    /// Lanes leave a record for good, which may complete it.
+    pub fn escape_and_resolve(
+        &mut self,
+        id: RecordId,
+        lanes: Mask,
+        next_id: &mut u64,
+        ev: &mut Events,
+    ) {
+        self.escape(id, lanes);
+        self.try_resolve(id, next_id, ev);
     }
 
     /// Index of the next tangle to run under `order`, among those not at a barrier.

@@ -65,11 +65,28 @@ impl Simulator {
                 continue_target,
             }) => {
                 let sg = &mut self.sgs[g];
-                let back_edge = ctx
-                    .and_then(|c| sg.record(c))
-                    .is_some_and(|r| r.kind == RecordKind::Loop { header: t.block });
-                let loop_rec = if back_edge {
-                    ctx
+                // A back edge: this loop's record encloses the tangle (normally directly).
+                let mut back_edge = None;
+                let mut inner = Vec::new();
+                let mut r = ctx;
+                while let Some(id) = r {
+                    let Some(rec) = sg.record(id) else { break };
+                    if rec.kind == (RecordKind::Loop { header: t.block }) {
+                        back_edge = Some(id);
+                        break;
+                    }
+                    if matches!(rec.kind, RecordKind::Call { .. }) {
+                        break;
+                    }
+                    inner.push(id);
+                    r = rec.parent;
+                }
+                let loop_rec = if let Some(l) = back_edge {
+                    // Records left open inside the loop (unusual structure) are escaped.
+                    for id in inner {
+                        sg.escape_and_resolve(id, t.mask, &mut self.next_tangle, &mut ev);
+                    }
+                    Some(l)
                 } else {
                     Some(sg.new_record(Record {
                         kind: RecordKind::Loop { header: t.block },
