@@ -77,10 +77,11 @@ fn entry_point_errors() {
 
 #[test]
 fn unsupported_instructions_are_named() {
-    let bytes = std::fs::read(reference_dir("dot").join("dot_packed4x8.spv")).unwrap();
+    let bytes =
+        std::fs::read(reference_dir("coopmat").join("muladd_f16f16_f32f32_16x16x16.spv")).unwrap();
     match load(&bytes, &LoadOptions::default()) {
         Err(LoadError::Unsupported { what, at }) => {
-            assert!(what.contains("Dot"), "{what}");
+            assert!(what.contains("CooperativeMatrix"), "{what}");
             assert!(at.instruction.is_some());
         }
         other => panic!("expected an unsupported-instruction error, got {other:?}"),

@@ -135,3 +135,74 @@ fn unreachable_is_a_diagnostic_and_stops_those_lanes() {
     assert_eq!(d.code, "unreachable");
     assert_eq!(d.lanes, vec![1, 3, 5, 7]);
 }
+
+#[test]
+fn rotate_diagnostics_name_the_rule_and_the_instruction() {
+    let prog = Arc::new(load(&data("rotate_diagnostics.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 96 * 4])],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(1000).unwrap(), Outcome::Finished);
+    let w = to_words(sim.buffer(0, 0).unwrap());
+    assert_eq!(
+        &w[..8],
+        &[65, 66, 67, 64, 69, 70, 71, 68],
+        "clean clustered rotate"
+    );
+    let codes: Vec<&str> = sim.diagnostics().iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        vec!["nonuniform-delta", "invalid-cluster-size"],
+        "the clean rotate raises nothing"
+    );
+    for d in sim.diagnostics() {
+        assert_eq!(d.function, "main");
+        assert_eq!(d.lanes.len(), 32);
+    }
+    assert!(sim.diagnostics()[0].instruction < sim.diagnostics()[1].instruction);
+}
+
+#[test]
+fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/dot");
+    for (shader, words, expect) in [
+        ("dot_packed4x8.spv", 64 * 24 * 2, true),
+        ("dot_v4i32.spv", 64 * 12 * 2, true),
+    ] {
+        let prog = Arc::new(
+            load(
+                &std::fs::read(dir.join(shader)).unwrap(),
+                &LoadOptions::default(),
+            )
+            .unwrap(),
+        );
+        // Small inputs: nothing overflows.
+        let small: Vec<u32> = (0..64 * 8).map(|i| i % 3).collect();
+        let b = Bindings {
+            buffers: vec![(0, 0, to_bytes(&small)), (0, 1, vec![0; words * 4])],
+            push_constants: Vec::new(),
+        };
+        let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+        sim.run(1_000_000).unwrap();
+        assert!(
+            sim.diagnostics().iter().all(|d| d.code != "dot-overflow"),
+            "{shader}: {:?}",
+            sim.diagnostics()
+        );
+        // Extreme inputs: the AccSat forms overflow for narrow results.
+        let big: Vec<u32> = vec![0x8080_8080; 64 * 8];
+        let b = Bindings {
+            buffers: vec![(0, 0, to_bytes(&big)), (0, 1, vec![0; words * 4])],
+            push_constants: Vec::new(),
+        };
+        let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+        sim.run(1_000_000).unwrap();
+        assert_eq!(
+            sim.diagnostics().iter().any(|d| d.code == "dot-overflow"),
+            expect,
+            "{shader}"
+        );
+    }
+}

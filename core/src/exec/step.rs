@@ -605,8 +605,64 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             args,
             ptr_out,
         } => ext(c, *code, out_tys, *dst, args, *ptr_out),
+        Inst::IntDot {
+            kind,
+            packed,
+            comp_bits,
+            n,
+            result_bits,
+            dst,
+            a,
+            b,
+            acc,
+        } => {
+            let regs = &mut *c.regs;
+            let mut over: Mask = 0;
+            each(c.mask, c.full, s, |l| {
+                let get = |slot: u32| -> Vec<u64> {
+                    if *packed {
+                        crate::dot::unpack4x8(regs[r(slot, l)]).to_vec()
+                    } else {
+                        (0..*n).map(|k| regs[r(slot + k, l)]).collect()
+                    }
+                };
+                let steps = crate::dot::dot(
+                    *kind,
+                    &get(*a),
+                    &get(*b),
+                    *comp_bits,
+                    *result_bits,
+                    acc.map(|x| regs[r(x, l)]),
+                );
+                if steps.overflow {
+                    over |= 1 << l;
+                }
+                regs[r(*dst, l)] = steps.result;
+            });
+            c.found.add("dot-overflow", "a product or sum of the dot product does not fit the result width before the saturating accumulation: the result is undefined (computed as the wrapped dot, then saturated)", over);
+        }
         Inst::Subgroup { op, ty, n, dst, a } => {
             let u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
+            if matches!(op, crate::program::SubgroupOp::Rotate { .. }) {
+                c.found.add("rotate-inactive-source", "rotate read a lane that is not in the tangle: the value is undefined (read as 0)", u.inactive_source);
+                if let Some(cs) = u.bad_cluster {
+                    c.found.add(
+                        "invalid-cluster-size",
+                        format!(
+                            "ClusterSize {cs} is not a power of two no larger than the subgroup"
+                        ),
+                        c.mask,
+                    );
+                }
+                if u.nonuniform {
+                    c.found.add(
+                        "nonuniform-delta",
+                        "Delta is not dynamically uniform across the tangle",
+                        c.mask,
+                    );
+                }
+                return Flow::Next;
+            }
             c.found.add("inactive-source", "subgroup operation read a lane outside the tangle or subgroup (undefined; read as 0, or the lane's own value outside the subgroup)", u.inactive_source);
             c.found.add(
                 "undefined-result",

@@ -266,6 +266,25 @@ pub fn exec(
             };
             permute(regs, &|_, l| Some(l ^ x), &mut u);
         }
+        SubgroupOp::Rotate { delta, cluster } => {
+            let g = match cluster {
+                Some(c) => {
+                    let cs = uniform(regs, *c, &mut u);
+                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                        u.bad_cluster = Some(cs);
+                    }
+                    // Still deterministic for a bad size: the largest power of two within range.
+                    (cs.clamp(1, s as u64) as usize).next_power_of_two().min(s)
+                }
+                None => s,
+            };
+            let _ = uniform(regs, *delta, &mut u);
+            permute(
+                regs,
+                &|regs, l| Some(rotate_source(l, regs[r(*delta, l)], g)),
+                &mut u,
+            );
+        }
         SubgroupOp::Arith { op: eop, group } => {
             let cluster = match group {
                 GroupOp::Clustered(c) => {
@@ -318,6 +337,14 @@ pub fn exec(
         }
     }
     u
+}
+
+/// The lane a rotate reads: `((lane + delta) & (g - 1)) + (lane & !(g - 1))`, `g` the cluster
+/// (or subgroup) size, a power of two; `delta` is unsigned and may exceed `g`.
+pub fn rotate_source(lane: usize, delta: u64, g: usize) -> usize {
+    let g = g as u64;
+    let l = lane as u64;
+    (((l.wrapping_add(delta)) & (g - 1)) + (l & !(g - 1))) as usize
 }
 
 #[inline]

@@ -678,10 +678,7 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
         }
         _ if is_group_op(op) => return lower_subgroup(cx, inst).map(Some),
         Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {
-            return Err(cx.unsupported(
-                inst,
-                format!("Op{op:?} (integer dot product) is not simulated yet"),
-            ));
+            return super::decode_ops::lower_dot(cx, inst).map(Some);
         }
         _ => {
             return Err(cx.unsupported(inst, format!("instruction Op{op:?}")));

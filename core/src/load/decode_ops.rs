@@ -263,6 +263,27 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
             arg(1)?.0,
             arg(1)?.2,
         ),
+        Op::GroupNonUniformRotateKHR => {
+            let cluster = if inst.operands.len() > 3 {
+                let id = cx.id_op(inst, 3)?;
+                if !cx.consts.contains_key(&id) {
+                    return Err(
+                        cx.invalid(inst, "ClusterSize must come from a constant instruction")
+                    );
+                }
+                Some(cx.value(inst, id)?.0)
+            } else {
+                None
+            };
+            (
+                SubgroupOp::Rotate {
+                    delta: arg(2)?.0,
+                    cluster,
+                },
+                arg(1)?.0,
+                arg(1)?.2,
+            )
+        }
         Op::GroupNonUniformQuadSwap => (
             SubgroupOp::QuadSwap {
                 direction: arg(2)?.0,
@@ -280,5 +301,69 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
         n: width,
         dst,
         a,
+    })
+}
+
+pub(super) fn lower_dot(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    use crate::dot::DotKind;
+    let op = inst.class.opcode;
+    let kind = match op {
+        Op::SDot | Op::SDotAccSat => DotKind::Signed,
+        Op::UDot | Op::UDotAccSat => DotKind::Unsigned,
+        _ => DotKind::Mixed,
+    };
+    let (dst, _, tr) = cx.dst(inst)?;
+    let result_bits = match cx.types.get(tr) {
+        Type::Scalar(crate::value::ScalarTy::Int { bits, .. }) => u32::from(*bits),
+        _ => return Err(cx.invalid(inst, "dot product result must be an integer scalar")),
+    };
+    let (a, na, ta) = cx.val(inst, 0)?;
+    let (b, nb, _) = cx.val(inst, 1)?;
+    let acc = if matches!(op, Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat) {
+        Some(cx.val(inst, 2)?.0)
+    } else {
+        None
+    };
+    let packed = inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::PackedVectorFormat(_)));
+    let comp_bits = cx.elem_ty(ta).bits();
+    if na != nb {
+        return Err(cx.invalid(inst, "dot product operands differ in component count"));
+    }
+    let (comp_bits, n) = if packed {
+        if na != 1 || comp_bits != 32 {
+            return Err(cx.invalid(
+                inst,
+                "PackedVectorFormat4x8Bit operands must be 32-bit scalars",
+            ));
+        }
+        (8, 4)
+    } else {
+        if na < 2 {
+            return Err(cx.invalid(
+                inst,
+                "scalar dot product operands need PackedVectorFormat4x8Bit",
+            ));
+        }
+        (comp_bits, na)
+    };
+    if result_bits < comp_bits {
+        return Err(cx.invalid(
+            inst,
+            format!("result width {result_bits} is narrower than the {comp_bits}-bit components"),
+        ));
+    }
+    Ok(Inst::IntDot {
+        kind,
+        packed,
+        comp_bits,
+        n,
+        result_bits,
+        dst,
+        a,
+        b,
+        acc,
     })
 }

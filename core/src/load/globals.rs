@@ -68,7 +68,7 @@ impl Ctx<'_> {
                 Op::Variable => self.read_global_var(inst)?,
                 Op::ExtInst | Op::Line | Op::NoLine | Op::String => {}
                 other => {
-                    return Err(self.unsupported(inst, format!("Op{other:?} at module scope")));
+                    return Err(self.unsupported(inst, format!("Op{other:?} (not simulated)")));
                 }
             }
         }

@@ -138,21 +138,45 @@ pub enum SubgroupOp {
     All,
     Any,
     AllEqual,
-    Broadcast { lane: Opnd },
+    Broadcast {
+        lane: Opnd,
+    },
     BroadcastFirst,
     Ballot,
     InverseBallot,
-    BallotBitExtract { index: Opnd },
+    BallotBitExtract {
+        index: Opnd,
+    },
     BallotBitCount(GroupOp),
     BallotFindLsb,
     BallotFindMsb,
-    Shuffle { lane: Opnd },
-    ShuffleXor { mask: Opnd },
-    ShuffleUp { delta: Opnd },
-    ShuffleDown { delta: Opnd },
-    Arith { op: ExtOp, group: GroupOp },
-    QuadBroadcast { index: Opnd },
-    QuadSwap { direction: Opnd },
+    Shuffle {
+        lane: Opnd,
+    },
+    ShuffleXor {
+        mask: Opnd,
+    },
+    ShuffleUp {
+        delta: Opnd,
+    },
+    ShuffleDown {
+        delta: Opnd,
+    },
+    Arith {
+        op: ExtOp,
+        group: GroupOp,
+    },
+    QuadBroadcast {
+        index: Opnd,
+    },
+    QuadSwap {
+        direction: Opnd,
+    },
+    /// OpGroupNonUniformRotateKHR (Subgroup scope), with an optional ClusterSize.
+    Rotate {
+        delta: Opnd,
+        cluster: Option<Opnd>,
+    },
 }
 
 /// One step of an access chain.
@@ -351,6 +375,19 @@ pub enum Inst {
         args: Vec<(Opnd, ScalarTy, u32)>,
         /// Modf/Frexp: pointer receiving the second half of the result, with its leaves.
         ptr_out: Option<(Opnd, u32)>,
+    },
+    /// OpSDot/OpUDot/OpSUDot and their AccSat forms (`acc` present).
+    IntDot {
+        kind: crate::dot::DotKind,
+        /// Operands are 32-bit scalars holding four 8-bit components.
+        packed: bool,
+        comp_bits: u32,
+        n: u32,
+        result_bits: u32,
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+        acc: Option<Opnd>,
     },
     Subgroup {
         op: SubgroupOp,
