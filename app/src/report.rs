@@ -29,6 +29,7 @@ pub fn summary_value(sim: &Simulator) -> Value {
         "reconvergences": st.reconvergences,
         "workgroups_run": st.workgroups_done,
         "diagnostics": sim.diagnostics(),
+        "poison_stores": sim.poison_stores(),
     })
 }
 
@@ -72,6 +73,28 @@ pub fn summary_text(sim: &Simulator) -> String {
         let _ = writeln!(s, "diagnostics   {}", d.len());
         for x in d {
             let _ = writeln!(s, "  [{}] {} (function {}, block {}, instruction #{}, workgroup {:?}, subgroup {}, lanes {:?})", x.code, x.message, x.function, x.block, x.instruction, x.workgroup, x.subgroup, x.lanes);
+        }
+    }
+    let p = sim.poison_stores();
+    if !p.is_empty() {
+        let _ = writeln!(
+            s,
+            "poison stores {} (undefined values written to memory; first ones)",
+            p.len()
+        );
+        for x in p.iter().take(10) {
+            let _ = writeln!(
+                s,
+                "  {} memory{} at function {}, block {}, instruction #{}, subgroup {}, lanes {:?}",
+                x.memory,
+                x.binding
+                    .map_or_else(String::new, |(a, b)| format!(" {a}:{b}")),
+                x.function,
+                x.block,
+                x.instruction,
+                x.subgroup,
+                x.lanes
+            );
         }
     }
     s

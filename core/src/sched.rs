@@ -96,6 +96,8 @@ pub struct Subgroup {
     pub records: Vec<Option<Record>>,
     free: Vec<RecordId>,
     pub finished: Mask,
+    /// Poison lanes per register slot (empty until the first poison value; see `exec::poison`).
+    pub poison: Vec<Mask>,
 }
 
 /// What scheduling did, for statistics and the trace.

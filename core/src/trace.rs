@@ -79,3 +79,18 @@ pub enum LaneState {
     },
     Finished,
 }
+
+/// A store of a poison (undefined) value into memory: where the undefined data went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PoisonStore {
+    pub step: u64,
+    pub function: String,
+    pub block: String,
+    pub instruction: u32,
+    pub workgroup: [u32; 3],
+    pub subgroup: u32,
+    pub lanes: Vec<u32>,
+    /// Storage class of the memory written, and for buffers their (set, binding).
+    pub memory: String,
+    pub binding: Option<(u32, u32)>,
+}

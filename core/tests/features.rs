@@ -179,7 +179,7 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
             .unwrap(),
         );
         // Small inputs: nothing overflows.
-        let small: Vec<u32> = (0..64 * 8).map(|i| i % 3).collect();
+        let small: Vec<u32> = (0..64 * 32).map(|i| i % 3).collect();
         let b = Bindings {
             buffers: vec![(0, 0, to_bytes(&small)), (0, 1, vec![0; words * 4])],
             push_constants: Vec::new(),
@@ -191,8 +191,9 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
             "{shader}: {:?}",
             sim.diagnostics()
         );
+        assert!(sim.poisoned_words(0, 1).is_empty());
         // Extreme inputs: the AccSat forms overflow for narrow results.
-        let big: Vec<u32> = vec![0x8080_8080; 64 * 8];
+        let big: Vec<u32> = vec![0x8080_8080; 64 * 32];
         let b = Bindings {
             buffers: vec![(0, 0, to_bytes(&big)), (0, 1, vec![0; words * 4])],
             push_constants: Vec::new(),
@@ -204,5 +205,9 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
             expect,
             "{shader}"
         );
+        // The undefined results are poison in the output buffer, and only those words.
+        let poisoned = sim.poisoned_words(0, 1);
+        assert_eq!(!poisoned.is_empty(), expect, "{shader}");
+        assert!(poisoned.len() < words, "clean results stay clean");
     }
 }

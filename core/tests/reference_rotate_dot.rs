@@ -77,7 +77,8 @@ fn rotate_runs_match_the_gpu() {
                 want[bad[0]]
             );
         }
-        // Inactive sources are flagged, never silently relied on.
+        // Inactive sources are flagged, never silently relied on, and the values they produced
+        // are poison wherever they went.
         let inactive = sim
             .diagnostics()
             .iter()
@@ -88,6 +89,14 @@ fn rotate_runs_match_the_gpu() {
             "{}",
             f.display()
         );
+        let poisoned = sim.poisoned_words(0, 1);
+        assert_eq!(!poisoned.is_empty(), inactive, "{}", f.display());
+        let out = to_words(sim.buffer(0, 1).unwrap());
+        assert!(
+            poisoned.iter().all(|w| out[*w] == 0),
+            "inactive sources read as 0"
+        );
+        assert_eq!(!sim.poison_stores().is_empty(), inactive);
     }
 }
 

@@ -11,6 +11,16 @@ pub struct Memory {
     /// `invocations * per_invocation` bytes: Private, Function and Input variables.
     pub invocation: Vec<u8>,
     pub per_invocation: usize,
+    /// Poison, one bit per 4-byte word, parallel to each memory; empty until something is poison.
+    pub poison: PoisonMaps,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PoisonMaps {
+    pub any: bool,
+    buffers: Vec<Vec<u64>>,
+    workgroup: Vec<u64>,
+    invocation: Vec<u64>,
 }
 
 /// An access that falls outside its memory.
@@ -113,6 +123,87 @@ impl Memory {
                 self.per_invocation,
             )),
         }
+    }
+
+    /// The poison bitmap and word range a leaf covers, if in bounds.
+    fn poison_words(
+        &mut self,
+        ptr: u64,
+        leaf: Leaf,
+        inv: usize,
+    ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
+        let (space, region, base) = decode_ptr(ptr);
+        let start = u64::from(base) + u64::from(leaf.offset);
+        let end = start + u64::from(leaf.ty.size_bytes());
+        let (len, lo, map) = match space {
+            Space::Buffer => {
+                let len = self.buffers.get(region as usize)?.len();
+                let maps = &mut self.poison.buffers;
+                if maps.len() < self.buffers.len() {
+                    maps.resize(self.buffers.len(), Vec::new());
+                }
+                (len, 0, &mut maps[region as usize])
+            }
+            Space::Workgroup => (self.workgroup.len(), 0, &mut self.poison.workgroup),
+            Space::Invocation => (
+                self.per_invocation,
+                inv * self.per_invocation,
+                &mut self.poison.invocation,
+            ),
+        };
+        if end > len as u64 {
+            return None;
+        }
+        let total_words = match space {
+            Space::Invocation => self.invocation.len(),
+            Space::Buffer => len,
+            Space::Workgroup => len,
+        }
+        .div_ceil(4);
+        if map.len() < total_words.div_ceil(64) {
+            map.resize(total_words.div_ceil(64), 0);
+        }
+        let w0 = (lo + start as usize) / 4;
+        let w1 = (lo + end as usize).div_ceil(4);
+        Some((map, w0, w1, total_words))
+    }
+
+    /// Whether any word of the leaf at `ptr` holds poison.
+    pub fn is_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> bool {
+        if !self.poison.any {
+            return false;
+        }
+        self.poison_words(ptr, leaf, inv)
+            .is_some_and(|(map, w0, w1, _)| (w0..w1).any(|w| map[w / 64] >> (w % 64) & 1 == 1))
+    }
+
+    /// Mark (or clear) the words of the leaf at `ptr` as poison.
+    pub fn set_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize, on: bool) {
+        if !on && !self.poison.any {
+            return;
+        }
+        if on {
+            self.poison.any = true;
+        }
+        if let Some((map, w0, w1, _)) = self.poison_words(ptr, leaf, inv) {
+            for w in w0..w1 {
+                if on {
+                    map[w / 64] |= 1 << (w % 64);
+                } else {
+                    map[w / 64] &= !(1 << (w % 64));
+                }
+            }
+        }
+    }
+
+    /// Poisoned words of buffer `index` (word indices), for reports.
+    pub fn poisoned_words(&self, index: usize) -> Vec<usize> {
+        let Some(map) = self.poison.buffers.get(index) else {
+            return Vec::new();
+        };
+        (0..map.len() * 64)
+            .filter(|w| map[w / 64] >> (w % 64) & 1 == 1)
+            .collect()
     }
 
     /// Length in bytes of the memory a pointer points into (for OpArrayLength).

@@ -4,6 +4,7 @@ pub mod alu;
 mod ext;
 mod memops;
 pub mod memory;
+pub mod poison;
 pub mod step;
 pub mod subgroup;
 

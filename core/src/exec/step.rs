@@ -18,6 +18,8 @@ pub enum Flow {
 #[derive(Default)]
 pub struct Findings {
     pub items: Vec<(&'static str, String, Mask)>,
+    /// For a permutation (shuffle, broadcast, rotate): (lane, the lane it read).
+    pub permutation: Option<Vec<(usize, usize)>>,
 }
 
 impl Findings {
@@ -642,7 +644,10 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             c.found.add("dot-overflow", "a product or sum of the dot product does not fit the result width before the saturating accumulation: the result is undefined (computed as the wrapped dot, then saturated)", over);
         }
         Inst::Subgroup { op, ty, n, dst, a } => {
-            let u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
+            let mut u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
+            if u.permutation {
+                c.found.permutation = Some(std::mem::take(&mut u.sources));
+            }
             if matches!(op, crate::program::SubgroupOp::Rotate { .. }) {
                 c.found.add("rotate-inactive-source", "rotate read a lane that is not in the tangle: the value is undefined (read as 0)", u.inactive_source);
                 if let Some(cs) = u.bad_cluster {

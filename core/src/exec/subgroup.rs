@@ -16,6 +16,9 @@ pub struct Undefined {
     pub nonuniform: bool,
     /// Other undefined results (e.g. FindLSB of an empty ballot).
     pub other: Mask,
+    /// For permutations (shuffles, broadcasts, rotates): (lane, the lane it read).
+    pub sources: Vec<(usize, usize)>,
+    pub permutation: bool,
 }
 
 #[inline]
@@ -117,8 +120,14 @@ pub fn exec(
         |regs: &mut [u64], src_of: &dyn Fn(&[u64], usize) -> Option<usize>, u: &mut Undefined| {
             let mut vals: Vec<(usize, u32, u64)> =
                 Vec::with_capacity(tangle.count_ones() as usize * n as usize);
+            u.permutation = true;
             for l in lanes(tangle) {
                 let src = src_of(regs, l);
+                match src {
+                    Some(sl) if sl < s => u.sources.push((l, sl)),
+                    None => u.sources.push((l, l)),
+                    Some(_) => {}
+                }
                 for c in 0..n {
                     let v = match src {
                         Some(sl) if sl < s && tangle >> sl & 1 == 1 => regs[r(a + c, sl)],

@@ -355,7 +355,9 @@ impl<'m> Ctx<'m> {
         let fallthrough = structure::switch_fallthrough(&functions, &blocks);
         structure::check(&functions, &blocks, self)?;
         let names = self.names.clone();
-        let id_slots = self.slots.iter().map(|(k, v)| (*k, *v)).collect();
+        let id_slots: BTreeMap<u32, (u32, u32, TypeId)> =
+            self.slots.iter().map(|(k, v)| (*k, *v)).collect();
+        let slot_width = id_slots.values().map(|(s, w, _)| (*s, *w)).collect();
         let types = std::mem::take(&mut self.types);
         Ok(Program {
             entry_name,
@@ -380,6 +382,7 @@ impl<'m> Ctx<'m> {
             module_instructions: self.offsets.len() as u32,
             leaf_tables: std::mem::take(&mut self.leaf_tables),
             fallthrough,
+            slot_width,
         })
     }
 

@@ -173,6 +173,8 @@ pub struct Program {
     pub module_instructions: u32,
     /// Memory leaves of each (type, layout) that a load or store uses.
     pub leaf_tables: Vec<Vec<Leaf>>,
+    /// Width of the value starting at each slot (slots that start a value only).
+    pub slot_width: std::collections::BTreeMap<u32, u32>,
     /// For each switch header: each target with the targets that fall through into it.
     pub fallthrough: std::collections::BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>>,
 }

@@ -25,6 +25,12 @@ impl Simulator {
                     sg.regs[(param + k) as usize * s + l] = sg.regs[(src + k) as usize * s + l];
                 }
             }
+            if !sg.poison.is_empty() {
+                for k in 0..*w {
+                    let p = sg.poison[(src + k) as usize];
+                    crate::exec::poison::set(&mut sg.poison, param + k, 1, t.mask, p);
+                }
+            }
         }
         let rec = sg.new_record(Record {
             kind: RecordKind::Call {
@@ -195,6 +201,7 @@ impl Simulator {
                             sg.regs[(d + k) as usize * s + l] = sg.regs[(src + k) as usize * s + l];
                         }
                     }
+                    self.copy_poison(g, d, *src, *n, t.mask);
                 }
                 self.account(ev);
                 return Ok(());
@@ -243,8 +250,30 @@ impl Simulator {
                     }
                 }
             }
+            let poisoned: Vec<(u32, u32, Mask)> = if sg.poison.is_empty() {
+                Vec::new()
+            } else {
+                tb.phis
+                    .iter()
+                    .filter_map(|phi| {
+                        phi.incoming
+                            .iter()
+                            .find(|(p, _)| *p == t.block)
+                            .map(|(_, src)| {
+                                (
+                                    phi.dst,
+                                    phi.width,
+                                    crate::exec::poison::any(&sg.poison, *src, phi.width),
+                                )
+                            })
+                    })
+                    .collect()
+            };
             for (slot, l, v) in staged {
                 sg.regs[slot as usize * s + l] = v;
+            }
+            for (dst, width, p) in poisoned {
+                crate::exec::poison::set(&mut sg.poison, dst, width, lanes, p);
             }
         }
         let sg = &mut self.sgs[g];

@@ -6,9 +6,10 @@ use crate::exec::Mask;
 use crate::program::{Program, Space};
 use crate::sched::{Events, SiblingOrder, Subgroup, SwitchTangles, Tangle};
 mod control;
+mod poison;
 mod views;
 
-use crate::trace::{Diagnostic, StepEvent};
+use crate::trace::{Diagnostic, PoisonStore, StepEvent};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use views::builtin_value;
@@ -101,6 +102,7 @@ pub struct Simulator {
     /// The tangle being run: (subgroup, tangle id). Runs until it blocks, then another is picked.
     current: Option<(usize, u64)>,
     finished: bool,
+    poison_stores: Vec<PoisonStore>,
 }
 
 impl Simulator {
@@ -179,6 +181,7 @@ impl Simulator {
             trace: Vec::new(),
             current: None,
             finished: false,
+            poison_stores: Vec::new(),
         };
         sim.start_workgroup();
         Ok(sim)
@@ -467,6 +470,14 @@ impl Simulator {
                 };
                 step::exec(&mut cx, inst)
             };
+            let new_poison = found
+                .items
+                .iter()
+                .filter(|it| crate::exec::poison::POISON_CODES.contains(&it.0))
+                .fold(0, |m, it| m | it.2);
+            if new_poison != 0 || !self.sgs[g].poison.is_empty() || self.mem.poison.any {
+                self.propagate_poison(g, &t, inst, new_poison, &found.permutation);
+            }
             for (code, msg, lanes) in found.items {
                 self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
             }

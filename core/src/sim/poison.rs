@@ -1,0 +1,262 @@
+//! Poison propagation after each instruction (see `exec::poison`), and through memory.
+
+use super::{lanes_list, Simulator};
+use crate::exec::poison::{any, dest, operands, set};
+use crate::exec::Mask;
+use crate::program::{decode_ptr, Inst, Space};
+use crate::sched::Tangle;
+use crate::trace::PoisonStore;
+
+/// Most poison stores remembered (the first ones matter: where undefined data first landed).
+const MAX_POISON_STORES: usize = 100;
+
+impl Simulator {
+    /// Stores of poison values into memory so far (the first ones).
+    pub fn poison_stores(&self) -> &[PoisonStore] {
+        &self.poison_stores
+    }
+
+    /// Word indices of buffer (set, binding) that hold poison.
+    pub fn poisoned_words(&self, set: u32, binding: u32) -> Vec<usize> {
+        self.prog
+            .resources
+            .iter()
+            .position(|r| !r.push_constant && r.set == set && r.binding == binding)
+            .map_or_else(Vec::new, |i| self.mem.poisoned_words(i))
+    }
+
+    /// Which lanes of subgroup `g` hold a poison (undefined) value for SPIR-V id `id`.
+    pub fn poison_of(&self, g: usize, id: u32) -> Option<Vec<bool>> {
+        let (slot, width, _) = *self.prog.id_slots.get(&id)?;
+        let sg = self.sgs.get(g)?;
+        let p = if sg.poison.is_empty() {
+            0
+        } else {
+            any(&sg.poison, slot, width)
+        };
+        Some(
+            (0..self.cfg.subgroup_size)
+                .map(|l| p >> l & 1 == 1)
+                .collect(),
+        )
+    }
+
+    pub(super) fn propagate_poison(
+        &mut self,
+        g: usize,
+        t: &Tangle,
+        inst: &Inst,
+        new: Mask,
+        perm: &Option<Vec<(usize, usize)>>,
+    ) {
+        let s = self.cfg.subgroup_size as usize;
+        let inv_base = g * s;
+        let prog = std::sync::Arc::clone(&self.prog);
+        let sg = &mut self.sgs[g];
+        if sg.poison.is_empty() {
+            sg.poison = vec![0; prog.num_slots as usize];
+        }
+        let lanes = |m: Mask| (0..s).filter(move |l| m >> l & 1 == 1);
+        let width = |slot: u32| prog.slot_width.get(&slot).copied().unwrap_or(1);
+        let mut stored: Mask = 0;
+        match inst {
+            Inst::Load { dst, ptr, leaves } => {
+                let table = &prog.leaf_tables[*leaves as usize];
+                let ptr_p = any(&sg.poison, *ptr, 1);
+                for l in lanes(t.mask) {
+                    let p = sg.regs[*ptr as usize * s + l];
+                    for (k, leaf) in table.iter().enumerate() {
+                        let bad = ptr_p >> l & 1 == 1
+                            || new >> l & 1 == 1
+                            || self.mem.is_poison(p, *leaf, inv_base + l);
+                        set(
+                            &mut sg.poison,
+                            dst + k as u32,
+                            1,
+                            1 << l,
+                            if bad { Mask::MAX } else { 0 },
+                        );
+                    }
+                }
+                return;
+            }
+            Inst::Store { ptr, src, leaves } => {
+                let table = &prog.leaf_tables[*leaves as usize];
+                let ptr_p = any(&sg.poison, *ptr, 1);
+                for l in lanes(t.mask) {
+                    let p = sg.regs[*ptr as usize * s + l];
+                    for (k, leaf) in table.iter().enumerate() {
+                        let bad = (sg.poison[(src + k as u32) as usize] | ptr_p) >> l & 1 == 1;
+                        self.mem.set_poison(p, *leaf, inv_base + l, bad);
+                        if bad {
+                            stored |= 1 << l;
+                        }
+                    }
+                }
+            }
+            Inst::CopyMemory {
+                dst_ptr,
+                src_ptr,
+                dst_leaves,
+                src_leaves,
+            } => {
+                let st = &prog.leaf_tables[*src_leaves as usize];
+                let dt = &prog.leaf_tables[*dst_leaves as usize];
+                for l in lanes(t.mask) {
+                    let (sp, dp) = (
+                        sg.regs[*src_ptr as usize * s + l],
+                        sg.regs[*dst_ptr as usize * s + l],
+                    );
+                    for (a, b) in st.iter().zip(dt) {
+                        let bad = self.mem.is_poison(sp, *a, inv_base + l);
+                        self.mem.set_poison(dp, *b, inv_base + l, bad);
+                        if bad {
+                            stored |= 1 << l;
+                        }
+                    }
+                }
+            }
+            Inst::Atomic {
+                dst,
+                ptr,
+                value,
+                comparator,
+                op,
+                ty,
+            } => {
+                let leaf = crate::program::Leaf { offset: 0, ty: *ty };
+                let vp = value
+                    .iter()
+                    .chain(comparator)
+                    .fold(0, |m, v| m | any(&sg.poison, *v, 1))
+                    | any(&sg.poison, *ptr, 1);
+                for l in lanes(t.mask) {
+                    let p = sg.regs[*ptr as usize * s + l];
+                    let old = self.mem.is_poison(p, leaf, inv_base + l);
+                    if let Some(d) = dst {
+                        set(
+                            &mut sg.poison,
+                            *d,
+                            1,
+                            1 << l,
+                            if old { Mask::MAX } else { 0 },
+                        );
+                    }
+                    if *op != crate::program::AtomicOp::Load {
+                        let bad = old && *op != crate::program::AtomicOp::Store || vp >> l & 1 == 1;
+                        self.mem.set_poison(p, leaf, inv_base + l, bad);
+                        if bad {
+                            stored |= 1 << l;
+                        }
+                    }
+                }
+            }
+            Inst::Subgroup { dst, a, n, .. } => {
+                let ops = operands(inst);
+                let Some((d, w)) = dest(inst, width) else {
+                    return;
+                };
+                let mut out: Mask = new;
+                match perm {
+                    Some(sources) => {
+                        // Each lane takes the poison of the lane it read (and of the selector).
+                        let extra = ops
+                            .iter()
+                            .skip(1)
+                            .fold(0, |m, (sl, wd)| m | any(&sg.poison, *sl, *wd));
+                        for &(l, src) in sources {
+                            if (any(&sg.poison, *a, *n) >> src & 1 == 1) || extra >> l & 1 == 1 {
+                                out |= 1 << l;
+                            }
+                        }
+                    }
+                    None => {
+                        // Reductions, scans, ballots, votes: any poisoned participant taints all.
+                        let p = ops
+                            .iter()
+                            .fold(0, |m, (sl, wd)| m | any(&sg.poison, *sl, *wd))
+                            & t.mask;
+                        if p != 0 {
+                            out |= t.mask;
+                        }
+                    }
+                }
+                let _ = dst;
+                set(&mut sg.poison, d, w, t.mask, out);
+                return;
+            }
+            Inst::Copy { dst, src, n } => {
+                // Component-precise copies keep composites' clean parts clean.
+                for k in 0..*n {
+                    let p = sg.poison[(src + k) as usize] | new;
+                    set(&mut sg.poison, dst + k, 1, t.mask, p);
+                }
+                return;
+            }
+            Inst::Construct { dst, parts } => {
+                let mut off = 0;
+                for (src, w) in parts {
+                    for k in 0..*w {
+                        let p = sg.poison[(src + k) as usize] | new;
+                        set(&mut sg.poison, dst + off + k, 1, t.mask, p);
+                    }
+                    off += w;
+                }
+                return;
+            }
+            _ => {
+                if let Some((d, w)) = dest(inst, width) {
+                    let p = operands(inst)
+                        .iter()
+                        .fold(new, |m, (sl, wd)| m | any(&sg.poison, *sl, *wd));
+                    set(&mut sg.poison, d, w, t.mask, p);
+                }
+                return;
+            }
+        }
+        if stored != 0 && self.poison_stores.len() < MAX_POISON_STORES {
+            let ptr_slot = match inst {
+                Inst::Store { ptr, .. } | Inst::Atomic { ptr, .. } => *ptr,
+                Inst::CopyMemory { dst_ptr, .. } => *dst_ptr,
+                _ => return,
+            };
+            let first = stored.trailing_zeros() as usize;
+            let (space, region, _) = decode_ptr(self.sgs[g].regs[ptr_slot as usize * s + first]);
+            let binding = (space == Space::Buffer)
+                .then(|| {
+                    prog.resources
+                        .get(region as usize)
+                        .map(|r| (r.set, r.binding))
+                })
+                .flatten();
+            let b = &prog.blocks[t.block as usize];
+            self.poison_stores.push(PoisonStore {
+                step: self.stats.steps,
+                function: prog.func_name(b.func),
+                block: prog.block_name(t.block),
+                instruction: b
+                    .inst_indices
+                    .get(t.inst as usize)
+                    .copied()
+                    .unwrap_or(b.first_inst_index),
+                workgroup: self.workgroup_id(),
+                subgroup: g as u32,
+                lanes: lanes_list(stored),
+                memory: format!("{space:?}"),
+                binding,
+            });
+        }
+    }
+
+    /// Carry poison along a register copy made by the scheduler (phis, call arguments, returns).
+    pub(super) fn copy_poison(&mut self, g: usize, dst: u32, src: u32, width: u32, lanes: Mask) {
+        let sg = &mut self.sgs[g];
+        if sg.poison.is_empty() {
+            return;
+        }
+        for k in 0..width {
+            let p = sg.poison[(src + k) as usize];
+            set(&mut sg.poison, dst + k, 1, lanes, p);
+        }
+    }
+}
