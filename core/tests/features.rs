@@ -211,3 +211,77 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
         assert!(poisoned.len() < words, "clean results stay clean");
     }
 }
+
+fn run_asset(name: &str, subgroup_size: u32) -> (Vec<u32>, Simulator) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets")
+        .join(name);
+    let prog = Arc::new(load(&std::fs::read(path).unwrap(), &LoadOptions::default()).unwrap());
+    let inp: Vec<u32> = (0..64).map(|i| i * 7 + 3).collect();
+    let b = Bindings {
+        buffers: vec![(0, 0, to_bytes(&inp)), (0, 1, vec![0; 64 * 64 * 4])],
+        push_constants: Vec::new(),
+    };
+    let cfg = Config {
+        subgroup_size,
+        ..Config::default()
+    };
+    let mut sim = Simulator::new(prog, cfg, &b).unwrap();
+    assert_eq!(sim.run(1_000_000).unwrap(), Outcome::Finished);
+    (to_words(sim.buffer(0, 1).unwrap()), sim)
+}
+
+#[test]
+fn rotate_examples_compute_what_their_comments_say() {
+    for s in [4u32, 8, 32, 64] {
+        let x = |l: u32| l * 7 + 3 + l;
+        let (w, sim) = run_asset("rotate_convolution.spv", s);
+        assert!(sim.diagnostics().is_empty());
+        for l in 0..64u32 {
+            let base = l / s * s;
+            let left = x(base + (l + s - 1) % s);
+            let right = x(base + (l + 1) % s);
+            assert_eq!(
+                w[l as usize],
+                left + 2 * x(l) + right,
+                "convolution, lane {l}, subgroup {s}"
+            );
+        }
+        let (w, _) = run_asset("rotate_clustered.spv", s);
+        for l in 0..64u32 {
+            let in_cluster = |g: u32, d: u32| {
+                let g = g.min(s);
+                x((l + d) % g + l / g * g)
+            };
+            assert_eq!(
+                w[l as usize],
+                in_cluster(4, 1),
+                "cluster 4, lane {l}, subgroup {s}"
+            );
+            assert_eq!(w[64 + l as usize], in_cluster(8, 3));
+            assert_eq!(w[128 + l as usize], in_cluster(4, 5));
+            assert_eq!(w[192 + l as usize], x(l));
+        }
+    }
+    let (w, sim) = run_asset("rotate_divergent.spv", 32);
+    let d = &sim.diagnostics()[0];
+    assert_eq!(d.code, "rotate-inactive-source");
+    assert_eq!(
+        d.lanes,
+        (0..32)
+            .filter(|l| l % 3 == 2 || *l == 31)
+            .collect::<Vec<u32>>()
+    );
+    assert_eq!(
+        w[64 + 5],
+        (6 * 7 + 3) + 6,
+        "after the merge the rotate is defined"
+    );
+    let poisoned = sim.poisoned_words(0, 1);
+    assert!(
+        poisoned.contains(&2)
+            && poisoned.contains(&31)
+            && !poisoned.contains(&1)
+            && !poisoned.contains(&(64 + 2))
+    );
+}

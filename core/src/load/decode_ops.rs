@@ -195,7 +195,12 @@ pub(super) fn lower_group_arith(
 pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
     let op = inst.class.opcode;
     let scope = cx.scope(inst, 0)?;
-    if scope != Scope::Subgroup as u32 {
+    // A Workgroup-scope rotate reads invocation ((L + Delta) & (G - 1)) + (L & !(G - 1)) of the
+    // linear local index L, with G the ClusterSize or the subgroup size: subgroups are aligned
+    // runs of the linear index, so that invocation is in the same subgroup and the rotate is the
+    // subgroup one.
+    let rotate_workgroup = op == Op::GroupNonUniformRotateKHR && scope == Scope::Workgroup as u32;
+    if scope != Scope::Subgroup as u32 && !rotate_workgroup {
         return Err(cx.unsupported(inst, format!("Op{op:?} with a scope other than Subgroup")));
     }
     let (dst, n, tr) = cx.dst(inst)?;
