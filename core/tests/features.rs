@@ -285,3 +285,34 @@ fn rotate_examples_compute_what_their_comments_say() {
             && !poisoned.contains(&(64 + 2))
     );
 }
+
+#[test]
+fn rotate_moves_every_component_type() {
+    let prog = Arc::new(load(&data("rotate_types.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 9 * 32 * 4])],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(10_000).unwrap(), Outcome::Finished);
+    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+    let w = to_words(sim.buffer(0, 0).unwrap());
+    for l in 0..32u32 {
+        let src = u64::from((l + 1) % 32);
+        let r = &w[l as usize * 9..l as usize * 9 + 9];
+        assert_eq!(u64::from(r[0]), src & 1, "bool");
+        let i = (u64::from(r[1]) | u64::from(r[2]) << 32) as i64;
+        assert_eq!(i, src as i64 * (1 << 40) - 7, "i64");
+        assert_eq!(
+            f64::from_bits(u64::from(r[3]) | u64::from(r[4]) << 32),
+            src as f64 + 0.5,
+            "f64"
+        );
+        assert_eq!(
+            &r[5..8],
+            &[src as u32, 2 * src as u32, 3 * src as u32],
+            "u16 vector"
+        );
+        assert_eq!(f32::from_bits(r[8]), src as f32, "f16");
+    }
+}
