@@ -12,7 +12,8 @@ usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-
            [--switch-tangles per-value|per-case]
            [--sibling-order lowest-lane|highest-lane|oldest|newest]
            [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE]...
-           [--out SET:BINDING=FILE]... [--max-steps N] [--json] [--trace FILE]
+           [--out SET:BINDING=FILE]... [--max-steps N] [--max-memory MIB]
+           [--max-trace-steps N] [--json] [--trace FILE]
        lanescope example [NAME]      run a built-in example and print its summary
        lanescope --help";
 
@@ -41,6 +42,8 @@ pub struct RunArgs {
     pub buffers: Vec<(u32, u32, String)>,
     pub outs: Vec<(u32, u32, String)>,
     pub max_steps: u64,
+    pub max_memory_mib: u64,
+    pub max_trace_steps: usize,
     pub json: bool,
     pub trace: Option<String>,
 }
@@ -89,6 +92,8 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
         buffers: Vec::new(),
         outs: Vec::new(),
         max_steps: DEFAULT_MAX_STEPS,
+        max_memory_mib: 1024,
+        max_trace_steps: 5_000_000,
         json: false,
         trace: None,
     };
@@ -154,6 +159,18 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                 a.max_steps = v
                     .parse()
                     .map_err(|_| usage(format!("--max-steps: `{v}` is not a number")))?;
+            }
+            "--max-memory" => {
+                let v = val("--max-memory")?;
+                a.max_memory_mib = v
+                    .parse()
+                    .map_err(|_| usage(format!("--max-memory: `{v}` is not a number of MiB")))?;
+            }
+            "--max-trace-steps" => {
+                let v = val("--max-trace-steps")?;
+                a.max_trace_steps = v
+                    .parse()
+                    .map_err(|_| usage(format!("--max-trace-steps: `{v}` is not a number")))?;
             }
             "--json" => a.json = true,
             "--trace" => a.trace = Some(val("--trace")?),
@@ -241,6 +258,8 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         switch_tangles: a.switch_tangles,
         sibling_order: a.sibling_order,
         record_trace: a.trace.is_some(),
+        max_memory: a.max_memory_mib.saturating_mul(1 << 20),
+        max_trace_steps: a.max_trace_steps,
         ..Config::default()
     };
     let prog = Arc::new(prog);

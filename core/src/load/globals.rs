@@ -202,14 +202,13 @@ impl Ctx<'_> {
             Op::TypeSampledImage => Type::Opaque("sampled image"),
             _ => return Err(self.unsupported(inst, "forward-declared pointer types")),
         };
-        if self.types.flat.iter().map(Vec::len).sum::<usize>() > (64 << 20) {
-            return Err(self.unsupported(inst, "types too large to simulate"));
-        }
         let t = self.types.add(ty, rid);
-        if self.types.flat[t as usize].len() > MAX_VALUE_COMPONENTS {
-            return Err(
-                self.unsupported(inst, "a value type with more than 65536 scalar components")
-            );
+        self.flat_total += self.types.flat[t as usize].len();
+        if self.flat_total > (16 << 20) {
+            return Err(self.unsupported(
+                inst,
+                "types too large to simulate (over 16M scalar components in all)",
+            ));
         }
         if let Type::Scalar(s) = self.types.get(t) {
             self.scalar_types.entry(*s).or_insert(t);

@@ -175,6 +175,8 @@ pub(crate) struct Ctx<'m> {
     pub cur_index: u32,
     pub cur_function: Option<String>,
     pub workgroup_size_const: Option<u32>,
+    /// Scalar components of all types so far (bounds the loader's memory).
+    pub flat_total: usize,
 }
 
 impl<'m> Ctx<'m> {
@@ -209,6 +211,7 @@ impl<'m> Ctx<'m> {
             cur_index: 0,
             cur_function: None,
             workgroup_size_const: None,
+            flat_total: 0,
         }
     }
 
@@ -286,6 +289,12 @@ impl<'m> Ctx<'m> {
         ty: TypeId,
     ) -> Result<u32, LoadError> {
         let width = self.types.width(ty);
+        if width as usize > MAX_VALUE_COMPONENTS {
+            return Err(self.unsupported(
+                inst,
+                format!("a value of {width} scalar components (at most {MAX_VALUE_COMPONENTS})"),
+            ));
+        }
         let slot = self.next_slot;
         self.next_slot = self
             .next_slot

@@ -25,6 +25,11 @@ pub struct Config {
     pub record_trace: bool,
     /// Most diagnostics kept (each distinct problem is kept once per instruction anyway).
     pub max_diagnostics: usize,
+    /// Limit on the simulator's memory for one workgroup (registers, workgroup and private
+    /// memory), in bytes.
+    pub max_memory: u64,
+    /// Most steps recorded in the trace; recording stops (with a diagnostic) past it.
+    pub max_trace_steps: usize,
 }
 
 impl Default for Config {
@@ -36,6 +41,8 @@ impl Default for Config {
             sibling_order: SiblingOrder::LowestLane,
             record_trace: false,
             max_diagnostics: 1000,
+            max_memory: 1 << 30,
+            max_trace_steps: 5_000_000,
         }
     }
 }
@@ -118,6 +125,17 @@ impl Simulator {
         if invocations == 0 || invocations > 4096 {
             return Err(err(format!(
                 "workgroup size {x}x{y}x{z} = {invocations} invocations; supported: 1 to 4096"
+            )));
+        }
+        let subgroups = invocations.div_ceil(u64::from(s));
+        let need = u64::from(prog.num_slots) * u64::from(s) * 8 * subgroups
+            + invocations * u64::from(prog.invocation_bytes)
+            + u64::from(prog.workgroup_bytes);
+        if need > cfg.max_memory {
+            return Err(err(format!(
+                "simulating a workgroup of this shader needs {} MiB (registers and private memory); the limit is {} MiB (raise it with --max-memory)",
+                need >> 20,
+                cfg.max_memory >> 20
             )));
         }
         let wg_total = cfg
@@ -441,6 +459,10 @@ impl Simulator {
         let block = &prog.blocks[t.block as usize];
         self.stats.steps += 1;
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
+        if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
+            self.cfg.record_trace = false;
+            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit; later steps are not recorded (raise it with --max-trace-steps)", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
+        }
         if self.cfg.record_trace {
             self.trace.push(StepEvent {
                 step: self.stats.steps,
