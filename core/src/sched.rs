@@ -75,6 +75,28 @@ pub struct Record {
     pub func: FuncId,
 }
 
+impl Record {
+    /// A record nobody has arrived at yet.
+    pub fn new(
+        kind: RecordKind,
+        target: BlockId,
+        members: Mask,
+        parent: Option<RecordId>,
+        func: FuncId,
+    ) -> Self {
+        Self {
+            kind,
+            target,
+            members,
+            arrived: 0,
+            escaped_in: 0,
+            parent,
+            arrivals: 0,
+            func,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Tangle {
     pub id: u64,

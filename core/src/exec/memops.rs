@@ -30,19 +30,23 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     (base + end <= len as u64).then_some(p)
 }
 
-pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
-    let table = &c.prog.leaf_tables[leaves as usize];
-    let Some(p) = uniform_ptr(c, ptr, table) else {
-        return false;
-    };
-    let s = c.s;
-    let base = (p as u32) as usize;
+/// Byte offset of a pointer and the per-invocation stride of its memory (0 when shared).
+fn base_and_stride(c: &Ctx<'_>, p: u64) -> (usize, usize) {
     let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
         c.mem.per_invocation
     } else {
         0
     };
-    let inv_base = c.inv_base;
+    ((p as u32) as usize, per)
+}
+
+pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some(p) = uniform_ptr(c, ptr, table) else {
+        return false;
+    };
+    let (s, inv_base) = (c.s, c.inv_base);
+    let (base, per) = base_and_stride(c, p);
     let Some((mem, _, _)) = c.mem.window(p, 0) else {
         return false;
     };
@@ -68,14 +72,8 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
     let Some(p) = uniform_ptr(c, ptr, table) else {
         return false;
     };
-    let s = c.s;
-    let base = (p as u32) as usize;
-    let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
-        c.mem.per_invocation
-    } else {
-        0
-    };
-    let inv_base = c.inv_base;
+    let (s, inv_base) = (c.s, c.inv_base);
+    let (base, per) = base_and_stride(c, p);
     let Some((mem, _, _)) = c.mem.window(p, 0) else {
         return false;
     };

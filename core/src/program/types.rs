@@ -168,26 +168,40 @@ impl Types {
                 s * len
             }
             Type::RuntimeArray { .. } => 0,
-            Type::Struct {
-                members,
-                offsets,
-                matrix,
-            } => {
-                let mut end = 0u32;
-                let mut cursor = 0u32;
-                for (i, m) in members.iter().enumerate() {
-                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
-                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
-                        Layout::Matrix { stride, row_major }
-                    });
-                    cursor = off + self.size_in(*m, ml);
-                    end = end.max(cursor);
-                }
-                end
-            }
+            Type::Struct { .. } => self
+                .struct_members(t)
+                .iter()
+                .map(|(off, ml, m)| off + self.size_in(*m, *ml))
+                .max()
+                .unwrap_or(0),
             Type::Pointer { .. } => 8,
             _ => 0,
         }
+    }
+
+    /// Byte offset, layout and type of each member of struct `t`: Offset decorations where
+    /// present, else naturally aligned after the previous member.
+    fn struct_members(&self, t: TypeId) -> Vec<(u32, Layout, TypeId)> {
+        let Type::Struct {
+            members,
+            offsets,
+            matrix,
+        } = self.get(t)
+        else {
+            return Vec::new();
+        };
+        let mut cursor = 0u32;
+        let mut out = Vec::with_capacity(members.len());
+        for (i, m) in members.iter().enumerate() {
+            let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
+            let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| Layout::Matrix {
+                stride,
+                row_major,
+            });
+            cursor = off + self.size_in(*m, ml);
+            out.push((off, ml, *m));
+        }
+        out
     }
 
     fn natural_col_stride(&self, col: TypeId) -> u32 {
@@ -253,19 +267,9 @@ impl Types {
                     self.push_leaves(*elem, layout, base + i * s, out);
                 }
             }
-            Type::Struct {
-                members,
-                offsets,
-                matrix,
-            } => {
-                let mut cursor = 0u32;
-                for (i, m) in members.iter().enumerate() {
-                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
-                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
-                        Layout::Matrix { stride, row_major }
-                    });
-                    self.push_leaves(*m, ml, base + off, out);
-                    cursor = off + self.size_in(*m, ml);
+            Type::Struct { .. } => {
+                for (off, ml, m) in self.struct_members(t) {
+                    self.push_leaves(m, ml, base + off, out);
                 }
             }
             Type::Pointer { .. } => out.push(Leaf {
@@ -283,24 +287,7 @@ impl Types {
     /// `layout`, and the member's type. `None` when `index` is out of range.
     pub fn member(&self, t: TypeId, layout: Layout, index: u32) -> Option<(u32, Layout, TypeId)> {
         match self.get(t) {
-            Type::Struct {
-                members,
-                offsets,
-                matrix,
-            } => {
-                let mut cursor = 0u32;
-                for (i, m) in members.iter().enumerate() {
-                    let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
-                    let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| {
-                        Layout::Matrix { stride, row_major }
-                    });
-                    if i as u32 == index {
-                        return Some((off, ml, *m));
-                    }
-                    cursor = off + self.size_in(*m, ml);
-                }
-                None
-            }
+            Type::Struct { .. } => self.struct_members(t).get(index as usize).copied(),
             _ => {
                 let (stride, sub_layout, elem, len) = self.element_step(t, layout)?;
                 if len.is_some_and(|n| index >= n) {

@@ -32,19 +32,16 @@ impl Simulator {
                 }
             }
         }
-        let rec = sg.new_record(Record {
-            kind: RecordKind::Call {
+        let rec = sg.new_record(Record::new(
+            RecordKind::Call {
                 resume: t.inst + 1,
                 dst: *dst,
             },
-            target: t.block,
-            members: t.mask,
-            arrived: 0,
-            escaped_in: 0,
-            parent: t.ctx,
-            arrivals: 0,
-            func: prog.blocks[t.block as usize].func,
-        });
+            t.block,
+            t.mask,
+            t.ctx,
+            prog.blocks[t.block as usize].func,
+        ));
         let tt = &mut sg.tangles[ti];
         tt.block = callee.entry;
         tt.inst = 0;
@@ -94,27 +91,21 @@ impl Simulator {
                     }
                     Some(l)
                 } else {
-                    Some(sg.new_record(Record {
-                        kind: RecordKind::Loop { header: t.block },
-                        target: merge,
-                        members: t.mask,
-                        arrived: 0,
-                        escaped_in: 0,
-                        parent: ctx,
-                        arrivals: 0,
-                        func: block.func,
-                    }))
+                    Some(sg.new_record(Record::new(
+                        RecordKind::Loop { header: t.block },
+                        merge,
+                        t.mask,
+                        ctx,
+                        block.func,
+                    )))
                 };
-                ctx = Some(sg.new_record(Record {
-                    kind: RecordKind::Continue,
-                    target: continue_target,
-                    members: t.mask,
-                    arrived: 0,
-                    escaped_in: 0,
-                    parent: loop_rec,
-                    arrivals: 0,
-                    func: block.func,
-                }));
+                ctx = Some(sg.new_record(Record::new(
+                    RecordKind::Continue,
+                    continue_target,
+                    t.mask,
+                    loop_rec,
+                    block.func,
+                )));
             }
             Some(Merge::Selection { merge }) => {
                 is_switch_header = matches!(block.term, Terminator::Switch { .. });
@@ -123,16 +114,8 @@ impl Simulator {
                 } else {
                     RecordKind::Selection
                 };
-                ctx = Some(self.sgs[g].new_record(Record {
-                    kind,
-                    target: merge,
-                    members: t.mask,
-                    arrived: 0,
-                    escaped_in: 0,
-                    parent: ctx,
-                    arrivals: 0,
-                    func: block.func,
-                }));
+                ctx =
+                    Some(self.sgs[g].new_record(Record::new(kind, merge, t.mask, ctx, block.func)));
             }
             None => {}
         }
