@@ -316,3 +316,38 @@ fn rotate_moves_every_component_type() {
         assert_eq!(f32::from_bits(r[8]), src as f32, "f16");
     }
 }
+
+#[test]
+fn alu_self_checks_pass() {
+    // Forty self-checking comparisons (tests/data/alu_checks.comp): 8/16/64-bit integers, f16/f64,
+    // conversions, bit operations, GLSL.std.450, matrices, explicit layouts, atomics, phis.
+    let prog = Arc::new(load(&data("alu_checks.spv"), &LoadOptions::default()).unwrap());
+    let inp: Vec<u32> = (0..16).collect();
+    let b = Bindings {
+        buffers: vec![
+            (0, 0, to_bytes(&inp)),
+            (0, 1, vec![0; 256]),
+            (0, 2, vec![0; 256]),
+        ],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(
+        prog,
+        Config {
+            subgroup_size: 4,
+            ..Config::default()
+        },
+        &b,
+    )
+    .unwrap();
+    assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
+    let w = to_words(sim.buffer(0, 1).unwrap());
+    let failed: Vec<usize> = (0..40).filter(|&k| w[k] != 1).collect();
+    assert!(failed.is_empty(), "checks failed: {failed:?}");
+    // The divisions by zero of check 10 are reported, and their result is poison in outp[10].
+    assert!(sim
+        .diagnostics()
+        .iter()
+        .any(|d| d.code == "undefined-result"));
+    assert_eq!(sim.poisoned_words(0, 1), vec![10]);
+}
