@@ -101,7 +101,12 @@ pub fn probes(out: &[u32], invocation: usize) -> Vec<Probe> {
 
 /// Run a `reconv/` shader with input words `inp` (one per invocation) under `cfg`.
 pub fn run_probes(shader: &str, inp: &[u32], cfg: Config) -> Vec<Vec<Probe>> {
-    let path = reference_dir("reconv").join(shader);
+    run_probes_at(&reference_dir("reconv").join(shader), inp, cfg)
+}
+
+/// Like `run_probes`, for a probe shader anywhere.
+pub fn run_probes_at(path: &Path, inp: &[u32], cfg: Config) -> Vec<Vec<Probe>> {
+    let path = path.to_path_buf();
     let n = inp.len();
     let sim = run(
         &path,
