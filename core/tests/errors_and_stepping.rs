@@ -217,3 +217,36 @@ fn lanes_waiting_at_a_merge_say_for_whom() {
     }
     assert!(seen, "some lanes must wait at the if's merge");
 }
+
+/// Every input a fuzzer found crashing once (tests/data/fuzz): loading and running it ends in an
+/// error or a result, never a panic.
+#[test]
+fn fuzzer_findings_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        n += 1;
+        let Ok(prog) = load(&bytes, &LoadOptions::default()) else {
+            continue;
+        };
+        let mut b = Bindings::default();
+        for r in &prog.resources {
+            let size = r.min_size as usize + r.runtime_array_stride.unwrap_or(0) as usize * 8;
+            if r.push_constant {
+                b.push_constants = vec![0; size];
+            } else {
+                b.buffers.push((r.set, r.binding, vec![0; size]));
+            }
+        }
+        let cfg = Config {
+            subgroup_size: 8,
+            max_memory: 64 << 20,
+            ..Config::default()
+        };
+        if let Ok(mut sim) = Simulator::new(Arc::new(prog), cfg, &b) {
+            let _ = sim.run(2_000);
+        }
+    }
+    assert!(n >= 1);
+}

@@ -466,6 +466,9 @@ impl<'m> Ctx<'m> {
                     self.pre_allocate(inst)?;
                 }
             }
+            if f.blocks.is_empty() {
+                return Err(self.invalid(def, "function has no body (declarations need the Linkage capability, which shaders cannot use)"));
+            }
             let first = blocks.len() as u32;
             for b in &f.blocks {
                 let block = self.lower_block(fi as u32, b)?;
