@@ -183,3 +183,72 @@ pub const POISON_CODES: [&str; 5] = [
     "dot-overflow",
     "out-of-bounds",
 ];
+
+/// The register range an instruction writes, as the executor writes it: (slot, components).
+pub fn written(inst: &Inst) -> Option<(u32, u32)> {
+    Some(match inst {
+        Inst::Copy { dst, n, .. }
+        | Inst::Un { dst, n, .. }
+        | Inst::Bin { dst, n, .. }
+        | Inst::Conv { dst, n, .. }
+        | Inst::Select { dst, n, .. }
+        | Inst::Scale { dst, n, .. } => (*dst, *n),
+        Inst::Wide { dst, n, .. } => (*dst, 2 * n),
+        Inst::Bitcast { dst, to, .. } => (*dst, to.len() as u32),
+        Inst::Shuffle { dst, comps, .. } => (*dst, comps.len() as u32),
+        Inst::Construct { dst, parts } => (*dst, parts.iter().map(|p| p.1).sum()),
+        Inst::Insert { dst, width, .. } => (*dst, *width),
+        Inst::InsertDyn { dst, len, .. } => (*dst, *len),
+        Inst::MatMul {
+            dst, rows, cols, ..
+        }
+        | Inst::Transpose {
+            dst, rows, cols, ..
+        } => (*dst, rows * cols),
+        Inst::Ext {
+            dst,
+            out_tys,
+            ptr_out,
+            ..
+        } => (
+            *dst,
+            if ptr_out.is_some() {
+                out_tys.len() as u32 / 2
+            } else {
+                out_tys.len() as u32
+            },
+        ),
+        Inst::Subgroup { dst, op, n, .. } => (
+            *dst,
+            match op {
+                SubgroupOp::Ballot => 4,
+                SubgroupOp::Elect
+                | SubgroupOp::All
+                | SubgroupOp::Any
+                | SubgroupOp::AllEqual
+                | SubgroupOp::InverseBallot
+                | SubgroupOp::BallotBitExtract { .. }
+                | SubgroupOp::BallotBitCount(_)
+                | SubgroupOp::BallotFindLsb
+                | SubgroupOp::BallotFindMsb => 1,
+                _ => *n,
+            },
+        ),
+        Inst::ExtractDyn { dst, .. }
+        | Inst::Any { dst, .. }
+        | Inst::All { dst, .. }
+        | Inst::Dot { dst, .. }
+        | Inst::IntDot { dst, .. }
+        | Inst::AccessChain { dst, .. }
+        | Inst::ArrayLength { dst, .. }
+        | Inst::Variable { dst, .. } => (*dst, 1),
+        Inst::Atomic { dst: Some(d), .. } => (*d, 1),
+        Inst::Load { .. }
+        | Inst::Store { .. }
+        | Inst::CopyMemory { .. }
+        | Inst::Atomic { dst: None, .. }
+        | Inst::Nop
+        | Inst::Call { .. }
+        | Inst::Barrier { .. } => return None,
+    })
+}

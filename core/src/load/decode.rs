@@ -5,7 +5,7 @@ use super::decode_ops::{
 };
 use super::{Ctx, LoadError, PtrInfo};
 use crate::program::{
-    AtomicOp, BinOp, ConvOp, ExtOp, Inst, Layout, Space, Type, TypeId, UnOp, WideOp,
+    AtomicOp, BinOp, ConvOp, ExtOp, Inst, Layout, Space, SubgroupOp, Type, TypeId, UnOp, WideOp,
 };
 use crate::value::ScalarTy;
 use rspirv::dr::{Instruction, Operand};
@@ -170,6 +170,76 @@ impl Ctx<'_> {
     reason = "one arm per opcode family reads best as one match"
 )]
 pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
+    let lowered = lower_inner(cx, inst)?;
+    if let Some(i) = &lowered {
+        check_shapes(cx, inst, i)?;
+    }
+    Ok(lowered)
+}
+
+/// Operands and results must have the shapes the executor reads and writes: a malformed
+/// module is an error here, never an out-of-range register access later.
+fn check_shapes(cx: &Ctx<'_>, inst: &Instruction, i: &Inst) -> Result<(), LoadError> {
+    let limit = cx.next_slot;
+    for (slot, width) in crate::exec::poison::operands(i) {
+        if slot.checked_add(width).is_none_or(|end| end > limit) {
+            return Err(cx.invalid(inst, "an operand has the wrong type for this instruction"));
+        }
+    }
+    let declared = |slot: u32| cx.slot_widths.get(&slot).copied().unwrap_or(0);
+    if let Some((dst, n)) = crate::exec::poison::written(i) {
+        if declared(dst) < n {
+            return Err(cx.invalid(
+                inst,
+                "the result type is too small for what the instruction produces",
+            ));
+        }
+    }
+    let need = match i {
+        Inst::Subgroup {
+            op: SubgroupOp::Ballot,
+            dst,
+            ..
+        } => Some((*dst, 4)),
+        Inst::Load { dst, leaves, .. } => {
+            Some((*dst, cx.leaf_tables[*leaves as usize].len() as u32))
+        }
+        _ => None,
+    };
+    if let Some((dst, w)) = need {
+        if declared(dst) != w {
+            return Err(cx.invalid(
+                inst,
+                "the result type does not match what the instruction produces",
+            ));
+        }
+    }
+    match i {
+        Inst::Store { src, leaves, .. }
+            if declared(*src) != cx.leaf_tables[*leaves as usize].len() as u32 =>
+        {
+            Err(cx.invalid(
+                inst,
+                "the stored object's type does not match the pointer's",
+            ))
+        }
+        Inst::Subgroup {
+            op:
+                SubgroupOp::InverseBallot
+                | SubgroupOp::BallotBitExtract { .. }
+                | SubgroupOp::BallotBitCount(_)
+                | SubgroupOp::BallotFindLsb
+                | SubgroupOp::BallotFindMsb,
+            a,
+            ..
+        } if declared(*a) != 4 => {
+            Err(cx.invalid(inst, "a ballot operand must be a 4-component vector"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let op = inst.class.opcode;
     if let Some(bop) = bin_op(op) {
         let (dst, n, _) = cx.dst(inst)?;

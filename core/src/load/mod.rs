@@ -175,6 +175,8 @@ pub(crate) struct Ctx<'m> {
     pub cur_index: u32,
     pub cur_function: Option<String>,
     pub workgroup_size_const: Option<u32>,
+    /// Width of the value starting at each allocated slot.
+    pub slot_widths: HashMap<u32, u32>,
     /// Scalar components of all types so far (bounds the loader's memory).
     pub flat_total: usize,
 }
@@ -212,6 +214,7 @@ impl<'m> Ctx<'m> {
             cur_function: None,
             workgroup_size_const: None,
             flat_total: 0,
+            slot_widths: HashMap::new(),
         }
     }
 
@@ -302,6 +305,7 @@ impl<'m> Ctx<'m> {
             .filter(|n| *n < (1 << 26))
             .ok_or_else(|| self.unsupported(inst, "too many values in the module"))?;
         self.slots.insert(id, (slot, width, ty));
+        self.slot_widths.insert(slot, width);
         Ok(slot)
     }
 

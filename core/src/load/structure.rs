@@ -115,7 +115,56 @@ pub(super) fn check(
         }
     }
     let _ = cx;
+    check_calls(functions, blocks)?;
     check_recursion(functions, blocks)
+}
+
+/// Calls match their callee's parameters and result; returns match their function's type.
+fn check_calls(functions: &[Function], blocks: &[Block]) -> Result<(), LoadError> {
+    for f in functions {
+        for &b in &f.blocks {
+            let block = &blocks[b as usize];
+            let at = || Location {
+                instruction: Some(block.first_inst_index),
+                id: Some(block.label),
+                function: Some(f.name.clone()),
+                ..Location::default()
+            };
+            for i in &block.insts {
+                let crate::program::Inst::Call { func, dst, args } = i else {
+                    continue;
+                };
+                let callee = &functions[*func as usize];
+                let widths_ok = args.len() == callee.params.len()
+                    && args.iter().zip(&callee.params).all(|(a, p)| a.1 == p.1);
+                let ret_ok = dst.map(|d| d.1) == callee.ret.map(|r| r.1);
+                if !widths_ok || !ret_ok {
+                    return Err(LoadError::Invalid {
+                        what: format!(
+                            "call of {} does not match its parameters or result type",
+                            callee.name
+                        ),
+                        at: at(),
+                    });
+                }
+            }
+            let ret_ok = match &block.term {
+                Terminator::ReturnValue { n, .. } => f.ret.map(|r| r.1) == Some(*n),
+                Terminator::Return => f.ret.is_none(),
+                _ => true,
+            };
+            if !ret_ok {
+                return Err(LoadError::Invalid {
+                    what: format!(
+                        "return in {} does not match the function's result type",
+                        f.name
+                    ),
+                    at: at(),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// SPIR-V forbids recursion; the executor relies on it (each function's values have fixed slots).
