@@ -165,10 +165,6 @@ impl Ctx<'_> {
 }
 
 /// Lower one instruction; `None` for instructions with no run-time effect.
-#[expect(
-    clippy::too_many_lines,
-    reason = "one arm per opcode family reads best as one match"
-)]
 pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let lowered = lower_inner(cx, inst)?;
     if let Some(i) = &lowered {
@@ -239,6 +235,10 @@ fn check_shapes(cx: &Ctx<'_>, inst: &Instruction, i: &Inst) -> Result<(), LoadEr
     }
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "one arm per opcode family reads best as one match"
+)]
 fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let op = inst.class.opcode;
     if let Some(bop) = bin_op(op) {
