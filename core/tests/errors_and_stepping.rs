@@ -106,6 +106,13 @@ fn missing_or_short_buffers_are_run_errors() {
     .err()
     .unwrap();
     assert!(e.message.contains("power of two"), "{e}");
+    let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
+    let small = Config {
+        max_memory: 1024,
+        ..Config::default()
+    };
+    let e = Simulator::new(prog, small, &bindings(64)).err().unwrap();
+    assert!(e.message.contains("--max-memory"), "{e}");
 }
 
 #[test]

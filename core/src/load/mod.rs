@@ -118,7 +118,13 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
         // rspirv panics on an OpSpecConstantOp naming an opcode whose operands it cannot parse
         // there; the spec allows only a fixed list, so check it first.
         if op == 52 && wc >= 4 && !spec_constant_op_allowed(words[i + 3]) {
-            return Err(LoadError::Malformed { what: format!("OpSpecConstantOp with {} (not allowed there)", opname(words[i + 3])), at });
+            return Err(LoadError::Malformed {
+                what: format!(
+                    "OpSpecConstantOp with {} (not allowed there)",
+                    opname(words[i + 3])
+                ),
+                at,
+            });
         }
         out.push((i * 4) as u32);
         i += wc;
@@ -129,17 +135,71 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
 /// Opcodes the SPIR-V spec allows inside OpSpecConstantOp (Shader and Kernel lists together).
 fn spec_constant_op_allowed(op: u32) -> bool {
     use rspirv::spirv::Op as O;
-    let Some(o) = O::from_u32(op) else { return false };
+    let Some(o) = O::from_u32(op) else {
+        return false;
+    };
     matches!(
         o,
-        O::SConvert | O::UConvert | O::FConvert | O::SNegate | O::Not | O::IAdd | O::ISub | O::IMul | O::UDiv | O::SDiv | O::UMod | O::SRem | O::SMod
-            | O::ShiftRightLogical | O::ShiftRightArithmetic | O::ShiftLeftLogical | O::BitwiseOr | O::BitwiseXor | O::BitwiseAnd
-            | O::VectorShuffle | O::CompositeExtract | O::CompositeInsert | O::LogicalOr | O::LogicalAnd | O::LogicalNot | O::LogicalEqual
-            | O::LogicalNotEqual | O::Select | O::IEqual | O::INotEqual | O::ULessThan | O::SLessThan | O::UGreaterThan | O::SGreaterThan
-            | O::ULessThanEqual | O::SLessThanEqual | O::UGreaterThanEqual | O::SGreaterThanEqual | O::QuantizeToF16 | O::ConvertFToS
-            | O::ConvertSToF | O::ConvertFToU | O::ConvertUToF | O::ConvertPtrToU | O::ConvertUToPtr | O::GenericCastToPtr
-            | O::PtrCastToGeneric | O::Bitcast | O::FNegate | O::FAdd | O::FSub | O::FMul | O::FDiv | O::FRem | O::FMod | O::AccessChain
-            | O::InBoundsAccessChain | O::PtrAccessChain | O::InBoundsPtrAccessChain | O::CooperativeMatrixLengthKHR
+        O::SConvert
+            | O::UConvert
+            | O::FConvert
+            | O::SNegate
+            | O::Not
+            | O::IAdd
+            | O::ISub
+            | O::IMul
+            | O::UDiv
+            | O::SDiv
+            | O::UMod
+            | O::SRem
+            | O::SMod
+            | O::ShiftRightLogical
+            | O::ShiftRightArithmetic
+            | O::ShiftLeftLogical
+            | O::BitwiseOr
+            | O::BitwiseXor
+            | O::BitwiseAnd
+            | O::VectorShuffle
+            | O::CompositeExtract
+            | O::CompositeInsert
+            | O::LogicalOr
+            | O::LogicalAnd
+            | O::LogicalNot
+            | O::LogicalEqual
+            | O::LogicalNotEqual
+            | O::Select
+            | O::IEqual
+            | O::INotEqual
+            | O::ULessThan
+            | O::SLessThan
+            | O::UGreaterThan
+            | O::SGreaterThan
+            | O::ULessThanEqual
+            | O::SLessThanEqual
+            | O::UGreaterThanEqual
+            | O::SGreaterThanEqual
+            | O::QuantizeToF16
+            | O::ConvertFToS
+            | O::ConvertSToF
+            | O::ConvertFToU
+            | O::ConvertUToF
+            | O::ConvertPtrToU
+            | O::ConvertUToPtr
+            | O::GenericCastToPtr
+            | O::PtrCastToGeneric
+            | O::Bitcast
+            | O::FNegate
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FDiv
+            | O::FRem
+            | O::FMod
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::PtrAccessChain
+            | O::InBoundsPtrAccessChain
+            | O::CooperativeMatrixLengthKHR
     )
 }
 

@@ -133,9 +133,9 @@ impl Simulator {
             + u64::from(prog.workgroup_bytes);
         if need > cfg.max_memory {
             return Err(err(format!(
-                "simulating a workgroup of this shader needs {} MiB (registers and private memory); the limit is {} MiB (raise it with --max-memory)",
-                need >> 20,
-                cfg.max_memory >> 20
+                "simulating a workgroup of this shader needs {} KiB (registers and private memory); the limit is {} KiB (raise it with --max-memory, in MiB)",
+                need.div_ceil(1024),
+                cfg.max_memory >> 10
             )));
         }
         let wg_total = cfg
