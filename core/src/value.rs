@@ -12,8 +12,17 @@ use half::f16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ScalarTy {
     Bool,
-    Int { bits: u8, signed: bool },
-    Float { bits: u8 },
+    Int {
+        bits: u8,
+        signed: bool,
+    },
+    Float {
+        bits: u8,
+    },
+    /// bfloat16 (SPV_KHR_bfloat16: `OpTypeFloat 16 BFloat16KHR`): 1 sign, 8 exponent and 7
+    /// fraction bits, raw bits in the low 16. Not `is_float()`: the spec allows it only in
+    /// conversions, memory and cooperative matrices, which handle it explicitly.
+    BFloat16,
 }
 
 impl ScalarTy {
@@ -32,6 +41,7 @@ impl ScalarTy {
         match self {
             Self::Bool => 1,
             Self::Int { bits, .. } | Self::Float { bits } => u32::from(bits),
+            Self::BFloat16 => 16,
         }
     }
 
@@ -41,6 +51,7 @@ impl ScalarTy {
             // Booleans have no defined memory layout; store them as 32-bit words.
             Self::Bool => 4,
             Self::Int { bits, .. } | Self::Float { bits } => u32::from(bits) / 8,
+            Self::BFloat16 => 2,
         }
     }
 
@@ -50,6 +61,29 @@ impl ScalarTy {
 
     pub fn is_signed(self) -> bool {
         matches!(self, Self::Int { signed: true, .. })
+    }
+
+    /// A floating-point type of any encoding (IEEE or bfloat16).
+    pub fn is_any_float(self) -> bool {
+        matches!(self, Self::Float { .. } | Self::BFloat16)
+    }
+}
+
+/// Read a float of type `ty` (IEEE of any width, or bfloat16) as f64.
+#[inline]
+pub fn float_to_f64(ty: ScalarTy, v: u64) -> f64 {
+    match ty {
+        ScalarTy::BFloat16 => half::bf16::from_bits(v as u16).to_f64(),
+        _ => to_f64(v, ty.bits()),
+    }
+}
+
+/// Encode an f64 as type `ty`, rounding to nearest even.
+#[inline]
+pub fn float_from_f64(ty: ScalarTy, x: f64) -> u64 {
+    match ty {
+        ScalarTy::BFloat16 => u64::from(half::bf16::from_f64(x).to_bits()),
+        _ => from_f64(x, ty.bits()),
     }
 }
 
@@ -130,6 +164,7 @@ pub fn format_scalar(ty: ScalarTy, v: u64) -> String {
             let x = to_f64(v, u32::from(bits));
             format!("{x:?}")
         }
+        ScalarTy::BFloat16 => format!("{:?}", float_to_f64(ty, v)),
     }
 }
 

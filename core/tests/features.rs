@@ -104,6 +104,28 @@ fn workgroup_memory_is_shared_across_subgroups_with_barriers() {
 }
 
 #[test]
+fn declarations_aliasing_one_binding_share_the_buffer() {
+    let prog = Arc::new(load(&data("alias_binding.spv"), &LoadOptions::default()).unwrap());
+    assert_eq!(prog.resources.len(), 1, "{:?}", prog.resources);
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 8 * 4])],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
+    let w = to_words(sim.buffer(0, 0).unwrap());
+    for i in 0..4 {
+        let expected = (i as f32 + 0.5).to_bits();
+        assert_eq!(w[i], expected, "float view, word {i}");
+        assert_eq!(
+            w[i + 4],
+            expected,
+            "uint view read what the float view wrote, word {i}"
+        );
+    }
+}
+
+#[test]
 fn an_infinite_loop_stops_at_the_budget() {
     let prog = Arc::new(load(&data("infinite_loop.spv"), &LoadOptions::default()).unwrap());
     let b = Bindings {

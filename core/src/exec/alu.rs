@@ -4,7 +4,7 @@
 //! SPIR-V spec leaves the result undefined, `true` in the second element.
 
 use crate::program::{BinOp, ConvOp, UnOp};
-use crate::value::{from_f64, mask, sext, to_f64, trunc, ScalarTy};
+use crate::value::{mask, sext, to_f64, trunc, ScalarTy};
 use half::f16;
 
 #[inline]
@@ -194,13 +194,22 @@ pub fn conv(op: ConvOp, from: ScalarTy, to: ScalarTy, a: u64) -> (u64, bool) {
         ConvOp::UConvert => (trunc(a, fw) & mask(tw), false),
         ConvOp::SConvert => (sext(a, fw) as u64 & mask(tw), false),
         ConvOp::FConvert => {
-            let x = to_f64(a, fw);
-            (from_f64(x, tw), false)
+            let x = crate::value::float_to_f64(from, a);
+            (crate::value::float_from_f64(to, x), false)
+        }
+        ConvOp::SToF | ConvOp::UToF if to == ScalarTy::BFloat16 => {
+            let v = if op == ConvOp::SToF {
+                sext(a, fw) as f64
+            } else {
+                trunc(a, fw) as f64
+            };
+            // Integers up to 2^53 convert exactly to f64, so this rounds once.
+            (crate::value::float_from_f64(to, v), false)
         }
         ConvOp::SToF => (int_to_float(sext(a, fw) as i128, tw), false),
         ConvOp::UToF => (int_to_float(i128::from(trunc(a, fw)), tw), false),
         ConvOp::FToU | ConvOp::FToS => {
-            let x = to_f64(a, fw).trunc();
+            let x = crate::value::float_to_f64(from, a).trunc();
             let signed = op == ConvOp::FToS;
             let (lo, hi) = if signed {
                 (-(2f64.powi(tw as i32 - 1)), 2f64.powi(tw as i32 - 1) - 1.0)

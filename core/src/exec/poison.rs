@@ -13,6 +13,7 @@ use crate::program::{Inst, SubgroupOp};
 pub fn operands(inst: &Inst) -> Vec<(u32, u32)> {
     match inst {
         Inst::Nop | Inst::Variable { .. } | Inst::Call { .. } | Inst::Barrier { .. } => vec![],
+        Inst::Coop(op) => op.operands(),
         Inst::Copy { src, n, .. } => vec![(*src, *n)],
         Inst::Un { a, n, .. }
         | Inst::Conv { a, n, .. }
@@ -154,6 +155,7 @@ pub fn dest(inst: &Inst, result_width: impl Fn(u32) -> u32) -> Option<(u32, u32)
         | Inst::IntDot { dst, .. }
         | Inst::Subgroup { dst, .. } => *dst,
         Inst::Atomic { dst: Some(d), .. } => *d,
+        Inst::Coop(op) => return op.written(),
         _ => return None,
     };
     Some((d, result_width(d)))
@@ -176,8 +178,11 @@ pub fn set(poison: &mut [Mask], slot: u32, width: u32, lanes: Mask, value: Mask)
 }
 
 /// Diagnostic codes whose lanes get an undefined (poison) result.
-pub const POISON_CODES: [&str; 5] = [
+pub const POISON_CODES: [&str; 8] = [
     "undefined-result",
+    "coopmat-overflow",
+    "coopmat-partial-tangle",
+    "coopmat-replica-mismatch",
     "inactive-source",
     "rotate-inactive-source",
     "dot-overflow",
@@ -243,6 +248,7 @@ pub fn written(inst: &Inst) -> Option<(u32, u32)> {
         | Inst::ArrayLength { dst, .. }
         | Inst::Variable { dst, .. } => (*dst, 1),
         Inst::Atomic { dst: Some(d), .. } => (*d, 1),
+        Inst::Coop(op) => return op.written(),
         Inst::Load { .. }
         | Inst::Store { .. }
         | Inst::CopyMemory { .. }

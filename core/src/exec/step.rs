@@ -11,7 +11,11 @@ use crate::value::{from_f64, mask as bitmask, sext, ScalarTy};
 pub enum Flow {
     Next,
     Call,
-    Barrier { workgroup: bool },
+    Barrier {
+        workgroup: bool,
+    },
+    /// A Workgroup-scope cooperative-matrix operation: wait until the whole workgroup is there.
+    CoopWorkgroup,
 }
 
 /// Problems found while executing one instruction, by lane.
@@ -685,6 +689,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 c.found.add("nonuniform-operand", "an operand that must be dynamically uniform differs across the tangle (the first lane's value was used)", c.mask);
             }
         }
+        Inst::Coop(op) => return super::coop::exec(c, op),
         Inst::Call { .. } => return Flow::Call,
         Inst::Barrier { workgroup } => {
             return Flow::Barrier {

@@ -166,7 +166,10 @@ impl Ctx<'_> {
 
 /// Lower one instruction; `None` for instructions with no run-time effect.
 pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
-    let lowered = lower_inner(cx, inst)?;
+    let lowered = match super::decode_coop::lower_coop(cx, inst)? {
+        Some(i) => Some(i),
+        None => lower_inner(cx, inst)?,
+    };
     if let Some(i) = &lowered {
         check_shapes(cx, inst, i)?;
     }
@@ -233,6 +236,11 @@ fn check_shapes(cx: &Ctx<'_>, inst: &Instruction, i: &Inst) -> Result<(), LoadEr
         }
         _ => Ok(()),
     }
+}
+
+/// The ordinary per-lane lowering of an instruction that produces a value.
+pub(super) fn lower_plain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
+    lower_inner(cx, inst)?.ok_or_else(|| cx.invalid(inst, "instruction without an effect"))
 }
 
 #[expect(

@@ -53,7 +53,8 @@ impl Ctx<'_> {
                 | Op::TypeImage
                 | Op::TypeSampler
                 | Op::TypeSampledImage
-                | Op::TypeForwardPointer => self.read_type(inst)?,
+                | Op::TypeForwardPointer
+                | Op::TypeCooperativeMatrixKHR => self.read_type(inst)?,
                 Op::Constant
                 | Op::ConstantTrue
                 | Op::ConstantFalse
@@ -93,11 +94,18 @@ impl Ctx<'_> {
             }
             Op::TypeFloat => {
                 let bits = lit(0)?;
-                if inst.operands.len() > 1 {
-                    return Err(self.unsupported(
-                        inst,
-                        "floating-point encodings other than IEEE (e.g. bfloat16)",
-                    ));
+                if let Some(enc) = inst.operands.get(1) {
+                    return match enc {
+                        Operand::FPEncoding(rspirv::spirv::FPEncoding::BFloat16KHR)
+                            if bits == 16 =>
+                        {
+                            self.add_type(inst, rid, Type::Scalar(ScalarTy::BFloat16))
+                        }
+                        other => Err(self.unsupported(
+                            inst,
+                            format!("floating-point encoding {other:?} with width {bits}"),
+                        )),
+                    };
                 }
                 if !matches!(bits, 16 | 32 | 64) {
                     return Err(self.unsupported(inst, format!("{bits}-bit floats")));
@@ -197,11 +205,16 @@ impl Ctx<'_> {
                 }
             }
             Op::TypeFunction => Type::Function,
+            Op::TypeCooperativeMatrixKHR => Type::CoopMat(self.coop_type(inst)?),
             Op::TypeImage => Type::Opaque("image"),
             Op::TypeSampler => Type::Opaque("sampler"),
             Op::TypeSampledImage => Type::Opaque("sampled image"),
             _ => return Err(self.unsupported(inst, "forward-declared pointer types")),
         };
+        self.add_type(inst, rid, ty)
+    }
+
+    fn add_type(&mut self, inst: &Instruction, rid: u32, ty: Type) -> Result<(), LoadError> {
         let t = self.types.add(ty, rid);
         self.flat_total += self.types.flat[t as usize].len();
         if self.flat_total > (16 << 20) {
@@ -239,6 +252,27 @@ impl Ctx<'_> {
                     _ => return Err(self.invalid(inst, "constant without a literal value")),
                 };
                 vec![v & mask(s.bits())]
+            }
+            Op::ConstantComposite | Op::SpecConstantComposite
+                if matches!(self.types.get(ty), Type::CoopMat(_)) =>
+            {
+                // One constituent initialises every component.
+                let [Operand::IdRef(c)] = inst.operands.as_slice() else {
+                    return Err(self.invalid(
+                        inst,
+                        "a cooperative-matrix constant takes exactly one constituent",
+                    ));
+                };
+                let (ct, cv) = self.consts.get(c).ok_or_else(|| {
+                    self.invalid(inst, format!("constituent %{c} is not a constant"))
+                })?;
+                if cv.len() != 1 || self.types.flat[*ct as usize].first() != flat.first() {
+                    return Err(self.invalid(
+                        inst,
+                        "the constituent must be a scalar of the matrix's component type",
+                    ));
+                }
+                vec![cv[0]; flat.len()]
             }
             Op::ConstantComposite | Op::SpecConstantComposite => {
                 let mut v = Vec::with_capacity(flat.len());
@@ -364,6 +398,19 @@ impl Ctx<'_> {
             return Ok(a.iter().map(|x| alu::conv(c, from, to, *x).0).collect());
         }
         match op {
+            Op::CooperativeMatrixLengthKHR => {
+                let Some(Operand::IdRef(t)) = inst.operands.get(1) else {
+                    return Err(self.invalid(inst, "OpCooperativeMatrixLengthKHR needs a type"));
+                };
+                let t = self.type_of_id(inst, *t)?;
+                match self.types.get(t) {
+                    Type::CoopMat(c) => Ok(vec![u64::from(c.length)]),
+                    _ => Err(self.invalid(
+                        inst,
+                        "OpCooperativeMatrixLengthKHR of a type that is not a cooperative matrix",
+                    )),
+                }
+            }
             Op::Select => {
                 let (_, c) = arg(1)?;
                 let (_, a) = arg(2)?;
@@ -479,20 +526,35 @@ impl Ctx<'_> {
                     }
                     _ => None,
                 };
-                let index = self.resources.len() as u32;
-                self.resources.push(Resource {
-                    var: rid,
-                    name: name.clone(),
-                    set,
-                    binding,
-                    push_constant: push,
-                    uniform: storage_class == StorageClass::Uniform as u32,
-                    min_size: size,
-                    runtime_array_stride,
+                // Several declarations may alias one binding (a buffer viewed as two types):
+                // they share one resource, as they share one buffer on a device.
+                let existing = self.resources.iter().position(|r| {
+                    !push && !r.push_constant && r.set == set && r.binding == binding
                 });
-                var.binding = (!push).then_some((set, binding));
-                var.resource = Some(index);
-                encode_ptr(Space::Buffer, index, 0)
+                if let Some(i) = existing {
+                    let r = &mut self.resources[i];
+                    r.min_size = r.min_size.max(size);
+                    r.runtime_array_stride = r.runtime_array_stride.max(runtime_array_stride);
+                    r.name = format!("{} | {}", r.name, name);
+                    var.binding = Some((set, binding));
+                    var.resource = Some(i as u32);
+                    encode_ptr(Space::Buffer, i as u32, 0)
+                } else {
+                    let index = self.resources.len() as u32;
+                    self.resources.push(Resource {
+                        var: rid,
+                        name: name.clone(),
+                        set,
+                        binding,
+                        push_constant: push,
+                        uniform: storage_class == StorageClass::Uniform as u32,
+                        min_size: size,
+                        runtime_array_stride,
+                    });
+                    var.binding = (!push).then_some((set, binding));
+                    var.resource = Some(index);
+                    encode_ptr(Space::Buffer, index, 0)
+                }
             }
             Space::Workgroup => {
                 let align = self.types.align(pointee).max(4);

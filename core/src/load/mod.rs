@@ -2,6 +2,7 @@
 
 mod blocks;
 mod decode;
+mod decode_coop;
 mod decode_ops;
 mod error;
 mod sections;
@@ -26,6 +27,12 @@ pub struct LoadOptions {
     /// Specialization constant overrides: SpecId -> value (raw bits; floats as their bit pattern
     /// of the constant's width, booleans 0/1).
     pub spec: BTreeMap<u32, u64>,
+    /// Fragment layout of cooperative matrices (default `nvidia`). A load-time choice:
+    /// `OpCooperativeMatrixLengthKHR` is a constant instruction.
+    pub coopmat_layout: crate::coopmat::LayoutChoice,
+    /// Subgroup size the Subgroup-scope cooperative matrices are laid out for (default 32);
+    /// the run's `Config::subgroup_size` must match it when the program has any.
+    pub subgroup_size: Option<u32>,
 }
 
 pub(crate) const MAXIMALLY_RECONVERGES_KHR: u32 = 6023;
@@ -261,6 +268,11 @@ pub(crate) struct Ctx<'m> {
     pub slot_widths: HashMap<u32, u32>,
     /// Scalar components of all types so far (bounds the loader's memory).
     pub flat_total: usize,
+    pub coop_layout: crate::coopmat::LayoutChoice,
+    pub coop_subgroup_size: u32,
+    pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
+    /// The entry point's function id (known before the types are read).
+    pub entry_fn: Option<u32>,
 }
 
 impl<'m> Ctx<'m> {
@@ -297,7 +309,22 @@ impl<'m> Ctx<'m> {
             workgroup_size_const: None,
             flat_total: 0,
             slot_widths: HashMap::new(),
+            coop_layout: crate::coopmat::LayoutChoice::default(),
+            coop_subgroup_size: 32,
+            coop_frags: Vec::new(),
+            entry_fn: None,
         }
+    }
+
+    /// A fresh slot holding a constant (for instructions whose result is a constant).
+    pub fn const_slot(&mut self, v: u64) -> u32 {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.slot_widths.insert(slot, 1);
+        if v != 0 {
+            self.const_slots.push((slot, v));
+        }
+        slot
     }
 
     pub fn loc(&self, inst: Option<&Instruction>) -> Location {
@@ -432,6 +459,9 @@ impl<'m> Ctx<'m> {
         self.check_capabilities()?;
         self.read_debug_and_annotations();
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
+        self.entry_fn = Some(entry_fn_id);
+        self.coop_layout = opts.coopmat_layout.clone();
+        self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
         self.read_globals(opts, &interface)?;
         self.number_functions()?;
         let local_size = self.local_size(entry_fn_id)?;
@@ -478,6 +508,9 @@ impl<'m> Ctx<'m> {
             leaf_tables: std::mem::take(&mut self.leaf_tables),
             fallthrough,
             slot_width,
+            coop_layout: self.coop_layout.clone(),
+            coop_frags: std::mem::take(&mut self.coop_frags),
+            coop_subgroup_size: self.coop_subgroup_size,
         })
     }
 

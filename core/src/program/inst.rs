@@ -405,6 +405,8 @@ pub enum Inst {
     Barrier {
         workgroup: bool,
     },
+    /// A cooperative-matrix operation (`crate::coopmat`).
+    Coop(Box<crate::coopmat::CoopOp>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

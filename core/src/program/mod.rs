@@ -177,6 +177,12 @@ pub struct Program {
     pub slot_width: std::collections::BTreeMap<u32, u32>,
     /// For each switch header: each target with the targets that fall through into it.
     pub fallthrough: std::collections::BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>>,
+    /// The cooperative-matrix layout the program was loaded with, and the fragment of every
+    /// cooperative-matrix type (`CoopType::frag` indexes it).
+    pub coop_layout: crate::coopmat::LayoutChoice,
+    pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
+    /// Invocations per subgroup the Subgroup-scope fragments were built for.
+    pub coop_subgroup_size: u32,
 }
 
 /// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.

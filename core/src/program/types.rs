@@ -39,6 +39,8 @@ pub enum Type {
         pointee: TypeId,
     },
     Function,
+    /// A cooperative matrix: per invocation, `length` components of `elem`.
+    CoopMat(crate::coopmat::CoopType),
     /// Anything else the loader saw but the executor cannot hold a value of.
     Opaque(&'static str),
 }
@@ -113,6 +115,7 @@ impl Types {
                 bits: 64,
                 signed: false,
             }],
+            Type::CoopMat(c) => vec![c.elem; c.length as usize],
             _ => vec![],
         }
     }
@@ -131,6 +134,7 @@ impl Types {
                 members.iter().map(|m| self.align(*m)).max().unwrap_or(1)
             }
             Type::Pointer { .. } => 8,
+            Type::CoopMat(c) => c.elem.size_bytes(),
             _ => 1,
         }
     }
@@ -175,6 +179,7 @@ impl Types {
                 .max()
                 .unwrap_or(0),
             Type::Pointer { .. } => 8,
+            Type::CoopMat(c) => c.elem.size_bytes() * c.length,
             _ => 0,
         }
     }
@@ -279,6 +284,14 @@ impl Types {
                     signed: false,
                 },
             }),
+            Type::CoopMat(c) => {
+                for i in 0..c.length {
+                    out.push(Leaf {
+                        offset: base + i * c.elem.size_bytes(),
+                        ty: c.elem,
+                    });
+                }
+            }
             _ => {}
         }
     }
@@ -314,6 +327,13 @@ impl Types {
                 // interned), so report TypeId::MAX here and let the caller substitute.
                 Some((stride, Layout::Plain, TypeId::MAX, Some(*n)))
             }
+            // The invocation's own components (a per-lane view through the layout).
+            Type::CoopMat(c) => Some((
+                c.elem.size_bytes(),
+                Layout::Plain,
+                TypeId::MAX,
+                Some(c.length),
+            )),
             Type::Matrix {
                 col, cols, elem, ..
             } => match layout {
@@ -354,6 +374,7 @@ impl Types {
     pub fn component_range(&self, t: TypeId, index: u32) -> Option<(u32, u32, TypeId)> {
         match self.get(t) {
             Type::Vector { n, .. } => (index < *n).then_some((index, 1, TypeId::MAX)),
+            Type::CoopMat(c) => (index < c.length).then_some((index, 1, TypeId::MAX)),
             Type::Matrix {
                 col, cols, rows, ..
             } => (index < *cols).then_some((index * rows, *rows, *col)),
@@ -392,6 +413,14 @@ impl Types {
             }
             Type::Pointer { pointee, .. } => format!("ptr<{}>", self.describe(*pointee)),
             Type::Function => "function".into(),
+            Type::CoopMat(c) => format!(
+                "coopmat<{}, {}, {}x{}, {}>",
+                scalar_name(c.elem),
+                if c.workgroup { "Workgroup" } else { "Subgroup" },
+                c.rows,
+                c.cols,
+                c.use_.name()
+            ),
             Type::Opaque(name) => (*name).into(),
         }
     }
@@ -411,6 +440,7 @@ pub fn scalar_name(s: ScalarTy) -> String {
         ScalarTy::Int { bits, signed: true } => format!("i{bits}"),
         ScalarTy::Int { bits, .. } => format!("u{bits}"),
         ScalarTy::Float { bits } => format!("f{bits}"),
+        ScalarTy::BFloat16 => "bf16".into(),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::exec::Mask;
 use crate::program::{Program, Space};
 use crate::sched::{Events, SiblingOrder, Subgroup, SwitchTangles, Tangle};
 mod control;
+mod coop;
 mod poison;
 mod views;
 
@@ -118,6 +119,17 @@ impl Simulator {
         if !(4..=128).contains(&s) || !s.is_power_of_two() {
             return Err(err(format!(
                 "subgroup size {s} must be a power of two from 4 to 128"
+            )));
+        }
+        let subgroup_coop = prog
+            .types
+            .types
+            .iter()
+            .any(|t| matches!(t, crate::program::Type::CoopMat(c) if !c.workgroup));
+        if subgroup_coop && prog.coop_subgroup_size != s {
+            return Err(err(format!(
+                "the program's Subgroup-scope cooperative matrices were laid out for subgroup size {} (LoadOptions::subgroup_size), not {s}",
+                prog.coop_subgroup_size
             )));
         }
         let [x, y, z] = prog.local_size;
@@ -380,6 +392,10 @@ impl Simulator {
     }
 
     fn release_barrier(&mut self) {
+        // Workgroup-scope cooperative-matrix operations run once the workgroup waits for them.
+        if self.release_coop() {
+            return;
+        }
         let mut sites = BTreeSet::new();
         let mut partial = false;
         for sg in &self.sgs {
@@ -522,6 +538,7 @@ impl Simulator {
                     self.sgs[g].tangles[ti].inst += 1;
                 }
                 Flow::Call => self.call(g, ti, inst),
+                Flow::CoopWorkgroup => sg.tangles[ti].at_barrier = true,
             }
             return Ok(());
         }

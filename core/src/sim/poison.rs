@@ -204,6 +204,12 @@ impl Simulator {
                 }
                 return;
             }
+            Inst::Coop(op) if op.stores() => {
+                stored = self.coop_store_poison(g, t, op, new);
+                if stored == 0 {
+                    return;
+                }
+            }
             _ => {
                 if let Some((d, w)) = dest(inst, width) {
                     let p = operands(inst)
@@ -218,6 +224,10 @@ impl Simulator {
             let ptr_slot = match inst {
                 Inst::Store { ptr, .. } | Inst::Atomic { ptr, .. } => *ptr,
                 Inst::CopyMemory { dst_ptr, .. } => *dst_ptr,
+                Inst::Coop(op) => match op.kind {
+                    crate::coopmat::CoopKind::Memory { ptr, .. } => ptr,
+                    _ => return,
+                },
                 _ => return,
             };
             let first = stored.trailing_zeros() as usize;

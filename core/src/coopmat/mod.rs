@@ -1,0 +1,209 @@
+//! Cooperative matrices (SPV_KHR_cooperative_matrix).
+//!
+//! A cooperative-matrix value is one logical matrix per scope instance (a subgroup, or the
+//! workgroup) seen through a *fragment layout* ([`layout`]): invocation `lane` holds element
+//! `map[lane * length + i]` in its component `i`. In registers each invocation keeps its
+//! `length` components (so copies, phis, calls, per-lane element access and element-wise
+//! arithmetic are ordinary per-lane operations); every operation that is defined on the
+//! logical matrix (load, store, MulAdd, conversions between layouts) gathers the logical
+//! matrix through the layout (an element held by several lanes is read from the lowest one,
+//! and a disagreement is reported), computes, and scatters the result back ([`exec`]).
+//!
+//! The layout is chosen at load time ([`crate::LoadOptions::coopmat_layout`]) because
+//! `OpCooperativeMatrixLengthKHR` is a constant instruction.
+
+pub mod arith;
+pub mod exec;
+pub mod layout;
+pub mod portability;
+
+pub use arith::{MulAddFlags, MulAddTypes};
+pub use layout::{Fragment, LayoutChoice, Shape, Table, Use};
+
+use crate::program::{ConvOp, Inst, Opnd};
+use crate::value::ScalarTy;
+
+/// The built-in layouts with what each supports (for listings).
+pub fn layouts() -> Vec<(String, Vec<String>)> {
+    LayoutChoice::builtin()
+        .into_iter()
+        .map(|l| (l.name(), l.supported()))
+        .collect()
+}
+
+/// A layout by built-in name, or a user table read from a `.json` file's text.
+pub fn parse_layout(
+    name: &str,
+    read_file: impl Fn(&str) -> Result<String, String>,
+) -> Result<LayoutChoice, String> {
+    if let Some(l) = LayoutChoice::by_name(name) {
+        return Ok(l);
+    }
+    if std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        let text = read_file(name)?;
+        return Ok(LayoutChoice::Table(std::sync::Arc::new(Table::from_json(
+            &text,
+        )?)));
+    }
+    let names: Vec<String> = LayoutChoice::builtin()
+        .iter()
+        .map(LayoutChoice::name)
+        .collect();
+    Err(format!(
+        "unknown cooperative-matrix layout `{name}`: use one of {} or a FILE.json table",
+        names.join(", ")
+    ))
+}
+
+/// `OpTypeCooperativeMatrixKHR`, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CoopType {
+    pub elem: ScalarTy,
+    pub workgroup: bool,
+    pub rows: u32,
+    pub cols: u32,
+    pub use_: Use,
+    /// Index in `Program::coop_frags`.
+    pub frag: u32,
+    /// Components per invocation under the layout.
+    pub length: u32,
+}
+
+/// A dynamic stride operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stride {
+    pub slot: Opnd,
+    pub bits: u8,
+    pub signed: bool,
+}
+
+/// A cooperative-matrix instruction, pre-decoded.
+#[derive(Clone, Debug)]
+pub enum CoopKind {
+    /// `OpCooperativeMatrixLoadKHR` / `StoreKHR`: `value` is the result (load) or the object
+    /// (store); element (r, c) is at byte `(major * stride) * unit + minor * elem size` from
+    /// the pointer, with (major, minor) = (r, c) row-major or (c, r) column-major.
+    Memory {
+        store: bool,
+        value: Opnd,
+        ty: CoopType,
+        ptr: Opnd,
+        col_major: bool,
+        stride: Stride,
+        /// Size in bytes of the pointee type (the unit of Stride).
+        unit: u32,
+    },
+    MulAdd {
+        dst: Opnd,
+        a: Opnd,
+        b: Opnd,
+        c: Opnd,
+        tys: [CoopType; 4],
+        types: MulAddTypes,
+        flags: MulAddFlags,
+    },
+    /// A conversion or bitcast (`op` None) between types whose fragments differ: gathered,
+    /// converted per element, scattered.
+    Convert {
+        op: Option<ConvOp>,
+        dst: Opnd,
+        a: Opnd,
+        from: CoopType,
+        to: CoopType,
+    },
+    /// `OpCompositeConstruct` of a cooperative matrix: every component gets the constituent,
+    /// which must be uniform across the scope.
+    Splat { dst: Opnd, a: Opnd, ty: CoopType },
+    /// An element-wise instruction (negate, add, ..., `OpMatrixTimesScalar`, a conversion
+    /// between types with the same fragment) executed per lane; `uniform` is a scalar operand
+    /// that must be uniform across the scope.
+    Elementwise {
+        inner: Box<Inst>,
+        ty: CoopType,
+        uniform: Option<Opnd>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct CoopOp {
+    pub kind: CoopKind,
+}
+
+impl CoopOp {
+    /// The scope of the operation.
+    pub fn workgroup(&self) -> bool {
+        self.ty().workgroup
+    }
+
+    /// The matrix type that defines the scope.
+    pub fn ty(&self) -> &CoopType {
+        match &self.kind {
+            CoopKind::Memory { ty, .. }
+            | CoopKind::Splat { ty, .. }
+            | CoopKind::Elementwise { ty, .. } => ty,
+            CoopKind::MulAdd { tys, .. } => &tys[3],
+            CoopKind::Convert { to, .. } => to,
+        }
+    }
+
+    /// Whether it moves data between invocations (and so, at Workgroup scope, waits for the
+    /// whole workgroup).
+    pub fn cross_lane(&self) -> bool {
+        matches!(
+            self.kind,
+            CoopKind::Memory { .. } | CoopKind::MulAdd { .. } | CoopKind::Convert { .. }
+        )
+    }
+
+    /// Whether it is an `OpCooperativeMatrixStoreKHR`.
+    pub fn stores(&self) -> bool {
+        matches!(self.kind, CoopKind::Memory { store: true, .. })
+    }
+
+    /// Value operands as (slot, width).
+    pub fn operands(&self) -> Vec<(u32, u32)> {
+        match &self.kind {
+            CoopKind::Memory {
+                store,
+                value,
+                ty,
+                stride,
+                ..
+            } => {
+                let mut v = vec![(stride.slot, 1)];
+                if *store {
+                    v.push((*value, ty.length));
+                }
+                v
+            }
+            CoopKind::MulAdd { a, b, c, tys, .. } => vec![
+                (*a, tys[0].length),
+                (*b, tys[1].length),
+                (*c, tys[2].length),
+            ],
+            CoopKind::Convert { a, from, .. } => vec![(*a, from.length)],
+            CoopKind::Splat { a, .. } => vec![(*a, 1)],
+            CoopKind::Elementwise { inner, .. } => crate::exec::poison::operands(inner),
+        }
+    }
+
+    /// The result as (slot, width).
+    pub fn written(&self) -> Option<(u32, u32)> {
+        match &self.kind {
+            CoopKind::Memory {
+                store: false,
+                value,
+                ty,
+                ..
+            } => Some((*value, ty.length)),
+            CoopKind::Memory { .. } => None,
+            CoopKind::MulAdd { dst, tys, .. } => Some((*dst, tys[3].length)),
+            CoopKind::Convert { dst, to, .. } => Some((*dst, to.length)),
+            CoopKind::Splat { dst, ty, .. } => Some((*dst, ty.length)),
+            CoopKind::Elementwise { inner, .. } => crate::exec::poison::written(inner),
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The portability check: run a shader under every layout that supports its cooperative
+//! matrices and report the buffers whose final contents differ (code that depends on which
+//! lane holds which element).
+
+use super::LayoutChoice;
+use crate::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
+use std::sync::Arc;
+
+/// A buffer's (set, binding, final bytes).
+type Final = (u32, u32, Vec<u8>);
+
+/// One layout's run.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LayoutRun {
+    pub layout: String,
+    /// Why it was not run (a shape it does not support, a load or run error), if so.
+    pub skipped: Option<String>,
+    /// Diagnostic codes the run reported (each once).
+    pub diagnostics: Vec<String>,
+}
+
+/// A buffer whose final contents depend on the layout.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BufferDifference {
+    pub set: u32,
+    pub binding: u32,
+    /// The layout compared against (the first one that ran) and the one that differs.
+    pub reference: String,
+    pub layout: String,
+    /// Number of differing 32-bit words, and the first few as (word index, reference, other).
+    pub words: usize,
+    pub first: Vec<(usize, u32, u32)>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Report {
+    pub runs: Vec<LayoutRun>,
+    pub differences: Vec<BufferDifference>,
+}
+
+impl Report {
+    /// Layouts that actually ran.
+    pub fn ran(&self) -> usize {
+        self.runs.iter().filter(|r| r.skipped.is_none()).count()
+    }
+
+    pub fn portable(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+/// Run `bytes` under each of `layouts` (the built-in ones when empty) with the same options,
+/// configuration and buffers, and compare every bound buffer's final contents.
+pub fn check(
+    bytes: &[u8],
+    opts: &LoadOptions,
+    cfg: &Config,
+    bindings: &Bindings,
+    max_steps: u64,
+    layouts: &[LayoutChoice],
+) -> Report {
+    let layouts = if layouts.is_empty() {
+        LayoutChoice::builtin()
+    } else {
+        layouts.to_vec()
+    };
+    let mut runs = Vec::new();
+    let mut finals: Vec<(String, Vec<Final>)> = Vec::new();
+    for l in layouts {
+        let o = LoadOptions {
+            coopmat_layout: l.clone(),
+            subgroup_size: Some(cfg.subgroup_size),
+            ..opts.clone()
+        };
+        let result = load(bytes, &o).map_err(|e| e.to_string()).and_then(|p| {
+            let prog = Arc::new(p);
+            let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), bindings)
+                .map_err(|e| e.to_string())?;
+            match sim.run(max_steps).map_err(|e| e.to_string())? {
+                Outcome::Finished => Ok((prog, sim)),
+                Outcome::Budget => Err(format!("did not finish within {max_steps} steps")),
+            }
+        });
+        match result {
+            Ok((prog, sim)) => {
+                let mut codes: Vec<String> =
+                    sim.diagnostics().iter().map(|d| d.code.clone()).collect();
+                codes.sort();
+                codes.dedup();
+                runs.push(LayoutRun {
+                    layout: l.name(),
+                    skipped: None,
+                    diagnostics: codes,
+                });
+                let bufs = prog
+                    .resources
+                    .iter()
+                    .filter(|r| !r.push_constant)
+                    .filter_map(|r| {
+                        sim.buffer(r.set, r.binding)
+                            .map(|b| (r.set, r.binding, b.to_vec()))
+                    })
+                    .collect();
+                finals.push((l.name(), bufs));
+            }
+            Err(e) => runs.push(LayoutRun {
+                layout: l.name(),
+                skipped: Some(e),
+                diagnostics: Vec::new(),
+            }),
+        }
+    }
+    let mut differences = Vec::new();
+    if let Some((ref_name, ref_bufs)) = finals.first() {
+        for (name, bufs) in &finals[1..] {
+            for ((set, binding, a), (_, _, b)) in ref_bufs.iter().zip(bufs) {
+                let (wa, wb) = (words(a), words(b));
+                let diff: Vec<(usize, u32, u32)> = wa
+                    .iter()
+                    .zip(&wb)
+                    .enumerate()
+                    .filter(|(_, (x, y))| x != y)
+                    .map(|(i, (x, y))| (i, *x, *y))
+                    .collect();
+                if !diff.is_empty() {
+                    differences.push(BufferDifference {
+                        set: *set,
+                        binding: *binding,
+                        reference: ref_name.clone(),
+                        layout: name.clone(),
+                        words: diff.len(),
+                        first: diff.into_iter().take(8).collect(),
+                    });
+                }
+            }
+        }
+    }
+    Report { runs, differences }
+}
