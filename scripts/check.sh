@@ -18,3 +18,19 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace --release
+
+echo "== fuzz smoke run (hostile input; the regression inputs above run as ordinary tests)"
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    for target in load run differential; do
+        bash scripts/fuzz.sh "$target" "${LANESCOPE_FUZZ_SECONDS:-20}"
+    done
+else
+    echo "skipped: no nightly toolchain for cargo-fuzz"
+fi
+
+echo "== browser build and end-to-end test (set LANESCOPE_SKIP_WEB=1 to skip locally)"
+if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
+    bash scripts/setup-web.sh --no-trunk
+    bash scripts/build-web.sh
+    node tests/web/e2e.mjs
+fi

@@ -14,6 +14,9 @@ usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-
            [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE]...
            [--out SET:BINDING=FILE]... [--max-steps N] [--max-memory MIB]
            [--max-trace-steps N] [--json] [--trace FILE]
+           [--coopmat-layout nvidia|amd-rdna3|portable|FILE.json] [--portability]
+           (--portability: run under every cooperative-matrix layout that supports the
+            shader and report buffers whose final contents differ)
        lanescope example [NAME]      run a built-in example and print its summary
        lanescope --help";
 
@@ -46,6 +49,9 @@ pub struct RunArgs {
     pub max_trace_steps: usize,
     pub json: bool,
     pub trace: Option<String>,
+    /// `--coopmat-layout`: a built-in layout name or a JSON table file.
+    pub coopmat_layout: Option<String>,
+    pub portability: bool,
 }
 
 pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
@@ -96,6 +102,8 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
         max_trace_steps: 5_000_000,
         json: false,
         trace: None,
+        coopmat_layout: None,
+        portability: false,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| {
@@ -174,6 +182,8 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
             }
             "--json" => a.json = true,
             "--trace" => a.trace = Some(val("--trace")?),
+            "--coopmat-layout" => a.coopmat_layout = Some(val("--coopmat-layout")?),
+            "--portability" => a.portability = true,
             s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
             s => {
                 if shader.replace(s.to_string()).is_some() {
@@ -208,6 +218,9 @@ fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
         ScalarTy::Float { bits } => {
             from_f64(text.parse::<f64>().map_err(|_| bad())?, u32::from(bits))
         }
+        ScalarTy::BFloat16 => {
+            lanescope_core::value::float_from_f64(info.ty, text.parse::<f64>().map_err(|_| bad())?)
+        }
         ScalarTy::Int { .. } => {
             if let Some(h) = text.strip_prefix("0x") {
                 u64::from_str_radix(h, 16).map_err(|_| bad())?
@@ -232,16 +245,37 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
 
 pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let fail = |e: &dyn std::fmt::Display| CliError::Failed(format!("{}: {e}", a.shader));
+    let coopmat_layout = match &a.coopmat_layout {
+        Some(name) => lanescope_core::coopmat::parse_layout(name, |f| {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read layout `{f}`: {e}"))
+        })
+        .map_err(CliError::Failed)?,
+        None => lanescope_core::coopmat::LayoutChoice::default(),
+    };
     let mut opts = LoadOptions {
         entry: a.entry.clone(),
         spec: BTreeMap::new(),
+        coopmat_layout,
+        subgroup_size: Some(a.subgroup_size),
     };
-    let mut prog = load(bytes, &opts).map_err(|e| fail(&e))?;
+    // The portability check lays the shader out several ways; read its specialization
+    // constants with the layout that supports every shape.
+    let first = if a.portability {
+        LoadOptions {
+            coopmat_layout: lanescope_core::coopmat::LayoutChoice::Portable,
+            ..opts.clone()
+        }
+    } else {
+        opts.clone()
+    };
+    let mut prog = load(bytes, &first).map_err(|e| fail(&e))?;
     if !a.spec.is_empty() {
         for (id, text) in &a.spec {
             opts.spec.insert(*id, spec_value(&prog, *id, text)?);
         }
-        prog = load(bytes, &opts).map_err(|e| fail(&e))?;
+        if !a.portability {
+            prog = load(bytes, &opts).map_err(|e| fail(&e))?;
+        }
     }
     let mut bindings = Bindings::default();
     for (set, binding, file) in &a.buffers {
@@ -262,6 +296,28 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         max_trace_steps: a.max_trace_steps,
         ..Config::default()
     };
+    if a.portability {
+        let layouts: Vec<_> = match &a.coopmat_layout {
+            Some(_)
+                if !lanescope_core::coopmat::LayoutChoice::builtin()
+                    .contains(&opts.coopmat_layout) =>
+            {
+                let mut v = lanescope_core::coopmat::LayoutChoice::builtin();
+                v.push(opts.coopmat_layout.clone());
+                v
+            }
+            _ => Vec::new(),
+        };
+        let report = lanescope_core::coopmat::portability::check(
+            bytes,
+            &opts,
+            &cfg,
+            &bindings,
+            a.max_steps,
+            &layouts,
+        );
+        return Ok(crate::report::portability(&report, &a.shader, a.json));
+    }
     let prog = Arc::new(prog);
     let mut sim = Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| fail(&e))?;
     let outcome = sim.run(a.max_steps).map_err(|e| fail(&e))?;

@@ -1,7 +1,11 @@
 //! Built-in examples: every `.spv` in `assets/`, embedded at build time.
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::cli::{self, CliError};
-use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
+use lanescope_core::Bindings;
+#[cfg(not(target_arch = "wasm32"))]
+use lanescope_core::{load, Config, LoadOptions, Simulator};
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Arc;
 
 include!(concat!(env!("OUT_DIR"), "/examples.rs"));
@@ -33,6 +37,7 @@ pub fn example_bindings(prog: &lanescope_core::program::Program) -> Bindings {
     b
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
     let name = name.unwrap_or(DEFAULT_EXAMPLE);
     let Some((_, bytes, _)) = EXAMPLES.iter().find(|e| e.0 == name) else {

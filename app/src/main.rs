@@ -1,20 +1,32 @@
-//! `lanescope`: headless subcommands (`run`, `example`); with no arguments, runs the built-in
-//! example and prints its summary (the GUI opens here once it exists).
+//! `lanescope`: the GUI (no arguments: a built-in example; `lanescope FILE.spv`: that file) and the
+//! headless subcommands (`run`, `example`) for scripts and tests.
 
-mod cli;
-mod examples;
-mod report;
+#[cfg(not(target_arch = "wasm32"))]
+use lanescope::{cli, examples, gui};
 
-use cli::CliError;
-
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    use cli::CliError;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        None => examples::run_example(None),
+        None => gui_main(None),
         Some("run") => cli::parse_run(&args[1..]).and_then(|a| cli::run(&a)),
         Some("example") => examples::run_example(args.get(1).map(String::as_str)),
         Some("-h" | "--help" | "help") => Ok(format!("{}\n", cli::USAGE)),
-        Some(other) => Err(CliError::Usage(format!("unknown command `{other}`"))),
+        Some(path) if !path.starts_with('-') && std::path::Path::new(path).is_file() => {
+            match std::fs::read(path) {
+                Ok(bytes) => {
+                    let name = std::path::Path::new(path)
+                        .file_name()
+                        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
+                    gui_main(Some((name, bytes)))
+                }
+                Err(e) => Err(CliError::Failed(format!("{path}: {e}"))),
+            }
+        }
+        Some(other) => Err(CliError::Usage(format!(
+            "unknown command or missing file `{other}`"
+        ))),
     };
     match result {
         Ok(out) => print!("{out}"),
@@ -27,4 +39,32 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn gui_main(file: Option<(String, Vec<u8>)>) -> Result<String, cli::CliError> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Lanescope")
+            .with_inner_size([1400.0, 860.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Lanescope",
+        options,
+        Box::new(move |cc| Ok(Box::new(gui::EframeApp::new(cc, file)))),
+    )
+    .map_err(|e| {
+        cli::CliError::Failed(format!(
+            "could not open a window: {e}\n\
+             (no display? `lanescope example` and `lanescope run FILE.spv` work headless)"
+        ))
+    })?;
+    Ok(String::new())
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    lanescope::web::start();
 }

@@ -117,3 +117,73 @@ pub fn trace_json(sim: &Simulator) -> String {
     });
     serde_json::to_string(&doc).unwrap_or_default()
 }
+
+/// The portability check's report: which layouts ran and which buffers differ.
+pub fn portability(
+    r: &lanescope_core::coopmat::portability::Report,
+    shader: &str,
+    as_json: bool,
+) -> String {
+    if as_json {
+        let mut s = serde_json::to_string_pretty(&json!({
+            "shader": shader,
+            "portable": r.portable(),
+            "layouts_run": r.ran(),
+            "runs": r.runs,
+            "differences": r.differences,
+        }))
+        .unwrap_or_default();
+        s.push('\n');
+        return s;
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "portability check of {shader}");
+    for run in &r.runs {
+        match &run.skipped {
+            Some(why) => {
+                let _ = writeln!(out, "  {:<10} skipped: {why}", run.layout);
+            }
+            None if run.diagnostics.is_empty() => {
+                let _ = writeln!(out, "  {:<10} ran", run.layout);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  {:<10} ran; diagnostics: {}",
+                    run.layout,
+                    run.diagnostics.join(", ")
+                );
+            }
+        }
+    }
+    if r.ran() < 2 {
+        let _ = writeln!(
+            out,
+            "fewer than two layouts support this shader: nothing to compare"
+        );
+    } else if r.portable() {
+        let _ = writeln!(
+            out,
+            "portable: every buffer ends the same under the {} layouts that ran",
+            r.ran()
+        );
+    }
+    for d in &r.differences {
+        let first: Vec<String> = d
+            .first
+            .iter()
+            .map(|(i, a, b)| format!("word {i}: {a:#x} vs {b:#x}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "DIFFERS: buffer set {} binding {}: {} words differ between `{}` and `{}` ({})",
+            d.set,
+            d.binding,
+            d.words,
+            d.reference,
+            d.layout,
+            first.join(", ")
+        );
+    }
+    out
+}

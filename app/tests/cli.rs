@@ -123,9 +123,86 @@ fn bad_files_exit_1_with_a_message() {
 }
 
 #[test]
-fn default_command_runs_the_built_in_example() {
-    let o = exe().output().unwrap();
+fn example_command_runs_the_built_in_example() {
+    let o = exe().arg("example").output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("lane-instructions"), "{text}");
+}
+
+/// With no display the GUI cannot start: the error says so and names the headless commands.
+#[test]
+fn gui_without_a_display_is_a_clear_error() {
+    let o = exe()
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("could not open a window"), "{err}");
+    assert!(err.contains("lanescope example"), "{err}");
+}
+
+/// `--coopmat-layout` picks a layout (or reads a JSON table) and `--portability` compares the
+/// layouts that support the shader.
+#[test]
+fn coopmat_layout_and_portability() {
+    let shader = reference("coopmat", "layout_A_f16_16x16_rm.spv");
+    let src = tmp("cm_src.bin");
+    let out = tmp("cm_out.bin");
+    // Element (r, c) holds r (f16), the probe's `rowcode` input.
+    let halves: Vec<u8> = (0..256u32)
+        .flat_map(|e| half_bits(e / 16).to_le_bytes())
+        .collect();
+    std::fs::write(&src, halves).unwrap();
+    write_words(&out, std::iter::repeat_n(0, 1024));
+    let base = |extra: &[&str]| {
+        let mut a: Vec<String> = vec![
+            "run".into(),
+            shader.display().to_string(),
+            "--buffer".into(),
+            format!("0:0={}", src.display()),
+            "--buffer".into(),
+            format!("0:1={}", out.display()),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        exe().args(a).output().unwrap()
+    };
+    for layout in ["nvidia", "amd-rdna3", "portable"] {
+        let o = base(&["--coopmat-layout", layout]);
+        assert!(
+            o.status.success(),
+            "{layout}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let o = base(&["--coopmat-layout", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("amd-rdna3"));
+    let table =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/coopmat_layout_transposed.json");
+    // The table has no MatrixA: a clear load error naming the table.
+    let o = base(&["--coopmat-layout", &table.display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("transposed-example"));
+    let o = base(&["--portability"]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("DIFFERS: buffer set 0 binding 1"), "{text}");
+    let o = base(&["--portability", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["portable"], false);
+    assert_eq!(v["layouts_run"], 3);
+}
+
+/// f16 bits of a small non-negative integer.
+fn half_bits(n: u32) -> u16 {
+    if n == 0 {
+        return 0;
+    }
+    let e = 31 - n.leading_zeros();
+    let frac = (n << (10 - e)) & 0x3ff;
+    (((e + 15) << 10) | frac) as u16
 }

@@ -1,0 +1,97 @@
+//! GUI frame cost on the CPU (`cargo bench -p lanescope --bench frame`): the whole UI built and
+//! tessellated for one frame, as eframe does before handing meshes to the GPU, with no window.
+//! Workloads: the built-in example, and 1024 invocations (32 subgroups of 32) running a
+//! 501-block CFG with the lanes diverged, idle and while stepping every frame.
+//! Goal: 60 frames per second, so well under 16.7 ms per frame.
+
+#[path = "../../core/benches/support/synth.rs"]
+mod synth;
+
+use lanescope::gui::session::Settings;
+use lanescope::gui::LanescopeApp;
+use std::time::{Duration, Instant};
+
+fn frame(ctx: &egui::Context, app: &mut LanescopeApp, time: f64) -> Duration {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1600.0, 1000.0),
+        )),
+        time: Some(time),
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let out = ctx.run_ui(input, |ui| app.show(ui));
+    let meshes = ctx.tessellate(out.shapes, out.pixels_per_point);
+    std::hint::black_box(meshes);
+    t.elapsed()
+}
+
+/// Mean and worst frame over `frames` frames (after two warm-up frames), stepping the
+/// simulator `steps_per_frame` times before each.
+fn measure(name: &str, app: &mut LanescopeApp, frames: usize, steps_per_frame: usize) {
+    let ctx = egui::Context::default();
+    let mut time = 0.0;
+    for _ in 0..2 {
+        frame(&ctx, app, time);
+        time += 1.0 / 60.0;
+    }
+    let mut total = Duration::ZERO;
+    let mut worst = Duration::ZERO;
+    for _ in 0..frames {
+        let t = Instant::now();
+        for _ in 0..steps_per_frame {
+            app.step();
+        }
+        let d = frame(&ctx, app, time) + t.elapsed();
+        total += d;
+        worst = worst.max(d);
+        time += 1.0 / 60.0;
+    }
+    let mean = total.as_secs_f64() * 1e3 / frames as f64;
+    println!(
+        "{name:<44} mean {mean:>6.2} ms  worst {:>6.2} ms  ({:.0} fps)",
+        worst.as_secs_f64() * 1e3,
+        1e3 / mean
+    );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--test") {
+        return;
+    }
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    measure("if_else example, idle", &mut app, 200, 0);
+
+    let words = synth::chain_of_ifs(250, 1024);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("chain_of_ifs.spv", bytes);
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let s = app.session.as_ref().expect("opened");
+    println!(
+        "synthetic module: {} blocks, {} invocations",
+        s.program.blocks.len(),
+        s.program.local_size.iter().product::<u32>()
+    );
+    // Into the chain, where every subgroup has split into several tangles.
+    for _ in 0..3000 {
+        app.step();
+    }
+    let tangles = app.session.as_ref().map_or(0, |s| s.sim().tangles().len());
+    println!("after 3000 steps: {tangles} tangles");
+    measure("1024 invocations, 501 blocks, idle", &mut app, 200, 0);
+    measure(
+        "1024 invocations, 501 blocks, a step a frame",
+        &mut app,
+        200,
+        1,
+    );
+    measure(
+        "1024 invocations, 501 blocks, 100 steps a frame",
+        &mut app,
+        100,
+        100,
+    );
+}

@@ -1,0 +1,558 @@
+//! The panels, each a thin drawing function over the app state.
+
+use super::{cfg, palette, sibling_order_name, LanescopeApp};
+use crate::examples::EXAMPLES;
+use lanescope_core::trace::LaneState;
+
+pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::Panel::top("toolbar").show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Open…")
+                .on_hover_text("Open a .spv file (Ctrl+O), or drop one anywhere")
+                .clicked()
+            {
+                app.start_open_dialog();
+            }
+            ui.menu_button("Examples", |ui| {
+                for (name, _, _) in EXAMPLES {
+                    if ui.button(*name).clicked() {
+                        app.open_example(name);
+                        ui.close();
+                    }
+                }
+            });
+            ui.separator();
+            let mut changed = false;
+            egui::ComboBox::from_label("Subgroup")
+                .selected_text(app.settings.subgroup_size.to_string())
+                .show_ui(ui, |ui| {
+                    for s in [4u32, 8, 16, 32, 64, 128] {
+                        changed |= ui
+                            .selectable_value(&mut app.settings.subgroup_size, s, s.to_string())
+                            .changed();
+                    }
+                });
+            let l = ui.label("Workgroups");
+            changed |= ui
+                .add(egui::DragValue::new(&mut app.settings.workgroups[0]).range(1..=1024))
+                .labelled_by(l.id)
+                .changed();
+            egui::ComboBox::from_label("Switch")
+                .selected_text(if app.settings.per_case_switch {
+                    "per-case"
+                } else {
+                    "per-value"
+                })
+                .show_ui(ui, |ui| {
+                    changed |= ui
+                        .selectable_value(&mut app.settings.per_case_switch, false, "per-value")
+                        .changed();
+                    changed |= ui
+                        .selectable_value(&mut app.settings.per_case_switch, true, "per-case")
+                        .changed();
+                });
+            egui::ComboBox::from_label("Siblings")
+                .selected_text(sibling_order_name(app.settings.sibling_order))
+                .show_ui(ui, |ui| {
+                    for i in 0..4u8 {
+                        changed |= ui
+                            .selectable_value(
+                                &mut app.settings.sibling_order,
+                                i,
+                                sibling_order_name(i),
+                            )
+                            .changed();
+                    }
+                });
+            ui.menu_button("Limits", |ui| {
+                let l = ui.label("Steps per run");
+                changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut app.settings.max_steps)
+                            .range(1000..=1_000_000_000),
+                    )
+                    .labelled_by(l.id)
+                    .changed();
+                let l = ui.label("Memory per workgroup (MiB)");
+                changed |= ui
+                    .add(egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384))
+                    .labelled_by(l.id)
+                    .changed();
+            });
+            if changed {
+                app.reset();
+            }
+            ui.separator();
+            controls(app, ui);
+        });
+    });
+}
+
+fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    if ui
+        .button("Step")
+        .on_hover_text("One tangle, one instruction (F10)")
+        .clicked()
+    {
+        app.step();
+    }
+    if ui
+        .button("Step tangle")
+        .on_hover_text("The selected tangle, one instruction (F11)")
+        .clicked()
+    {
+        app.step_selected();
+    }
+    if ui
+        .button("Back")
+        .on_hover_text("Step back (Shift+F10)")
+        .clicked()
+    {
+        app.step_back();
+    }
+    let run_label = if app.running { "Pause" } else { "Run" };
+    if ui
+        .button(run_label)
+        .on_hover_text("Run to the next breakpoint or diagnostic (F5); Esc stops")
+        .clicked()
+    {
+        app.running = !app.running;
+    }
+    let anim_label = if app.animating {
+        "Stop animation"
+    } else {
+        "Animate"
+    };
+    if ui.button(anim_label).clicked() {
+        app.animating = !app.animating;
+    }
+    ui.add(
+        egui::Slider::new(&mut app.settings.speed, 0.5..=60.0)
+            .logarithmic(true)
+            .suffix(" /s")
+            .text("speed"),
+    );
+    if ui.button("Reset").clicked() {
+        app.reset();
+    }
+    ui.checkbox(&mut app.show_frame_time, "ms");
+}
+
+pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::Panel::bottom("status").show(ui, |ui| {
+        if let Some(e) = app.error.clone() {
+            ui.horizontal(|ui| {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 110, 110),
+                    format!("Error: {e}"),
+                );
+                if ui.small_button("dismiss").clicked() {
+                    app.error = None;
+                }
+            });
+        }
+        ui.horizontal(|ui| {
+            if let Some(s) = &app.session {
+                let st = s.sim().stats();
+                ui.label(format!(
+                    "{} · step {} · {} lane-instructions · {} divergences · {} reconvergences",
+                    s.name, st.steps, st.lane_instructions, st.divergences, st.reconvergences
+                ));
+            }
+            ui.label(&app.status);
+            if app.show_frame_time {
+                ui.label(format!("frame {:.1} ms", app.frame_ms()));
+            }
+        });
+    });
+}
+
+pub fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::Panel::left("disassembly")
+        .default_size(460.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            ui.heading("Disassembly");
+            let Some(s) = &mut app.session else { return };
+            let current = s.tangle_instructions();
+            let tangles = s.sim().tangles();
+            let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
+            let mut area = egui::ScrollArea::both().auto_shrink([false, false]);
+            if let Some(line) = app.scroll_to_line.take() {
+                area = area.vertical_scroll_offset((line as f32 - 5.0).max(0.0) * row_h);
+            }
+            let selected = app.selected_id;
+            let mut toggle_bp = None;
+            let mut click_id = None;
+            let mut visible = 0..0;
+            area.show_rows(ui, row_h, s.disasm.lines.len(), |ui, rows| {
+                visible = rows.clone();
+                for i in rows {
+                    let line = &s.disasm.lines[i];
+                    ui.horizontal(|ui| {
+                        ui.spacing_mut().item_spacing.x = 4.0;
+                        let bp = s.breakpoints.contains(&(i as u32));
+                        let (rect, resp) =
+                            ui.allocate_exact_size(egui::vec2(12.0, row_h), egui::Sense::click());
+                        let label = format!("breakpoint at instruction {i}");
+                        resp.widget_info(|| {
+                            egui::WidgetInfo::selected(egui::Role::CheckBox, true, bp, &label)
+                        });
+                        let c = rect.center();
+                        if bp {
+                            ui.painter().circle_filled(
+                                c,
+                                4.5,
+                                egui::Color32::from_rgb(230, 60, 60),
+                            );
+                        } else if resp.hovered() {
+                            ui.painter().circle_stroke(
+                                c,
+                                4.5,
+                                egui::Stroke::new(1.0, ui.visuals().weak_text_color()),
+                            );
+                        }
+                        if resp.on_hover_text(&label).clicked() {
+                            toggle_bp = Some(i as u32);
+                        }
+                        ui.label(egui::RichText::new(format!("{i:>4}")).monospace().weak());
+                        for (id, at) in &current {
+                            if *at as usize == i {
+                                if let Some(t) = tangles.iter().find(|t| t.id == *id) {
+                                    ui.label(
+                                        egui::RichText::new(">")
+                                            .color(palette::tangle(t.subgroup, t.id))
+                                            .strong(),
+                                    )
+                                    .on_hover_text(format!(
+                                        "tangle {} of subgroup {} is here",
+                                        t.id, t.subgroup
+                                    ));
+                                }
+                            }
+                        }
+                        let mono = |t: &str, id: Option<u32>| {
+                            let mut r = egui::RichText::new(t).monospace();
+                            if id.is_some() && id == selected {
+                                r = r.background_color(egui::Color32::from_rgb(80, 80, 30));
+                            }
+                            r
+                        };
+                        if let Some(id) = line.result_id {
+                            if ui
+                                .add(
+                                    egui::Label::new(mono(&line.result, Some(id)))
+                                        .sense(egui::Sense::click()),
+                                )
+                                .clicked()
+                            {
+                                click_id = Some(id);
+                            }
+                        }
+                        ui.label(mono(&line.opcode, None).strong())
+                            .on_hover_text(line.text());
+                        for (t, id) in &line.operands {
+                            let resp =
+                                ui.add(egui::Label::new(mono(t, *id)).sense(egui::Sense::click()));
+                            if resp.clicked() {
+                                click_id = *id;
+                            }
+                        }
+                    });
+                }
+            });
+            app.disasm_visible = visible;
+            if let Some(i) = toggle_bp {
+                if !s.breakpoints.remove(&i) {
+                    s.breakpoints.insert(i);
+                }
+            }
+            if let Some(id) = click_id {
+                app.selected_id = Some(id);
+                if s.program.id_slots.contains_key(&id) && !app.watches.contains(&id) {
+                    app.watches.push(id);
+                }
+            }
+        });
+}
+
+pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::Panel::right("inspect")
+        .default_size(380.0)
+        .resizable(true)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    egui::CollapsingHeader::new("Watch")
+                        .default_open(true)
+                        .show(ui, |ui| watch(app, ui));
+                    egui::CollapsingHeader::new("Buffers")
+                        .default_open(true)
+                        .show(ui, |ui| buffers(app, ui));
+                    egui::CollapsingHeader::new("Diagnostics")
+                        .default_open(true)
+                        .show(ui, |ui| diagnostics(app, ui));
+                });
+        });
+}
+
+fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    if app.watches.is_empty() {
+        ui.weak("Click an id in the disassembly to watch it.");
+    }
+    let mut remove = None;
+    for (k, &id) in app.watches.iter().enumerate() {
+        ui.horizontal(|ui| {
+            ui.monospace(s.program.name_of(id));
+            if ui.small_button("remove").clicked() {
+                remove = Some(k);
+            }
+        });
+        for g in 0..s.sim().subgroup_count() {
+            let Some(values) = s.sim().value_of(g, id) else {
+                continue;
+            };
+            let poison = s.sim().poison_of(g, id).unwrap_or_default();
+            let states = s.sim().lane_states(g);
+            egui::Grid::new(("watch", id, g))
+                .striped(true)
+                .show(ui, |ui| {
+                    for (lane, v) in values.iter().enumerate() {
+                        let active = matches!(
+                            states.get(lane),
+                            Some(LaneState::Executing { .. } | LaneState::AtBarrier { .. })
+                        );
+                        if matches!(states.get(lane), Some(LaneState::Absent) | None) {
+                            continue;
+                        }
+                        let text: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
+                        let mut t = egui::RichText::new(text.join(", ")).monospace();
+                        if !active {
+                            t = t.weak();
+                        }
+                        if poison.get(lane) == Some(&true) {
+                            t = t.color(palette::POISON);
+                        }
+                        ui.label(format!("sg{g} lane {lane}"));
+                        let r = ui.label(t);
+                        if poison.get(lane) == Some(&true) {
+                            r.on_hover_text(
+                                "undefined (poison): the spec leaves this value undefined",
+                            );
+                        }
+                        ui.end_row();
+                    }
+                });
+        }
+    }
+    if let Some(k) = remove {
+        app.watches.remove(k);
+    }
+}
+
+fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        for (i, n) in ["u32", "i32", "f32", "f16", "hex"].iter().enumerate() {
+            ui.selectable_value(&mut app.buffer_format, i as u8, *n);
+        }
+    });
+    let Some(s) = &mut app.session else { return };
+    let mut edited = false;
+    for (ri, r) in s.program.resources.clone().iter().enumerate() {
+        if r.push_constant {
+            continue;
+        }
+        ui.label(format!("set {} binding {} `{}`", r.set, r.binding, r.name));
+        let Some(data) = s.sim().buffer(r.set, r.binding).map(<[u8]>::to_vec) else {
+            continue;
+        };
+        let prev = s.previous_buffers.get(ri).cloned();
+        let poisoned = s.sim().poisoned_words(r.set, r.binding);
+        egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
+            for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
+                let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                let text = match app.buffer_format {
+                    0 => bits.to_string(),
+                    1 => (bits as i32).to_string(),
+                    2 => f32::from_bits(bits).to_string(),
+                    3 => format!("{} {}", f16(bits as u16), f16((bits >> 16) as u16)),
+                    _ => format!("{bits:#010x}"),
+                };
+                ui.monospace(format!("[{w}]"));
+                let changed = prev
+                    .as_ref()
+                    .is_some_and(|p| p.get(w * 4..w * 4 + 4) != Some(chunk));
+                let mut t = egui::RichText::new(text).monospace();
+                if changed {
+                    t = t
+                        .background_color(palette::CHANGED)
+                        .color(egui::Color32::BLACK);
+                }
+                if poisoned.contains(&w) {
+                    t = t.color(palette::POISON);
+                }
+                ui.label(t);
+                // Initial contents are editable; a change restarts the run from them.
+                if let Some((_, _, init)) = s
+                    .initial
+                    .buffers
+                    .iter_mut()
+                    .find(|b| b.0 == r.set && b.1 == r.binding)
+                {
+                    if let Some(word) = init.get_mut(w * 4..w * 4 + 4) {
+                        let mut v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                        if ui
+                            .add(egui::DragValue::new(&mut v).prefix("init "))
+                            .on_hover_text(format!("initial value of word {w}"))
+                            .changed()
+                        {
+                            word.copy_from_slice(&v.to_le_bytes());
+                            edited = true;
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+    if edited {
+        app.reset();
+    }
+}
+
+fn f16(h: u16) -> f32 {
+    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
+    let e = i32::from((h >> 10) & 0x1f);
+    let m = f32::from(h & 0x3ff);
+    sign * match e {
+        0 => m * 2f32.powi(-24),
+        31 if m == 0.0 => f32::INFINITY,
+        31 => f32::NAN,
+        _ => (1.0 + m / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &mut app.session else { return };
+    let diags = s.sim().diagnostics().to_vec();
+    if diags.is_empty() {
+        ui.weak("No diagnostics.");
+    }
+    let mut jump = None;
+    for d in &diags {
+        let text = format!(
+            "step {} · {} · {} in {} · lanes {:?}\n{}",
+            d.step, d.code, d.block, d.function, d.lanes, d.message
+        );
+        if ui
+            .add(egui::Button::new(text).wrap())
+            .on_hover_text("Jump to its instruction and step")
+            .clicked()
+        {
+            jump = Some((d.instruction, d.step));
+        }
+    }
+    if let Some((inst, step)) = jump {
+        app.scroll_to_line = Some(inst as usize);
+        if let Err(e) = s.history.goto(step) {
+            app.error = Some(e.to_string());
+        }
+    }
+}
+
+pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        let Some(s) = &app.session else {
+            ui.label("Open a .spv file or pick an example.");
+            return;
+        };
+        let tangles = s.sim().tangles();
+        ui.horizontal(|ui| {
+            ui.heading("Control flow");
+            if let Some(l) = &app.cfg_layout {
+                ui.weak(s.program.func_name(l.func));
+            }
+            ui.add(egui::Slider::new(&mut app.cfg_zoom, 0.3..=2.0).text("zoom"));
+        });
+        if ui.input(|i| i.modifiers.command) {
+            let z = ui.input(|i| i.smooth_scroll_delta.y);
+            app.cfg_zoom = (app.cfg_zoom * (1.0 + z * 0.002)).clamp(0.3, 2.0);
+        }
+        let mut waiting = Vec::new();
+        for g in 0..s.sim().subgroup_count() {
+            for (lane, st) in s.sim().lane_states(g).into_iter().enumerate() {
+                if matches!(st, LaneState::Waiting { .. }) {
+                    waiting.push((g as u32, lane as u32, st));
+                }
+            }
+        }
+        let lanes_h = 40.0 + 24.0 * s.sim().subgroup_count().min(8) as f32;
+        let mut clicked = None;
+        egui::ScrollArea::both()
+            .id_salt("cfg")
+            .max_height((ui.available_height() - lanes_h).max(120.0))
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if let Some(layout) = &app.cfg_layout {
+                    clicked = cfg::show(ui, &s.program, layout, &tangles, &waiting, app.cfg_zoom);
+                }
+            });
+        if let Some(b) = clicked {
+            app.scroll_to_line = s
+                .program
+                .blocks
+                .get(b as usize)
+                .map(|bl| bl.first_inst_index as usize);
+        }
+        ui.separator();
+        ui.heading("Lanes");
+        lanes(app, ui);
+    });
+}
+
+fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let mut select = None;
+    egui::ScrollArea::vertical().id_salt("lanes").show(ui, |ui| {
+        for g in 0..s.sim().subgroup_count() {
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 2.0;
+                ui.monospace(format!("sg{g:<3}"));
+                for (lane, st) in s.sim().lane_states(g).into_iter().enumerate() {
+                    let (color, text) = match &st {
+                        LaneState::Absent => continue,
+                        LaneState::Executing { tangle } => (palette::tangle(g as u32, *tangle), format!("lane {lane}: executing in tangle {tangle}")),
+                        LaneState::AtBarrier { tangle } => (palette::tangle(g as u32, *tangle).gamma_multiply(0.6), format!("lane {lane}: at a barrier (tangle {tangle})")),
+                        LaneState::Waiting { kind, block, for_lanes, escaped, .. } => (
+                            palette::WAITING,
+                            format!(
+                                "lane {lane}: waiting at the {kind} {block} for lanes {for_lanes:?}{}",
+                                if *escaped { " (escaped)" } else { "" }
+                            ),
+                        ),
+                        LaneState::Finished => (palette::FINISHED, format!("lane {lane}: finished")),
+                    };
+                    let (rect, resp) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::click());
+                    ui.painter().rect_filled(rect, 2.0, color);
+                    let resp = resp.on_hover_text(text);
+                    if resp.clicked() {
+                        if let LaneState::Executing { tangle } | LaneState::AtBarrier { tangle } = st {
+                            select = Some((g as u32, tangle));
+                        }
+                    }
+                    if let (Some((sg, t)), LaneState::Executing { tangle }) = (app.selected_tangle, &st) {
+                        if sg == g as u32 && t == *tangle {
+                            ui.painter().rect_stroke(rect, 2.0, egui::Stroke::new(2.0, egui::Color32::WHITE), egui::StrokeKind::Inside);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if select.is_some() {
+        app.selected_tangle = select;
+    }
+}

@@ -1,0 +1,224 @@
+//! What the GUI is looking at: one loaded module, the settings it runs under, and the stepping
+//! history. No drawing here, so tests can drive it directly.
+
+use super::disasm::Disassembly;
+use crate::examples::example_bindings;
+use lanescope_core::history::History;
+use lanescope_core::program::Program;
+use lanescope_core::{load, Config, LoadOptions, SiblingOrder, Simulator, SwitchTangles};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Settings a person picks in the toolbar; persisted between runs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub subgroup_size: u32,
+    pub workgroups: [u32; 3],
+    pub per_case_switch: bool,
+    /// 0 lowest lane, 1 highest lane, 2 oldest, 3 newest.
+    pub sibling_order: u8,
+    /// Steps a "run" may take before it stops with a message.
+    pub max_steps: u64,
+    /// Memory a workgroup's simulation may use, MiB.
+    pub max_memory_mib: u64,
+    /// Instructions per second of the animated run.
+    pub speed: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            subgroup_size: 32,
+            workgroups: [1, 1, 1],
+            per_case_switch: false,
+            sibling_order: 0,
+            max_steps: 20_000_000,
+            max_memory_mib: 1024,
+            speed: 8.0,
+        }
+    }
+}
+
+pub const SIBLING_ORDERS: [(&str, SiblingOrder); 4] = [
+    ("lowest lane first", SiblingOrder::LowestLane),
+    ("highest lane first", SiblingOrder::HighestLane),
+    ("oldest first", SiblingOrder::Oldest),
+    ("newest first", SiblingOrder::Newest),
+];
+
+impl Settings {
+    pub fn config(&self) -> Config {
+        Config {
+            subgroup_size: self.subgroup_size,
+            workgroups: self.workgroups.map(|w| w.max(1)),
+            switch_tangles: if self.per_case_switch {
+                SwitchTangles::PerCase
+            } else {
+                SwitchTangles::PerValue
+            },
+            sibling_order: SIBLING_ORDERS[usize::from(self.sibling_order.min(3))].1,
+            max_memory: self.max_memory_mib.saturating_mul(1 << 20),
+            ..Config::default()
+        }
+    }
+}
+
+/// Why a run stopped before the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Breakpoint(u32),
+    Diagnostic(String),
+    Finished,
+}
+
+pub struct Session {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub program: Arc<Program>,
+    pub history: History,
+    pub disasm: Disassembly,
+    /// Module instruction indices with a breakpoint.
+    pub breakpoints: BTreeSet<u32>,
+    /// Buffer contents before the last step, to highlight what it changed.
+    pub previous_buffers: Vec<Vec<u8>>,
+    /// Initial buffer contents (editable in the Buffers panel).
+    pub initial: lanescope_core::Bindings,
+}
+
+impl Session {
+    /// Loads `bytes` and starts a simulator. Errors are ready for the error bar.
+    pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
+        let opts = LoadOptions {
+            subgroup_size: Some(settings.subgroup_size),
+            ..LoadOptions::default()
+        };
+        let program = Arc::new(load(&bytes, &opts).map_err(|e| format!("{name}: {e}"))?);
+        let initial = example_bindings(&program);
+        let disasm = Disassembly::new(&bytes, &program);
+        let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
+            .map_err(|e| format!("{name}: {e}"))?;
+        Ok(Self {
+            name: name.to_owned(),
+            bytes,
+            program,
+            history: History::new(sim, 256),
+            disasm,
+            breakpoints: BTreeSet::new(),
+            previous_buffers: Vec::new(),
+            initial,
+        })
+    }
+
+    /// Starts again from step 0 under `settings`, keeping breakpoints and initial buffers.
+    pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
+        let program = if settings.subgroup_size == self.program.coop_subgroup_size {
+            Arc::clone(&self.program)
+        } else {
+            // Cooperative-matrix fragments depend on the subgroup size: load again.
+            let opts = LoadOptions {
+                subgroup_size: Some(settings.subgroup_size),
+                ..LoadOptions::default()
+            };
+            Arc::new(load(&self.bytes, &opts).map_err(|e| format!("{}: {e}", self.name))?)
+        };
+        let sim = Simulator::new(Arc::clone(&program), settings.config(), &self.initial)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        self.program = program;
+        self.history = History::new(sim, 256);
+        self.previous_buffers.clear();
+        Ok(())
+    }
+
+    pub fn sim(&self) -> &Simulator {
+        self.history.sim()
+    }
+
+    pub fn step_count(&self) -> u64 {
+        self.sim().stats().steps
+    }
+
+    fn snapshot_buffers(&mut self) {
+        let resources = &self.program.resources;
+        let sim = self.history.sim();
+        self.previous_buffers = resources
+            .iter()
+            .map(|r| sim.buffer(r.set, r.binding).unwrap_or_default().to_vec())
+            .collect();
+    }
+
+    /// One instruction of the tangle the scheduler picks. False when finished.
+    pub fn step(&mut self) -> Result<bool, String> {
+        self.snapshot_buffers();
+        self.history.step().map_err(|e| e.to_string())
+    }
+
+    /// One instruction of a chosen tangle.
+    pub fn step_tangle(&mut self, subgroup: usize, tangle: u64) -> Result<bool, String> {
+        self.snapshot_buffers();
+        self.history
+            .step_tangle(subgroup, tangle)
+            .map_err(|e| e.to_string())
+    }
+
+    pub fn step_back(&mut self) -> Result<(), String> {
+        self.history.step_back().map_err(|e| e.to_string())?;
+        self.previous_buffers.clear();
+        Ok(())
+    }
+
+    /// Module instruction index each tangle is about to execute.
+    pub fn tangle_instructions(&self) -> Vec<(u64, u32)> {
+        self.sim()
+            .tangles()
+            .iter()
+            .filter_map(|t| {
+                let b = self.program.blocks.get(t.block_index as usize)?;
+                Some((t.id, *b.inst_indices.get(t.inst as usize)?))
+            })
+            .collect()
+    }
+
+    /// The instruction to show after a step: where the tangle that just ran now stands (or the
+    /// first live tangle when it split, finished or the trace is capped).
+    pub fn focus_instruction(&self) -> Option<u32> {
+        let at = self.tangle_instructions();
+        let tangles = self.sim().tangles();
+        let last = self.sim().trace().last();
+        let by_last = last.and_then(|e| {
+            tangles
+                .iter()
+                .position(|t| t.subgroup == e.subgroup && t.id == e.tangle)
+                .or_else(|| tangles.iter().position(|t| t.subgroup == e.subgroup))
+        });
+        let t = tangles.get(by_last.unwrap_or(0))?;
+        at.iter().find(|(id, _)| *id == t.id).map(|&(_, i)| i)
+    }
+
+    /// Runs at most `max_steps` steps, stopping before an instruction with a breakpoint (after at
+    /// least one step), at a new diagnostic, at the end, or at the step limit.
+    pub fn run_slice(&mut self, max_steps: u64, limit: u64) -> Result<Option<Stop>, String> {
+        let diagnostics_before = self.sim().diagnostics().len();
+        for _ in 0..max_steps {
+            if self.step_count() >= limit {
+                return Err(format!(
+                    "stopped at the step limit ({limit} steps); raise it in Settings → Limits"
+                ));
+            }
+            if !self.history.step().map_err(|e| e.to_string())? {
+                return Ok(Some(Stop::Finished));
+            }
+            if let Some(d) = self.sim().diagnostics().get(diagnostics_before) {
+                return Ok(Some(Stop::Diagnostic(d.code.clone())));
+            }
+            if let Some(&(_, inst)) = self
+                .tangle_instructions()
+                .iter()
+                .find(|(_, i)| self.breakpoints.contains(i))
+            {
+                return Ok(Some(Stop::Breakpoint(inst)));
+            }
+        }
+        Ok(None)
+    }
+}

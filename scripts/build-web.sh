@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the browser version into dist/ (after scripts/setup-web.sh).
+#
+#   scripts/build-web.sh                 cargo + wasm-bindgen + wasm-opt (what CI runs; no Trunk needed)
+#   scripts/build-web.sh --trunk         the same page through `trunk build`
+#   scripts/build-web.sh --serve [PORT]  build, then serve dist/ on http://127.0.0.1:PORT (default 8080)
+#
+# Debian's rustc-web compiles std for wasm32 (-Zbuild-std); it gets its own target directory so
+# that it and rustup's toolchain never invalidate each other's builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+use_trunk=0
+serve_port=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --trunk) use_trunk=1 ;;
+    --serve)
+        serve_port="${2:-8080}"
+        if [ $# -ge 2 ]; then shift; fi
+        ;;
+    *)
+        echo "usage: $0 [--trunk] [--serve [PORT]]" >&2
+        exit 2
+        ;;
+    esac
+    shift
+done
+
+if [ ! -x .web-toolchain/bin/cargo ] || [ ! -x node_modules/.bin/wasm-opt ]; then
+    echo "the web toolchain is not set up: run scripts/setup-web.sh first" >&2
+    exit 1
+fi
+
+export PATH="$root/.web-toolchain/bin:$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export RUSTC_BOOTSTRAP=1
+export CARGO_TARGET_DIR="$root/target/web"
+# Debug info only bloats the download.
+export CARGO_PROFILE_RELEASE_DEBUG=0
+# Keep rustup from resolving cargo/rustc: these must be Debian's rustc-web.
+unset RUSTUP_TOOLCHAIN || true
+
+if [ "$use_trunk" = 1 ]; then
+    export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+    trunk build
+else
+    cargo build --release -p lanescope --bin lanescope \
+        -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown
+    rm -rf dist
+    mkdir -p dist
+    wasm-bindgen --target web --no-typescript --out-dir dist --out-name lanescope \
+        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/lanescope.wasm"
+    wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int \
+        dist/lanescope_bg.wasm -o dist/lanescope_bg.wasm
+    # The page Trunk would make: index.html with its Trunk link replaced by the loader.
+    loader='<script type="module">import init from "./lanescope.js"; init({ module_or_path: "./lanescope_bg.wasm" });</script>'
+    awk -v loader="$loader" '/data-trunk/ { print "  " loader; next } { print }' index.html >dist/index.html
+fi
+echo "== built dist/ ($(du -sh dist | cut -f1))"
+
+if [ -n "$serve_port" ]; then
+    echo "== serving http://127.0.0.1:$serve_port/ (Ctrl+C stops)"
+    exec python3 -m http.server "$serve_port" --bind 127.0.0.1 --directory dist
+fi

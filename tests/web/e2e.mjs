@@ -1,0 +1,122 @@
+// End-to-end test of the browser build: serves dist/ on 127.0.0.1, drives Debian's Chromium with
+// playwright-core, and fails on console errors, a blank canvas, or an app that does not respond.
+// Usage: node tests/web/e2e.mjs [SHOT_DIR]      (after scripts/build-web.sh)
+import { chromium } from "playwright-core";
+import { createServer } from "node:http";
+import { readFile, mkdir, writeFile } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+import { decodePng, distinctColours } from "./png.mjs";
+
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const dist = join(root, "dist");
+const shots = resolve(process.argv[2] ?? join(root, "target", "web-shots"));
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+const server = createServer(async (req, res) => {
+  const path = new URL(req.url, "http://x").pathname;
+  const file = join(dist, path === "/" ? "index.html" : path);
+  if (!file.startsWith(dist)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+  ],
+});
+const errors = [];
+let failed = false;
+function check(ok, what) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+}
+
+try {
+  await mkdir(shots, { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("response", (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`);
+  });
+
+  // 1. The page loads, the app starts (it removes #loading) and draws.
+  await page.goto(base);
+  await page.waitForSelector("#loading", { state: "detached", timeout: 120_000 });
+  await page.waitForFunction(() => document.title.includes("step 0"), null, { timeout: 30_000 });
+  check(/if_else\.spv/.test(await page.title()), `starts on the built-in example: "${await page.title()}"`);
+  await page.waitForTimeout(500);
+  const first = decodePng(await page.screenshot({ path: join(shots, "01-loaded.png") }));
+  check(distinctColours(first) > 20, `the canvas is drawn (${distinctColours(first)} colours)`);
+
+  // 2. Stepping with F10 (the canvas has the keyboard focus after a click on it).
+  await page.mouse.click(700, 400);
+  for (let i = 0; i < 5; i++) await page.keyboard.press("F10");
+  await page.waitForFunction(() => document.title.endsWith("step 5"), null, { timeout: 10_000 }).catch(() => {});
+  check((await page.title()).endsWith("step 5"), `F10 five times: "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "02-stepped.png") });
+
+  // 3. Another example through the address (#example=NAME), then run it to the end with F5.
+  await page.goto(`${base}#example=loop_divergent`);
+  await page.reload();
+  await page.waitForFunction(() => document.title.includes("loop_divergent.spv"), null, { timeout: 60_000 });
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("F5");
+  await page.waitForFunction(() => !/step 0$/.test(document.title), null, { timeout: 30_000 }).catch(() => {});
+  await page.waitForTimeout(1000);
+  const ran = await page.title();
+  check(/loop_divergent\.spv — step [1-9]\d*/.test(ran), `F5 runs the example: "${ran}"`);
+  await page.screenshot({ path: join(shots, "03-example-run.png") });
+
+  // 4. Upload a .spv through the browser's file input (Ctrl+O opens it; the dialog's Ok
+  // confirms). A dialog cancelled first must not leave Open dead.
+  const cancelled = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await page.keyboard.press("Control+O");
+  await cancelled;
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.mouse.click(700, 400);
+  const chooser = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await page.keyboard.press("Control+O");
+  const fc = await chooser;
+  await fc.setFiles(join(root, "assets", "subgroup_reduce.spv"));
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("subgroup_reduce.spv"), null, { timeout: 15_000 }).catch(() => {});
+  check((await page.title()).includes("subgroup_reduce.spv — step 0"), `uploaded a .spv: "${await page.title()}"`);
+
+  // 5. A file that is not SPIR-V: an error in the app, not a dead page.
+  const chooser2 = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await page.keyboard.press("Control+O");
+  const junk = join(shots, "junk.spv");
+  await writeFile(junk, Buffer.from("this is not spir-v"));
+  await (await chooser2).setFiles(junk);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForTimeout(1500);
+  check((await page.title()).includes("subgroup_reduce.spv"), "a bad file keeps the open module");
+  const last = decodePng(await page.screenshot({ path: join(shots, "04-bad-upload.png") }));
+  check(distinctColours(last) > 20, "the canvas is still drawn after a bad upload");
+} catch (e) {
+  check(false, `browser test crashed: ${e.stack ?? e}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+
+check(errors.length === 0, `no console errors${errors.length ? ":\n  " + errors.join("\n  ") : ""}`);
+console.log(`screenshots in ${shots}`);
+process.exit(failed ? 1 : 0);
