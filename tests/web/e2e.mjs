@@ -52,6 +52,15 @@ try {
     if (m.type() === "error") errors.push(m.text());
   });
   page.on("pageerror", (e) => errors.push(String(e)));
+  // One listener for the whole test: Playwright intercepts file choosers only while one is
+  // registered, and a chooser opened in between would never answer.
+  const choosers = [];
+  page.on("filechooser", (fc) => choosers.push(fc));
+  const nextChooser = async () => {
+    for (let i = 0; i < 150 && choosers.length === 0; i++) await page.waitForTimeout(100);
+    if (choosers.length === 0) throw new Error("no file chooser opened");
+    return choosers.shift();
+  };
   page.on("response", (r) => {
     if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`);
   });
@@ -86,25 +95,25 @@ try {
 
   // 4. Upload a .spv through the browser's file input (Ctrl+O opens it; the dialog's Ok
   // confirms). A dialog cancelled first must not leave Open dead.
-  const cancelled = page.waitForEvent("filechooser", { timeout: 15_000 });
   await page.keyboard.press("Control+O");
-  await cancelled;
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await (await nextChooser()).setFiles([]); // the picker closed with no file...
+  await page.getByRole("button", { name: "Cancel" }).click(); // ...and the dialog cancelled
+  await page.waitForTimeout(300);
   await page.mouse.click(700, 400);
-  const chooser = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await page.waitForTimeout(300);
   await page.keyboard.press("Control+O");
-  const fc = await chooser;
+  const fc = await nextChooser();
   await fc.setFiles(join(root, "assets", "subgroup_reduce.spv"));
   await page.getByRole("button", { name: "Ok" }).click();
   await page.waitForFunction(() => document.title.includes("subgroup_reduce.spv"), null, { timeout: 15_000 }).catch(() => {});
   check((await page.title()).includes("subgroup_reduce.spv — step 0"), `uploaded a .spv: "${await page.title()}"`);
 
   // 5. A file that is not SPIR-V: an error in the app, not a dead page.
-  const chooser2 = page.waitForEvent("filechooser", { timeout: 15_000 });
+  await page.mouse.click(700, 400);
   await page.keyboard.press("Control+O");
   const junk = join(shots, "junk.spv");
   await writeFile(junk, Buffer.from("this is not spir-v"));
-  await (await chooser2).setFiles(junk);
+  await (await nextChooser()).setFiles(junk);
   await page.getByRole("button", { name: "Ok" }).click();
   await page.waitForTimeout(1500);
   check((await page.title()).includes("subgroup_reduce.spv"), "a bad file keeps the open module");

@@ -80,6 +80,13 @@ impl LanescopeApp {
                 self.animating = false;
                 self.selected_tangle = None;
                 self.watches.clear();
+                // A new module opens where it starts, not at the old one's scroll position.
+                self.scroll_to_line = Some(
+                    self.session
+                        .as_ref()
+                        .and_then(Session::focus_instruction)
+                        .unwrap_or(0) as usize,
+                );
             }
             Err(e) => self.error = Some(e),
         }

@@ -316,6 +316,12 @@ fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 continue;
             };
             let poison = s.sim().poison_of(g, id).unwrap_or_default();
+            // Each component printed as its type (hex where the type has no scalar form).
+            let comp_tys = s
+                .program
+                .id_slots
+                .get(&id)
+                .and_then(|&(_, _, ty)| s.program.types.flat.get(ty as usize));
             let states = s.sim().lane_states(g);
             egui::Grid::new(("watch", id, g))
                 .striped(true)
@@ -328,8 +334,9 @@ fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         if matches!(states.get(lane), Some(LaneState::Absent) | None) {
                             continue;
                         }
-                        let text: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
-                        let mut t = egui::RichText::new(text.join(", ")).monospace();
+                        let mut t =
+                            egui::RichText::new(format_components(comp_tys.map(Vec::as_slice), v))
+                                .monospace();
                         if !active {
                             t = t.weak();
                         }
@@ -342,6 +349,9 @@ fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             r.on_hover_text(
                                 "undefined (poison): the spec leaves this value undefined",
                             );
+                        } else {
+                            let bits: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
+                            r.on_hover_text(format!("bits: {}", bits.join(", ")));
                         }
                         ui.end_row();
                     }
@@ -351,6 +361,20 @@ fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     if let Some(k) = remove {
         app.watches.remove(k);
     }
+}
+
+/// A watched value's components as their types print them (`-3`, `1.5`, `true`); raw hex bits
+/// where the types are unknown (pointers, opaque values).
+pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u64]) -> String {
+    let parts: Vec<String> = match tys {
+        Some(tys) if tys.len() == v.len() => tys
+            .iter()
+            .zip(v)
+            .map(|(&ty, &c)| lanescope_core::value::format_scalar(ty, c))
+            .collect(),
+        _ => v.iter().map(|c| format!("{c:#x}")).collect(),
+    };
+    parts.join(", ")
 }
 
 fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -554,5 +578,21 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
     if select.is_some() {
         app.selected_tangle = select;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_components;
+    use lanescope_core::value::ScalarTy;
+
+    #[test]
+    fn watched_components_print_as_their_types() {
+        let tys = [ScalarTy::I32, ScalarTy::Float { bits: 32 }, ScalarTy::Bool];
+        let v = [u64::from((-3i32) as u32), u64::from(1.5f32.to_bits()), 1];
+        assert_eq!(format_components(Some(&tys), &v), "-3, 1.5, true");
+        // Types that do not match the value's width: raw bits.
+        assert_eq!(format_components(Some(&tys[..1]), &[1, 2]), "0x1, 0x2");
+        assert_eq!(format_components(None, &[255]), "0xff");
     }
 }

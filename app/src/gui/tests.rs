@@ -128,7 +128,11 @@ fn a_bad_file_shows_in_the_error_bar_and_keeps_the_session() {
 #[test]
 fn stepping_scrolls_the_disassembly_to_the_current_instruction() {
     let mut h = harness("if_else");
-    assert_eq!(h.state().disasm_visible.start, 0);
+    // The person scrolls up to read the header...
+    h.state_mut().scroll_to_line = Some(0);
+    h.run_steps(2);
+    assert!(h.state().disasm_visible.start < 5);
+    // ...and steps.
     for _ in 0..3 {
         h.key_press(egui::Key::F10);
         h.run_steps(3);
@@ -151,4 +155,27 @@ fn stepping_scrolls_the_disassembly_to_the_current_instruction() {
     );
     // Its gutter label is on screen, so a breakpoint can be set there with one click.
     h.get_by_label(&format!("breakpoint at instruction {line}"));
+}
+
+/// Opening another module shows where it starts, not where the last one was scrolled to.
+#[test]
+fn opening_a_module_scrolls_to_its_first_instruction() {
+    let mut h = harness("loop_divergent");
+    h.state_mut().scroll_to_line = Some(0);
+    h.run_steps(2);
+    assert!(h.state().disasm_visible.start < 5);
+    h.state_mut().open_example("subgroup_reduce");
+    h.run_steps(3);
+    let line = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .focus_instruction()
+        .unwrap() as usize;
+    let v = h.state().disasm_visible.clone();
+    assert!(
+        v.contains(&line),
+        "line {line} not in the drawn lines {v:?}"
+    );
 }
