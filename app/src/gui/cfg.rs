@@ -246,7 +246,7 @@ pub fn show(
         );
         let mut label = prog.block_name(b);
         if prog.is_reconv_target.get(b as usize) == Some(&true) {
-            label.push_str("  (merge/continue target)");
+            label.push_str(target_kind(prog, b));
         }
         painter.text(
             r.left_top() + egui::vec2(6.0, 4.0) * zoom,
@@ -312,6 +312,31 @@ fn chip(
     }
 }
 
+/// What a reconvergence target is to the constructs that declare it, for its block's label.
+fn target_kind(prog: &Program, b: BlockId) -> &'static str {
+    let (mut merge, mut cont) = (false, false);
+    for blk in &prog.blocks {
+        match blk.merge {
+            Some(Merge::Selection { merge: m }) => merge |= m == b,
+            Some(Merge::Loop {
+                merge: m,
+                continue_target: c,
+            }) => {
+                merge |= m == b;
+                cont |= c == b;
+            }
+            None => {}
+        }
+    }
+    match (merge, cont) {
+        (true, true) => "  merge, continue",
+        (true, false) => "  merge",
+        (false, true) => "  continue",
+        // Switch case targets, where the lanes of one case wait for each other.
+        (false, false) => "  case",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +370,27 @@ mod tests {
         slots.sort_unstable();
         slots.dedup();
         assert_eq!(slots.len(), l.nodes.len());
+    }
+
+    #[test]
+    fn reconvergence_targets_are_labelled_by_what_declares_them() {
+        let (_, bytes, _) = crate::examples::EXAMPLES
+            .iter()
+            .find(|e| e.0 == "loop_divergent")
+            .unwrap();
+        let prog = lanescope_core::load(bytes, &Default::default()).unwrap();
+        let mut seen = 0;
+        for block in &prog.blocks {
+            if let Some(Merge::Loop {
+                merge,
+                continue_target,
+            }) = block.merge
+            {
+                assert_eq!(target_kind(&prog, merge), "  merge");
+                assert_eq!(target_kind(&prog, continue_target), "  continue");
+                seen += 1;
+            }
+        }
+        assert!(seen > 0, "the example has a loop");
     }
 }

@@ -34,10 +34,16 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                 });
             let l = ui.label("Workgroups");
-            changed |= ui
-                .add(egui::DragValue::new(&mut app.settings.workgroups[0]).range(1..=1024))
-                .labelled_by(l.id)
-                .changed();
+            for (axis, n) in ["x", "y", "z"]
+                .iter()
+                .zip(app.settings.workgroups.iter_mut())
+            {
+                changed |= ui
+                    .add(egui::DragValue::new(n).range(1..=1024).prefix(*axis))
+                    .labelled_by(l.id)
+                    .on_hover_text(format!("workgroups along {axis}"))
+                    .changed();
+            }
             egui::ComboBox::from_label("Switch")
                 .selected_text(if app.settings.per_case_switch {
                     "per-case"
@@ -77,6 +83,14 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 let l = ui.label("Memory per workgroup (MiB)");
                 changed |= ui
                     .add(egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384))
+                    .labelled_by(l.id)
+                    .changed();
+                let l = ui.label("Trace steps kept");
+                changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut app.settings.max_trace_steps)
+                            .range(1000..=100_000_000),
+                    )
                     .labelled_by(l.id)
                     .changed();
             });
@@ -545,7 +559,10 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ui.horizontal(|ui| {
                 ui.spacing_mut().item_spacing.x = 2.0;
                 ui.monospace(format!("sg{g:<3}"));
-                for (lane, st) in s.sim().lane_states(g).into_iter().enumerate() {
+                let states = s.sim().lane_states(g);
+                // Cells shrink so a whole subgroup fits the panel's width.
+                let cell = (ui.available_width() / states.len().max(1) as f32 - 2.0).clamp(4.0, 16.0);
+                for (lane, st) in states.into_iter().enumerate() {
                     let (color, text) = match &st {
                         LaneState::Absent => continue,
                         LaneState::Executing { tangle } => (palette::tangle(g as u32, *tangle), format!("lane {lane}: executing in tangle {tangle}")),
@@ -559,7 +576,7 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         ),
                         LaneState::Finished => (palette::FINISHED, format!("lane {lane}: finished")),
                     };
-                    let (rect, resp) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::click());
+                    let (rect, resp) = ui.allocate_exact_size(egui::vec2(cell, 16.0), egui::Sense::click());
                     ui.painter().rect_filled(rect, 2.0, color);
                     let resp = resp.on_hover_text(text);
                     if resp.clicked() {

@@ -22,6 +22,8 @@ pub struct Settings {
     pub max_steps: u64,
     /// Memory a workgroup's simulation may use, MiB.
     pub max_memory_mib: u64,
+    /// Steps the trace keeps (for step back and the views); later steps are not recorded.
+    pub max_trace_steps: usize,
     /// Instructions per second of the animated run.
     pub speed: f32,
 }
@@ -35,6 +37,7 @@ impl Default for Settings {
             sibling_order: 0,
             max_steps: 20_000_000,
             max_memory_mib: 1024,
+            max_trace_steps: Config::default().max_trace_steps,
             speed: 8.0,
         }
     }
@@ -59,6 +62,7 @@ impl Settings {
             },
             sibling_order: SIBLING_ORDERS[usize::from(self.sibling_order.min(3))].1,
             max_memory: self.max_memory_mib.saturating_mul(1 << 20),
+            max_trace_steps: self.max_trace_steps,
             ..Config::default()
         }
     }
@@ -202,7 +206,7 @@ impl Session {
         for _ in 0..max_steps {
             if self.step_count() >= limit {
                 return Err(format!(
-                    "stopped at the step limit ({limit} steps); raise it in Settings → Limits"
+                    "stopped at the step limit ({limit} steps); raise it in the Limits menu"
                 ));
             }
             if !self.history.step().map_err(|e| e.to_string())? {

@@ -145,7 +145,7 @@ impl Simulator {
             + u64::from(prog.workgroup_bytes);
         if need > cfg.max_memory {
             return Err(err(format!(
-                "simulating a workgroup of this shader needs {} KiB (registers and private memory); the limit is {} KiB (raise it with --max-memory, in MiB)",
+                "simulating a workgroup of this shader needs {} KiB (registers and private memory); the limit is {} KiB (raise it with --max-memory, in MiB, or in the app's Limits menu)",
                 need.div_ceil(1024),
                 cfg.max_memory >> 10
             )));
@@ -477,7 +477,7 @@ impl Simulator {
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
             self.cfg.record_trace = false;
-            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit; later steps are not recorded (raise it with --max-trace-steps)", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
+            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit; later steps are not recorded (raise it with --max-trace-steps, or in the app's Limits menu)", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
         }
         if self.cfg.record_trace {
             self.trace.push(StepEvent {
