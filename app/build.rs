@@ -1,4 +1,5 @@
-//! Embeds every `assets/*.spv` (with its source, when present) as a built-in example.
+//! Embeds every `assets/*.spv` (with its source, when present) as a built-in example, and
+//! every `assets/lessons/*.md` as a lesson.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -33,6 +34,28 @@ fn main() {
             out,
             "    ({stem:?}, include_bytes!({:?}), {src_expr}),",
             spv.display().to_string()
+        );
+    }
+    out.push_str("];\n");
+    // Lessons: assets/lessons/*.md, in file-name order.
+    let lessons_dir = assets.join("lessons");
+    println!("cargo:rerun-if-changed={}", lessons_dir.display());
+    let mut lessons: Vec<String> = std::fs::read_dir(&lessons_dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".md"))
+                .collect()
+        })
+        .unwrap_or_default();
+    lessons.sort();
+    out.push_str("/// (slug, lesson text)\npub static LESSONS: &[(&str, &str)] = &[\n");
+    for n in &lessons {
+        let _ = writeln!(
+            out,
+            "    ({:?}, include_str!({:?})),",
+            n.trim_end_matches(".md"),
+            lessons_dir.join(n).display().to_string()
         );
     }
     out.push_str("];\n");

@@ -5,7 +5,6 @@
 pub mod cli;
 pub mod examples;
 pub mod gui;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod report;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -1,5 +1,6 @@
-//! `lanescope`: the GUI (no arguments: a built-in example; `lanescope FILE.spv`: that file) and the
-//! headless subcommands (`run`, `example`) for scripts and tests.
+//! `lanescope`: the GUI (no arguments: a built-in example; `lanescope FILE.spv`: that file;
+//! `lanescope '#example=…&step=…'`: a permalink) and the headless subcommands (`run`,
+//! `example`) for scripts and tests.
 
 #[cfg(not(target_arch = "wasm32"))]
 use lanescope::{cli, examples, gui};
@@ -9,7 +10,12 @@ fn main() {
     use cli::CliError;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        None => gui_main(None),
+        None => gui_main(None, None),
+        // A permalink (the fragment, or a whole address holding one).
+        Some(link) if link.contains('#') && !std::path::Path::new(link).is_file() => {
+            let fragment = &link[link.find('#').unwrap_or(0)..];
+            gui_main(None, Some(fragment.to_owned()))
+        }
         Some("run") => cli::parse_run(&args[1..]).and_then(|a| cli::run(&a)),
         Some("example") => examples::run_example(args.get(1).map(String::as_str)),
         Some("-h" | "--help" | "help") => Ok(format!("{}\n", cli::USAGE)),
@@ -19,7 +25,7 @@ fn main() {
                     let name = std::path::Path::new(path)
                         .file_name()
                         .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
-                    gui_main(Some((name, bytes)))
+                    gui_main(Some((name, bytes)), None)
                 }
                 Err(e) => Err(CliError::Failed(format!("{path}: {e}"))),
             }
@@ -42,7 +48,10 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn gui_main(file: Option<(String, Vec<u8>)>) -> Result<String, cli::CliError> {
+fn gui_main(
+    file: Option<(String, Vec<u8>)>,
+    link: Option<String>,
+) -> Result<String, cli::CliError> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Lanescope")
@@ -53,7 +62,7 @@ fn gui_main(file: Option<(String, Vec<u8>)>) -> Result<String, cli::CliError> {
     eframe::run_native(
         "Lanescope",
         options,
-        Box::new(move |cc| Ok(Box::new(gui::EframeApp::new(cc, file)))),
+        Box::new(move |cc| Ok(Box::new(gui::EframeApp::new(cc, file, link)))),
     )
     .map_err(|e| {
         cli::CliError::Failed(format!(

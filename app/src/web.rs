@@ -40,7 +40,7 @@ pub fn start() {
             .start(
                 canvas,
                 eframe::WebOptions::default(),
-                Box::new(|cc| Ok(Box::new(crate::gui::EframeApp::new(cc, None)))),
+                Box::new(|cc| Ok(Box::new(crate::gui::EframeApp::new(cc, None, None)))),
             )
             .await;
         match result {

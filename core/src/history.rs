@@ -19,9 +19,9 @@ pub struct History {
 }
 
 impl History {
-    pub fn new(sim: Simulator, interval: u64) -> Self {
+    pub fn new(mut sim: Simulator, interval: u64) -> Self {
         Self {
-            checkpoints: vec![sim.clone()],
+            checkpoints: vec![sim.clone_without_trace()],
             sim,
             interval: interval.max(1),
             forced: BTreeMap::new(),
@@ -36,7 +36,8 @@ impl History {
     fn after_step(&mut self) {
         let n = self.sim.stats().steps;
         if n % self.interval == 0 && self.checkpoints.last().is_none_or(|c| c.stats().steps < n) {
-            self.checkpoints.push(self.sim.clone());
+            // Checkpoints hold no trace: it would make them grow with the run.
+            self.checkpoints.push(self.sim.clone_without_trace());
             if self.checkpoints.len() > self.max_checkpoints {
                 // Keep the first; drop every other one after it and double the spacing.
                 let kept: Vec<Simulator> = self
@@ -84,7 +85,9 @@ impl History {
                 .find(|c| c.stats().steps <= target)
                 .cloned();
             if let Some(cp) = cp {
+                let trace = self.sim.take_trace();
                 self.sim = cp;
+                self.sim.restore_trace(trace);
             }
             // Checkpoints past the target stay valid: the replay reproduces them exactly.
         }

@@ -204,6 +204,29 @@ fn step_back_restores_the_exact_state() {
 }
 
 #[test]
+fn stepping_back_keeps_the_trace_of_the_steps_before() {
+    let prog = Arc::new(load(&spv("c14_nested_loops.spv"), &LoadOptions::default()).unwrap());
+    let cfg = Config {
+        record_trace: true,
+        ..Config::default()
+    };
+    let mut straight = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings(64)).unwrap();
+    for _ in 0..150 {
+        straight.step().unwrap();
+    }
+    let mut h = History::new(Simulator::new(prog, cfg, &bindings(64)).unwrap(), 16);
+    for _ in 0..400 {
+        h.step().unwrap();
+    }
+    h.goto(150).unwrap();
+    assert_eq!(h.sim().trace(), straight.trace(), "back from 400 to 150");
+    h.goto(0).unwrap();
+    assert!(h.sim().trace().is_empty());
+    h.goto(150).unwrap();
+    assert_eq!(h.sim().trace(), straight.trace(), "replayed forward to 150");
+}
+
+#[test]
 fn lanes_waiting_at_a_merge_say_for_whom() {
     let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
     let mut sim = Simulator::new(prog, Config::default(), &bindings(64)).unwrap();

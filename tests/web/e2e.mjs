@@ -119,6 +119,56 @@ try {
   check((await page.title()).includes("subgroup_reduce.spv"), "a bad file keeps the open module");
   const last = decodePng(await page.screenshot({ path: join(shots, "04-bad-upload.png") }));
   check(distinctColours(last) > 20, "the canvas is still drawn after a bad upload");
+
+  // 6. Permalinks: the address opens the playground at an example (or lesson), settings, view
+  // and step. The first loads the page afresh; the rest change only the fragment, as a link
+  // pasted into an open tab does. Each view is screenshotted.
+  const links = [
+    ["05-timeline", "example=loop_divergent&sg=16&view=timeline&step=120", "loop_divergent.spv — step 120"],
+    ["06-rotate", "example=rotate_clustered&view=rotate&step=5", "rotate_clustered.spv — step 5"],
+    ["07-dot", "example=dot_int8_acc&view=dot&lane=0:3&step=20", "dot_int8_acc.spv — step 20"],
+    ["08-matrix", "example=coopmat_tile_f16&view=matrix&layout=amd-rdna3&step=640", "coopmat_tile_f16.spv — step 640"],
+    ["09-lesson", "lesson=1&step=12", "— step 12"],
+  ];
+  for (const [i, [name, fragment, want]] of links.entries()) {
+    await page.goto(`${base}#${fragment}`);
+    if (i === 0) await page.reload();
+    await page.waitForFunction((w) => document.title.endsWith(w), want, { timeout: 60_000 }).catch(() => {});
+    check((await page.title()).endsWith(want), `#${fragment} lands on "${want}": "${await page.title()}"`);
+    await page.waitForTimeout(1200); // the rotate animation settles
+    const shot = decodePng(await page.screenshot({ path: join(shots, `${name}.png`) }));
+    check(distinctColours(shot) > 20, `${name}: the canvas is drawn (${distinctColours(shot)} colours)`);
+  }
+  // Presenter mode (F2) over the lesson.
+  await page.mouse.click(700, 300);
+  await page.keyboard.press("F2");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => document.title.endsWith("step 13"), null, { timeout: 10_000 }).catch(() => {});
+  check((await page.title()).endsWith("step 13"), `Space steps in presenter mode: "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "10-presenter.png") });
+  // Export: the window as PNG and the trace as JSON arrive as downloads.
+  await page.keyboard.press("F2"); // presenter mode off
+  const [png] = await Promise.all([
+    page.waitForEvent("download", { timeout: 15_000 }),
+    page.keyboard.press("Control+Shift+S"),
+  ]);
+  const pngBytes = await readFile(await png.path());
+  const exported = decodePng(pngBytes);
+  check(png.suggestedFilename() === "if_else-step13.png", `PNG export named ${png.suggestedFilename()}`);
+  check(exported.width > 1000 && distinctColours(exported) > 20,
+    `the exported PNG is the window (${exported.width}x${exported.height}, ${distinctColours(exported)} colours)`);
+  const [json] = await Promise.all([
+    page.waitForEvent("download", { timeout: 15_000 }),
+    page.keyboard.press("Control+Shift+E"),
+  ]);
+  const trace = JSON.parse(await readFile(await json.path(), "utf8"));
+  check(trace.schema === "lanescope-trace/1" && trace.steps.length === 13 && trace.summary.steps === 13,
+    `the exported trace holds the 13 steps (${trace.schema}, ${trace.steps?.length} steps)`);
+  // A hostile link is an error in the app, not a dead page.
+  await page.goto(`${base}#module=x.spv:AAAA&step=5`);
+  await page.waitForTimeout(1000);
+  const bad = decodePng(await page.screenshot({ path: join(shots, "11-bad-link.png") }));
+  check(distinctColours(bad) > 20, "the canvas is still drawn after a bad link");
 } catch (e) {
   check(false, `browser test crashed: ${e.stack ?? e}`);
 } finally {

@@ -3,11 +3,14 @@
 
 pub mod cfg;
 pub mod disasm;
+pub mod export;
 pub mod palette;
 mod panels;
+pub mod permalink;
 pub mod session;
 #[cfg(test)]
 mod tests;
+pub mod views;
 
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
 use session::{Session, Settings, Stop, SIBLING_ORDERS};
@@ -39,9 +42,37 @@ pub struct LanescopeApp {
     /// Disassembly lines drawn in the last frame, so stepping scrolls only when the current
     /// instruction is out of sight.
     pub disasm_visible: std::ops::Range<usize>,
+    /// Lines of the disassembly drawn last frame (a change means another module).
+    pub disasm_len: usize,
     open_promise: Option<poll_promise::Promise<Picked>>,
     pub show_frame_time: bool,
     frame_ms: f32,
+    /// The view under the CFG.
+    pub tab: views::Tab,
+    /// Steps the timeline shows.
+    pub timeline_span: u64,
+    /// A lane picked in a view (subgroup, lane): the dot product detail, matrix highlights.
+    pub selected_lane: Option<(u32, u32)>,
+    pub matrix_sel: views::matrix::Selection,
+    /// (step, time) the rotate animation started at.
+    pub rotate_anim: (u64, f64),
+    pub lessons: Vec<views::lesson::Lesson>,
+    /// Index in `lessons` of the open lesson.
+    pub lesson: Option<usize>,
+    /// Large fonts, high contrast, Space steps: for a projector.
+    pub presenter: bool,
+    /// A step being reached in frame-sized slices (a permalink's step).
+    pub seek: Option<u64>,
+    /// The page fragment last applied or written, to notice a link pasted into the tab.
+    pub last_fragment: String,
+    /// What the Compare view's second run changes, the runs under way, and their result.
+    pub compare_variant: views::compare::Variant,
+    pub compare_runner: Option<views::compare::Runner>,
+    pub comparison: Option<views::compare::Comparison>,
+    /// A screenshot asked for (it arrives a frame later), and a save under way.
+    shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
+    shot_pending: bool,
+    saving: Option<export::Saving>,
 }
 
 impl LanescopeApp {
@@ -62,9 +93,314 @@ impl LanescopeApp {
             buffer_format: 0,
             scroll_to_line: None,
             disasm_visible: 0..0,
+            disasm_len: 0,
             open_promise: None,
             show_frame_time: false,
             frame_ms: 0.0,
+            tab: views::Tab::Lanes,
+            timeline_span: 300,
+            selected_lane: None,
+            matrix_sel: views::matrix::Selection::default(),
+            rotate_anim: (0, 0.0),
+            lessons: views::lesson::all().0,
+            lesson: None,
+            presenter: false,
+            seek: None,
+            last_fragment: String::new(),
+            compare_variant: views::compare::Variant::Switch,
+            compare_runner: None,
+            comparison: None,
+            shot: Default::default(),
+            shot_pending: false,
+            saving: None,
+        }
+    }
+
+    fn export_stem(&self) -> String {
+        let s = self.session.as_ref();
+        let name = s.map_or("lanescope", |s| s.name.trim_end_matches(".spv"));
+        format!("{name}-step{}", s.map_or(0, Session::step_count))
+    }
+
+    /// Saves the trace (steps, diagnostics, poison stores) as JSON.
+    pub fn export_trace(&mut self) {
+        let Some(s) = &self.session else { return };
+        let json = crate::report::trace_json(s.sim());
+        self.saving = Some(export::save(
+            format!("{}-trace.json", self.export_stem()),
+            "application/json",
+            json.into_bytes(),
+        ));
+    }
+
+    /// Asks for a screenshot of the window; it is saved as PNG when it arrives.
+    pub fn export_png(&mut self, ctx: &egui::Context) {
+        let slot = std::sync::Arc::clone(&self.shot);
+        let repaint = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(image);
+            }
+            repaint.request_repaint();
+        });
+        self.shot_pending = true;
+        self.status = "taking a screenshot…".into();
+    }
+
+    fn poll_exports(&mut self, ctx: &egui::Context) {
+        if self.shot_pending {
+            let image = self.shot.lock().ok().and_then(|mut s| s.take());
+            if let Some(img) = image {
+                self.shot_pending = false;
+                let [w, h] = img.size;
+                let rgba: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
+                let png = export::png_rgba(w as u32, h as u32, &rgba);
+                self.saving = Some(export::save(
+                    format!("{}.png", self.export_stem()),
+                    "image/png",
+                    png,
+                ));
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            }
+        }
+        if let Some(p) = &self.saving {
+            if let Some(r) = p.ready() {
+                match r.clone() {
+                    Some(Ok(msg)) => self.status = msg,
+                    Some(Err(e)) => self.error = Some(e),
+                    None => self.status = "not saved".into(),
+                }
+                self.saving = None;
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+
+    /// Starts the Compare view's two runs (advanced a slice per frame).
+    pub fn start_compare(&mut self) {
+        let Some(s) = &self.session else { return };
+        self.comparison = None;
+        match views::compare::Runner::new(s, &self.settings, &self.compare_variant) {
+            Ok(r) => self.compare_runner = Some(r),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn compare_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
+        let (Some(r), Some(s)) = (&mut self.compare_runner, &self.session) else {
+            self.compare_runner = None;
+            return;
+        };
+        let start = now();
+        while now() - start < seconds {
+            match r.advance(2000) {
+                Ok(false) => {}
+                Ok(true) => {
+                    self.comparison = Some(views::compare::Comparison::of(r, s));
+                    self.compare_runner = None;
+                    return;
+                }
+                Err(e) => {
+                    self.error = Some(e);
+                    self.compare_runner = None;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The permalink of what is on screen.
+    pub fn link(&self) -> Option<permalink::Link> {
+        let s = self.session.as_ref()?;
+        let example = EXAMPLES
+            .iter()
+            .find(|e| format!("{}.spv", e.0) == s.name && e.1 == s.bytes.as_slice())
+            .map(|e| e.0.to_owned());
+        let st = &self.settings;
+        Some(permalink::Link {
+            lesson: self.lesson.map(|i| i + 1),
+            module: example.is_none().then(|| (s.name.clone(), s.bytes.clone())),
+            example: example.filter(|_| self.lesson.is_none()),
+            subgroup_size: Some(st.subgroup_size),
+            workgroups: Some(st.workgroups),
+            per_case: Some(st.per_case_switch),
+            sibling_order: Some(st.sibling_order),
+            layout: Some(st.coop_layout.clone()),
+            step: Some(s.step_count()),
+            lane: self.selected_lane,
+            tab: Some(self.tab),
+        })
+    }
+
+    /// Opens what a permalink names, under its settings, and heads for its step.
+    pub fn apply_link(&mut self, l: permalink::Link) {
+        self.error = None;
+        self.seek = None;
+        let before = self.settings.clone();
+        // A link fixes every setting it can carry: those it leaves out take their defaults, so
+        // the same link opens the same state whatever was open before. Limits stay.
+        self.settings = Settings {
+            max_steps: before.max_steps,
+            max_memory_mib: before.max_memory_mib,
+            max_trace_steps: before.max_trace_steps,
+            speed: before.speed,
+            ..Settings::default()
+        };
+        let mut lesson_settings = None;
+        if let Some(i) = l.lesson {
+            if i == 0 || i > self.lessons.len() {
+                self.settings = before;
+                self.error = Some(format!("link: there is no lesson {i}"));
+                return;
+            }
+            self.open_lesson(i - 1);
+            if self.error.is_some() {
+                return;
+            }
+            lesson_settings = Some(self.settings.clone());
+        }
+        let open_settings = lesson_settings.clone().unwrap_or_else(|| before.clone());
+        let st = &mut self.settings;
+        if let Some(n) = l.subgroup_size {
+            st.subgroup_size = n;
+        }
+        if let Some(w) = l.workgroups {
+            st.workgroups = w;
+        }
+        if let Some(p) = l.per_case {
+            st.per_case_switch = p;
+        }
+        if let Some(o) = l.sibling_order {
+            st.sibling_order = o;
+        }
+        if let Some(name) = l.layout {
+            st.coop_layout = name;
+        }
+        match (lesson_settings, l.module, &l.example) {
+            (Some(ls), _, _) => {
+                // The lesson's example is open; the link may refine its settings.
+                if self.settings != ls {
+                    let lesson = self.lesson;
+                    self.reset();
+                    self.lesson = lesson;
+                }
+            }
+            (None, Some((name, bytes)), _) => self.open(&name, bytes),
+            (None, None, Some(e)) => self.open_example(e),
+            (None, None, None) => {
+                if self.settings != before {
+                    self.reset();
+                }
+            }
+        }
+        if self.error.is_some() {
+            // The session that stays open runs under the settings it had.
+            self.settings = open_settings;
+            return;
+        }
+        if let Some(t) = l.tab {
+            self.tab = t;
+        }
+        if let Some((g, lane)) = l.lane {
+            self.selected_lane = Some((g, lane));
+            self.matrix_sel.lane = Some(lane);
+        }
+        match l.step {
+            Some(n) if n > self.settings.max_steps => {
+                self.error = Some(format!(
+                    "link: step {n} is past the step limit ({}); raise it in the Limits menu",
+                    self.settings.max_steps
+                ));
+            }
+            Some(n) if n > 0 => {
+                self.seek = Some(n);
+                self.status = format!("going to step {n}…");
+            }
+            _ => {}
+        }
+    }
+
+    /// Advances a pending seek for at most `seconds`.
+    fn seek_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
+        let Some(target) = self.seek else { return };
+        let Some(s) = &mut self.session else {
+            self.seek = None;
+            return;
+        };
+        let start = now();
+        while now() - start < seconds {
+            let at = s.step_count();
+            let next = target.min(at + 1000);
+            if let Err(e) = s.goto(next) {
+                self.error = Some(e);
+                self.seek = None;
+                return;
+            }
+            if s.step_count() >= target || s.step_count() == at {
+                self.seek = None;
+                self.status = if s.step_count() >= target {
+                    format!("at step {target}")
+                } else {
+                    format!(
+                        "the run ends at step {}, before step {target}",
+                        s.step_count()
+                    )
+                };
+                self.follow();
+                return;
+            }
+        }
+    }
+
+    /// Copies the permalink (the whole address on the web) and puts it in the address bar.
+    pub fn copy_link(&mut self, ctx: &egui::Context) {
+        let Some(link) = self.link() else { return };
+        let (fragment, complete) = link.format();
+        self.last_fragment = fragment.clone();
+        let text = page_url(&fragment);
+        ctx.copy_text(text);
+        self.status = if complete {
+            "link copied".into()
+        } else {
+            "link copied, without the module: it is too large for a link".into()
+        };
+    }
+
+    /// Opens lesson `i`: its settings, its example, and the view that explains it.
+    pub fn open_lesson(&mut self, i: usize) {
+        let Some(l) = self.lessons.get(i).cloned() else {
+            return;
+        };
+        if let Some(p) = l.per_case {
+            self.settings.per_case_switch = p;
+        }
+        if let Some(n) = l.subgroup_size {
+            self.settings.subgroup_size = n;
+        }
+        self.open_example(&l.example);
+        if self.error.is_none() {
+            self.lesson = Some(i);
+            self.tab = match l.example.split('_').next() {
+                Some("rotate") => views::Tab::Rotate,
+                Some("dot") => views::Tab::Dot,
+                Some("coopmat") => views::Tab::Matrix,
+                _ => views::Tab::Timeline,
+            };
+        }
+    }
+
+    /// Jumps to the state right after step `step` (back or forward).
+    pub fn goto(&mut self, step: u64) {
+        self.running = false;
+        self.animating = false;
+        if let Some(s) = &mut self.session {
+            match s.goto(step) {
+                Ok(()) => self.status = format!("went to step {}", s.step_count()),
+                Err(e) => self.error = Some(e),
+            }
+            self.follow();
         }
     }
 
@@ -79,6 +415,11 @@ impl LanescopeApp {
                 self.running = false;
                 self.animating = false;
                 self.selected_tangle = None;
+                self.selected_lane = None;
+                self.matrix_sel = views::matrix::Selection::default();
+                self.lesson = None;
+                self.comparison = None;
+                self.compare_runner = None;
                 self.watches.clear();
                 // A new module opens where it starts, not at the old one's scroll position.
                 self.scroll_to_line = Some(
@@ -102,6 +443,8 @@ impl LanescopeApp {
     pub fn reset(&mut self) {
         self.running = false;
         self.animating = false;
+        self.comparison = None;
+        self.compare_runner = None;
         if let Some(s) = &mut self.session {
             match s.reset(&self.settings) {
                 Ok(()) => {
@@ -211,16 +554,36 @@ impl LanescopeApp {
     fn handle_keys(&mut self, ctx: &egui::Context) {
         use egui::{Key, Modifiers};
         // Shift+F10 first: a key pattern without Shift also matches with Shift held.
-        let (back, step, step_sel, run, open, stop) = ctx.input_mut(|i| {
+        let presenter = self.presenter;
+        let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
+        let (png, trace) = ctx.input_mut(|i| {
             (
-                i.consume_key(Modifiers::SHIFT, Key::F10),
-                i.consume_key(Modifiers::NONE, Key::F10),
+                i.consume_key(shift_cmd, Key::S),
+                i.consume_key(shift_cmd, Key::E),
+            )
+        });
+        if png {
+            self.export_png(ctx);
+        }
+        if trace {
+            self.export_trace();
+        }
+        let (back, step, step_sel, run, open, stop, toggle) = ctx.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::SHIFT, Key::F10)
+                    || (presenter && i.consume_key(Modifiers::SHIFT, Key::Space)),
+                i.consume_key(Modifiers::NONE, Key::F10)
+                    || (presenter && i.consume_key(Modifiers::NONE, Key::Space)),
                 i.consume_key(Modifiers::NONE, Key::F11),
                 i.consume_key(Modifiers::NONE, Key::F5),
                 i.consume_key(Modifiers::COMMAND, Key::O),
                 i.consume_key(Modifiers::NONE, Key::Escape),
+                i.consume_key(Modifiers::NONE, Key::F2),
             )
         });
+        if toggle {
+            self.presenter = !self.presenter;
+        }
         if back {
             self.step_back();
         }
@@ -313,6 +676,17 @@ impl LanescopeApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.handle_keys(&ctx);
+        apply_presenter(&ctx, self.presenter);
+        self.follow_page_fragment();
+        self.poll_exports(&ctx);
+        if self.seek.is_some() {
+            self.seek_slice(SLICE_SECONDS, now_fn());
+            ctx.request_repaint();
+        }
+        if self.compare_runner.is_some() {
+            self.compare_slice(SLICE_SECONDS, now_fn());
+            ctx.request_repaint();
+        }
         self.poll_inputs(&ctx);
         if self.running {
             let clock = now_fn();
@@ -331,7 +705,10 @@ impl LanescopeApp {
         }
         panels::toolbar(self, ui);
         panels::bottom_bar(self, ui);
-        panels::disassembly(self, ui);
+        if !self.presenter {
+            // On a projector the views and the lesson need the room.
+            panels::disassembly(self, ui);
+        }
         panels::side(self, ui);
         panels::central(self, ui);
         if self.open_promise.is_some() {
@@ -343,6 +720,71 @@ impl LanescopeApp {
 
     pub fn frame_ms(&self) -> f32 {
         self.frame_ms
+    }
+}
+
+impl LanescopeApp {
+    /// On the web, a link pasted into the address bar of an open tab changes only the
+    /// fragment: apply it as a new link.
+    fn follow_page_fragment(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            let hash = web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_default();
+            if hash != self.last_fragment {
+                self.last_fragment = hash.clone();
+                if !hash.is_empty() {
+                    match permalink::Link::parse(&hash) {
+                        Ok(l) => self.apply_link(l),
+                        Err(e) => self.error = Some(e),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The address a fragment makes: the page's own on the web; the fragment alone natively.
+fn page_url(fragment: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(w) = web_sys::window() {
+        let loc = w.location();
+        let base = format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        );
+        // Replace, not push: the back button should leave the playground, not step it.
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
+        }
+        return format!("{base}{fragment}");
+    }
+    fragment.to_owned()
+}
+
+/// Presenter mode: everything larger, text at full contrast on a black background.
+fn apply_presenter(ctx: &egui::Context, on: bool) {
+    let zoom = if on { 1.5 } else { 1.0 };
+    if (ctx.zoom_factor() - zoom).abs() > f32::EPSILON {
+        ctx.set_zoom_factor(zoom);
+    }
+    let text = on.then_some(egui::Color32::WHITE);
+    if ctx.global_style().visuals.override_text_color != text {
+        let mut v = if on || ctx.theme() == egui::Theme::Dark {
+            egui::Visuals::dark()
+        } else {
+            egui::Visuals::light()
+        };
+        if on {
+            v.override_text_color = text;
+            v.panel_fill = egui::Color32::BLACK;
+            v.window_fill = egui::Color32::BLACK;
+            v.extreme_bg_color = egui::Color32::BLACK;
+        }
+        ctx.set_visuals(v);
     }
 }
 
@@ -371,7 +813,13 @@ pub struct EframeApp(pub LanescopeApp);
 const SETTINGS_KEY: &str = "lanescope-settings";
 
 impl EframeApp {
-    pub fn new(cc: &eframe::CreationContext<'_>, file: Option<(String, Vec<u8>)>) -> Self {
+    /// Starts on `file`, else on the default example; then applies `link` (a permalink
+    /// fragment) if given.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<(String, Vec<u8>)>,
+        link: Option<String>,
+    ) -> Self {
         let settings: Settings = cc
             .storage
             .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
@@ -379,7 +827,7 @@ impl EframeApp {
         let mut app = LanescopeApp::new(settings);
         match file {
             Some((name, bytes)) => app.open(&name, bytes),
-            None => app.open_example(&initial_example()),
+            None => app.open_example(DEFAULT_EXAMPLE),
         }
         if app.session.is_none() && app.error.is_some() {
             // Keep the error, but give the person something to look at.
@@ -387,22 +835,14 @@ impl EframeApp {
             app.open_example(DEFAULT_EXAMPLE);
             app.error = e;
         }
+        if let Some(fragment) = link {
+            match permalink::Link::parse(&fragment) {
+                Ok(l) => app.apply_link(l),
+                Err(e) => app.error = Some(e),
+            }
+        }
         Self(app)
     }
-}
-
-/// `#example=NAME` in the page address picks the example on the web.
-fn initial_example() -> String {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let hash = web_sys::window()
-            .and_then(|w| w.location().hash().ok())
-            .unwrap_or_default();
-        if let Some(name) = hash.strip_prefix("#example=") {
-            return name.to_owned();
-        }
-    }
-    DEFAULT_EXAMPLE.to_owned()
 }
 
 impl eframe::App for EframeApp {

@@ -1,5 +1,6 @@
 //! The panels, each a thin drawing function over the app state.
 
+use super::views::{self, Tab};
 use super::{cfg, palette, sibling_order_name, LanescopeApp};
 use crate::examples::EXAMPLES;
 use lanescope_core::trace::LaneState;
@@ -22,6 +23,45 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                 }
             });
+            ui.menu_button("Lessons", |ui| {
+                let mut open = None;
+                for (i, l) in app.lessons.iter().enumerate() {
+                    if ui.button(format!("{}. {}", i + 1, l.title)).clicked() {
+                        open = Some(i);
+                        ui.close();
+                    }
+                }
+                if let Some(i) = open {
+                    app.open_lesson(i);
+                }
+            });
+            ui.menu_button("Export", |ui| {
+                if ui
+                    .add(egui::Button::new("Window as PNG").shortcut_text("Ctrl+Shift+S"))
+                    .clicked()
+                {
+                    app.export_png(ui.ctx());
+                    ui.close();
+                }
+                if ui
+                    .add(egui::Button::new("Trace as JSON").shortcut_text("Ctrl+Shift+E"))
+                    .clicked()
+                {
+                    app.export_trace();
+                    ui.close();
+                }
+            });
+            if ui
+                .button("Copy link")
+                .on_hover_text(
+                    "A link that opens this module, these settings, this view and this step",
+                )
+                .clicked()
+            {
+                app.copy_link(ui.ctx());
+            }
+            ui.toggle_value(&mut app.presenter, "Presenter")
+                .on_hover_text("Large fonts, high contrast, Space steps (F2)");
             ui.separator();
             let mut changed = false;
             egui::ComboBox::from_label("Subgroup")
@@ -193,8 +233,21 @@ pub fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let tangles = s.sim().tangles();
             let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
             let mut area = egui::ScrollArea::both().auto_shrink([false, false]);
-            if let Some(line) = app.scroll_to_line.take() {
-                area = area.vertical_scroll_offset((line as f32 - 5.0).max(0.0) * row_h);
+            // In the first frame of another module the area still measures the old one, and an
+            // offset past the old end springs back with a velocity that carries it away: draw
+            // that frame unscrolled and scroll in the next.
+            let lines = s.disasm.lines.len();
+            let requested = if app.disasm_len == lines {
+                app.scroll_to_line.take()
+            } else {
+                app.disasm_len = lines;
+                ui.ctx().request_repaint();
+                None
+            };
+            if let Some(line) = requested {
+                // show_rows spaces rows by their height plus the item spacing.
+                let pitch = row_h + ui.spacing().item_spacing.y;
+                area = area.vertical_scroll_offset((line as f32 - 5.0).max(0.0) * pitch);
             }
             let selected = app.selected_id;
             let mut toggle_bp = None;
@@ -299,6 +352,12 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
+                    if let Some(l) = app.lesson.and_then(|i| app.lessons.get(i)) {
+                        let size = if app.presenter { 16.0 } else { 13.5 };
+                        egui::CollapsingHeader::new("Lesson")
+                            .default_open(true)
+                            .show(ui, |ui| views::lesson::show(ui, l, size));
+                    }
                     egui::CollapsingHeader::new("Watch")
                         .default_open(true)
                         .show(ui, |ui| watch(app, ui));
@@ -528,10 +587,15 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
         let lanes_h = 40.0 + 24.0 * s.sim().subgroup_count().min(8) as f32;
+        let bottom_h = if app.tab == Tab::Lanes {
+            lanes_h
+        } else {
+            (ui.available_height() * 0.58).max(lanes_h)
+        };
         let mut clicked = None;
         egui::ScrollArea::both()
             .id_salt("cfg")
-            .max_height((ui.available_height() - lanes_h).max(120.0))
+            .max_height((ui.available_height() - bottom_h).max(120.0))
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if let Some(layout) = &app.cfg_layout {
@@ -546,14 +610,237 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .map(|bl| bl.first_inst_index as usize);
         }
         ui.separator();
-        ui.heading("Lanes");
-        lanes(app, ui);
+        ui.horizontal(|ui| {
+            for t in Tab::ALL {
+                ui.selectable_value(&mut app.tab, t, egui::RichText::new(t.label()).heading());
+            }
+        });
+        match app.tab {
+            Tab::Lanes => lanes(app, ui),
+            Tab::Timeline => timeline_tab(app, ui),
+            Tab::Rotate => rotate_tab(app, ui),
+            Tab::Dot => dot_tab(app, ui),
+            Tab::Matrix => matrix_tab(app, ui),
+            Tab::Compare => compare_tab(app, ui),
+        }
     });
+}
+
+fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::Slider::new(&mut app.timeline_span, 20..=5000)
+                .logarithmic(true)
+                .text("steps shown"),
+        );
+        ui.weak(
+            "bands: tangles (colour) per lane; white line: the current step; faded: undone steps",
+        );
+    });
+    let t = views::timeline::Timeline::build(s, app.timeline_span, None);
+    let mut go = None;
+    let width = visible_width(ui);
+    egui::ScrollArea::both()
+        .id_salt("timeline")
+        .auto_shrink([false, false])
+        .show(ui, |ui| go = views::timeline::show(ui, &t, width));
+    if let Some(step) = go {
+        app.goto(step);
+    }
+}
+
+/// Width from the cursor to the right edge of what is on screen (a wide row above can make
+/// `available_width` larger than the panel).
+fn visible_width(ui: &egui::Ui) -> f32 {
+    (ui.clip_rect().right() - ui.cursor().min.x - 12.0).max(100.0)
+}
+
+fn no_site(ui: &mut egui::Ui, what: &str) {
+    ui.weak(format!(
+        "No {what} here. This view explains the {what} the last step executed, or one a tangle \
+         is about to execute: step (F10) or run to a breakpoint on one."
+    ));
+}
+
+fn rotate_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let Some(site) = views::find_site(s, app.selected_tangle, views::rotate::is_rotate) else {
+        no_site(ui, "OpGroupNonUniformRotateKHR");
+        return;
+    };
+    let Some(v) = views::rotate::RotateView::build(s, &site) else {
+        return;
+    };
+    let now = ui.input(|i| i.time);
+    let step = s.step_count();
+    if app.rotate_anim.0 != step {
+        app.rotate_anim = (step, now);
+    }
+    let progress = if site.executed {
+        ((now - app.rotate_anim.1) / 0.8).clamp(0.0, 1.0) as f32
+    } else {
+        1.0
+    };
+    if progress < 1.0 {
+        ui.ctx().request_repaint();
+    }
+    let width = visible_width(ui);
+    egui::ScrollArea::both()
+        .id_salt("rotate")
+        .auto_shrink([false, false])
+        .show(ui, |ui| views::rotate::show(ui, &v, progress, width));
+}
+
+fn dot_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let Some(site) = views::find_site(s, app.selected_tangle, views::dot::is_dot) else {
+        no_site(ui, "integer dot product");
+        return;
+    };
+    let Some(v) = views::dot::DotView::build(s, &site) else {
+        return;
+    };
+    let lane = app
+        .selected_lane
+        .filter(|(g, _)| *g == site.subgroup)
+        .map(|(_, l)| l);
+    let picked = views::dot::show(ui, &v, lane);
+    if let Some(l) = picked {
+        app.selected_lane = Some((site.subgroup, l));
+    }
+}
+
+fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    use views::compare::Variant;
+    let st = &app.settings;
+    let mut options = vec![(
+        Variant::Switch,
+        format!(
+            "switch grouping ({})",
+            if st.per_case_switch {
+                "per-value"
+            } else {
+                "per-case"
+            }
+        ),
+    )];
+    for n in [4u32, 8, 16, 32, 64, 128]
+        .into_iter()
+        .filter(|n| *n != st.subgroup_size)
+    {
+        options.push((Variant::SubgroupSize(n), format!("subgroup size {n}")));
+    }
+    for l in lanescope_core::coopmat::LayoutChoice::builtin() {
+        if l.name() != st.coop_layout {
+            options.push((
+                Variant::Layout(l.name()),
+                format!("fragment layout {}", l.name()),
+            ));
+        }
+    }
+    for o in (0..4u8).filter(|o| *o != st.sibling_order) {
+        options.push((
+            Variant::Order(o),
+            format!("sibling order: {}", sibling_order_name(o)),
+        ));
+    }
+    if !options.iter().any(|o| o.0 == app.compare_variant) {
+        app.compare_variant = Variant::Switch;
+    }
+    let current = options
+        .iter()
+        .find(|o| o.0 == app.compare_variant)
+        .map_or(String::new(), |o| o.1.clone());
+    ui.horizontal(|ui| {
+        ui.label("A: the current settings. B: the same but");
+        egui::ComboBox::from_id_salt("compare-variant")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (v, label) in options {
+                    if ui
+                        .selectable_value(&mut app.compare_variant, v, label)
+                        .changed()
+                    {
+                        app.comparison = None;
+                    }
+                }
+            });
+        if let Some(r) = &app.compare_runner {
+            let [a, b] = r.progress();
+            ui.spinner();
+            ui.label(format!("running: {a} and {b} steps"));
+            if ui.button("Cancel").clicked() {
+                app.compare_runner = None;
+            }
+        } else if ui.button("Run both").clicked() {
+            app.start_compare();
+        }
+    });
+    let Some(c) = &app.comparison else {
+        if app.compare_runner.is_none() {
+            ui.weak("Run both to the end, then see the first step where they part and the buffer words that differ.");
+        }
+        return;
+    };
+    let mut go = None;
+    if let Some(s) = &app.session {
+        let prog = std::sync::Arc::clone(&s.program);
+        egui::ScrollArea::vertical()
+            .id_salt("compare")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                go = views::compare::show(ui, c, &|b| prog.block_name(b))
+            });
+    }
+    if let Some(step) = go {
+        app.goto(step);
+    }
+}
+
+fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let mut relayout = false;
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("Fragment layout")
+            .selected_text(app.settings.coop_layout.clone())
+            .show_ui(ui, |ui| {
+                for l in lanescope_core::coopmat::LayoutChoice::builtin() {
+                    let name = l.name();
+                    relayout |= ui
+                        .selectable_value(&mut app.settings.coop_layout, name.clone(), name)
+                        .changed();
+                }
+            });
+        ui.weak("click an element: its lane's elements light up; in a Result, the row of A and column of B that fed it");
+    });
+    if relayout {
+        // The layout is a load-time choice: reload at the same step, so the grids re-colour
+        // over the same values.
+        let step = app.session.as_ref().map_or(0, |s| s.step_count());
+        app.reset();
+        app.goto(step);
+    }
+    let Some(s) = &app.session else { return };
+    let site = views::find_site(s, app.selected_tangle, views::matrix::is_muladd);
+    let g = app.selected_tangle.map_or(0, |t| t.0);
+    let v = views::matrix::MatrixView::build(s, site.as_ref(), app.selected_id, g);
+    if v.grids.is_empty() {
+        no_site(ui, "OpCooperativeMatrixMulAddKHR (or selected matrix id)");
+        return;
+    }
+    let avail = egui::vec2(visible_width(ui), ui.available_height());
+    egui::ScrollArea::both()
+        .id_salt("matrix")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            views::matrix::show(ui, &v, &mut app.matrix_sel, avail)
+        });
 }
 
 fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
     let mut select = None;
+    let mut app_lane = None;
     egui::ScrollArea::vertical().id_salt("lanes").show(ui, |ui| {
         for g in 0..s.sim().subgroup_count() {
             ui.horizontal(|ui| {
@@ -580,6 +867,7 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     ui.painter().rect_filled(rect, 2.0, color);
                     let resp = resp.on_hover_text(text);
                     if resp.clicked() {
+                        app_lane = Some((g as u32, lane as u32));
                         if let LaneState::Executing { tangle } | LaneState::AtBarrier { tangle } = st {
                             select = Some((g as u32, tangle));
                         }
@@ -595,6 +883,10 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
     if select.is_some() {
         app.selected_tangle = select;
+    }
+    if app_lane.is_some() {
+        app.selected_lane = app_lane;
+        app.matrix_sel.lane = app_lane.map(|l| l.1);
     }
 }
 

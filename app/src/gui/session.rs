@@ -3,8 +3,10 @@
 
 use super::disasm::Disassembly;
 use crate::examples::example_bindings;
+use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::history::History;
 use lanescope_core::program::Program;
+use lanescope_core::trace::StepEvent;
 use lanescope_core::{load, Config, LoadOptions, SiblingOrder, Simulator, SwitchTangles};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -26,6 +28,8 @@ pub struct Settings {
     pub max_trace_steps: usize,
     /// Instructions per second of the animated run.
     pub speed: f32,
+    /// Cooperative-matrix fragment layout (a built-in name).
+    pub coop_layout: String,
 }
 
 impl Default for Settings {
@@ -37,8 +41,9 @@ impl Default for Settings {
             sibling_order: 0,
             max_steps: 20_000_000,
             max_memory_mib: 1024,
-            max_trace_steps: Config::default().max_trace_steps,
+            max_trace_steps: 1_000_000,
             speed: 8.0,
+            coop_layout: LayoutChoice::default().name(),
         }
     }
 }
@@ -51,6 +56,14 @@ pub const SIBLING_ORDERS: [(&str, SiblingOrder); 4] = [
 ];
 
 impl Settings {
+    pub fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            subgroup_size: Some(self.subgroup_size),
+            coopmat_layout: LayoutChoice::by_name(&self.coop_layout).unwrap_or_default(),
+            ..LoadOptions::default()
+        }
+    }
+
     pub fn config(&self) -> Config {
         Config {
             subgroup_size: self.subgroup_size,
@@ -63,6 +76,8 @@ impl Settings {
             sibling_order: SIBLING_ORDERS[usize::from(self.sibling_order.min(3))].1,
             max_memory: self.max_memory_mib.saturating_mul(1 << 20),
             max_trace_steps: self.max_trace_steps,
+            // The timeline, the views and step back read it.
+            record_trace: true,
             ..Config::default()
         }
     }
@@ -88,16 +103,16 @@ pub struct Session {
     pub previous_buffers: Vec<Vec<u8>>,
     /// Initial buffer contents (editable in the Buffers panel).
     pub initial: lanescope_core::Bindings,
+    /// Steps undone by going back, so the timeline still shows them and a click can go
+    /// forward again; dropped when a new step is taken.
+    pub future: Vec<StepEvent>,
 }
 
 impl Session {
     /// Loads `bytes` and starts a simulator. Errors are ready for the error bar.
     pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
-        let opts = LoadOptions {
-            subgroup_size: Some(settings.subgroup_size),
-            ..LoadOptions::default()
-        };
-        let program = Arc::new(load(&bytes, &opts).map_err(|e| format!("{name}: {e}"))?);
+        let program =
+            Arc::new(load(&bytes, &settings.load_options()).map_err(|e| format!("{name}: {e}"))?);
         let initial = example_bindings(&program);
         let disasm = Disassembly::new(&bytes, &program);
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
@@ -111,26 +126,29 @@ impl Session {
             breakpoints: BTreeSet::new(),
             previous_buffers: Vec::new(),
             initial,
+            future: Vec::new(),
         })
     }
 
     /// Starts again from step 0 under `settings`, keeping breakpoints and initial buffers.
     pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
-        let program = if settings.subgroup_size == self.program.coop_subgroup_size {
+        let program = if settings.subgroup_size == self.program.coop_subgroup_size
+            && settings.coop_layout == self.program.coop_layout.name()
+        {
             Arc::clone(&self.program)
         } else {
-            // Cooperative-matrix fragments depend on the subgroup size: load again.
-            let opts = LoadOptions {
-                subgroup_size: Some(settings.subgroup_size),
-                ..LoadOptions::default()
-            };
-            Arc::new(load(&self.bytes, &opts).map_err(|e| format!("{}: {e}", self.name))?)
+            // Cooperative-matrix fragments depend on the subgroup size and the layout: load again.
+            Arc::new(
+                load(&self.bytes, &settings.load_options())
+                    .map_err(|e| format!("{}: {e}", self.name))?,
+            )
         };
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &self.initial)
             .map_err(|e| format!("{}: {e}", self.name))?;
         self.program = program;
         self.history = History::new(sim, 256);
         self.previous_buffers.clear();
+        self.future.clear();
         Ok(())
     }
 
@@ -154,21 +172,65 @@ impl Session {
     /// One instruction of the tangle the scheduler picks. False when finished.
     pub fn step(&mut self) -> Result<bool, String> {
         self.snapshot_buffers();
+        self.future.clear();
         self.history.step().map_err(|e| e.to_string())
     }
 
     /// One instruction of a chosen tangle.
     pub fn step_tangle(&mut self, subgroup: usize, tangle: u64) -> Result<bool, String> {
         self.snapshot_buffers();
+        self.future.clear();
         self.history
             .step_tangle(subgroup, tangle)
             .map_err(|e| e.to_string())
     }
 
     pub fn step_back(&mut self) -> Result<(), String> {
-        self.history.step_back().map_err(|e| e.to_string())?;
+        let n = self.step_count();
+        self.goto(n.saturating_sub(1))
+    }
+
+    /// Goes to the state right after step `target`, back (replaying from a checkpoint) or
+    /// forward (replaying the same choices), keeping the undone steps for the timeline.
+    pub fn goto(&mut self, target: u64) -> Result<(), String> {
+        let now = self.step_count();
+        if target < now {
+            let trace = self.sim().trace();
+            let from = trace.partition_point(|e| e.step <= target);
+            let mut undone: Vec<StepEvent> = trace[from..].to_vec();
+            undone.append(&mut self.future);
+            self.future = undone;
+        }
+        self.history.goto(target).map_err(|e| e.to_string())?;
+        let reached = self.step_count();
+        self.future.retain(|e| e.step > reached);
         self.previous_buffers.clear();
         Ok(())
+    }
+
+    /// Every recorded step, including the undone ones still ahead.
+    pub fn events(&self) -> impl Iterator<Item = &StepEvent> {
+        self.sim().trace().iter().chain(&self.future)
+    }
+
+    /// The recorded steps numbered `first..=last` (both lists are in step order).
+    pub fn events_in(&self, first: u64, last: u64) -> impl Iterator<Item = &StepEvent> {
+        fn part(v: &[StepEvent], first: u64, last: u64) -> &[StepEvent] {
+            let lo = v.partition_point(|e| e.step < first);
+            let hi = v.partition_point(|e| e.step <= last).max(lo);
+            &v[lo..hi]
+        }
+        let trace = part(self.sim().trace(), first, last);
+        let future = part(&self.future, first, last);
+        trace.iter().chain(future)
+    }
+
+    /// The number of the last step recorded (undone ones included).
+    pub fn last_event_step(&self) -> u64 {
+        self.future
+            .last()
+            .or_else(|| self.sim().trace().last())
+            .map_or(0, |e| e.step)
     }
 
     /// Module instruction index each tangle is about to execute.
@@ -209,6 +271,7 @@ impl Session {
                     "stopped at the step limit ({limit} steps); raise it in the Limits menu"
                 ));
             }
+            self.future.clear();
             if !self.history.step().map_err(|e| e.to_string())? {
                 return Ok(Some(Stop::Finished));
             }

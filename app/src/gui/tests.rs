@@ -179,3 +179,305 @@ fn opening_a_module_scrolls_to_its_first_instruction() {
         "line {line} not in the drawn lines {v:?}"
     );
 }
+
+fn click_at(h: &mut Harness<'_, LanescopeApp>, pos: egui::Pos2) {
+    // Move first and let a frame pass, as a hand does, so the last hover's tooltip is gone.
+    h.remove_cursor();
+    h.run_steps(2);
+    h.event(egui::Event::PointerMoved(pos));
+    h.run_steps(2);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    h.run_steps(3);
+}
+
+/// Steps (through the session, as F10 would) until `want` says the view has something.
+fn step_until(h: &mut Harness<'_, LanescopeApp>, want: impl Fn(&super::session::Session) -> bool) {
+    for _ in 0..5000 {
+        let s = h.state_mut().session.as_mut().unwrap();
+        if want(s) {
+            h.run_steps(2);
+            return;
+        }
+        assert!(
+            s.step().unwrap(),
+            "finished before the view had anything to show"
+        );
+    }
+    panic!("not reached in 5000 steps");
+}
+
+#[test]
+fn clicking_the_timeline_goes_back_and_forward_to_that_step() {
+    let mut h = harness("if_else");
+    for _ in 0..30 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(1);
+    }
+    assert_eq!(steps(&h), 30);
+    h.get_by_label("Timeline").click();
+    h.run_steps(3);
+    let r = h.get_by_label("timeline").rect();
+    // 56 points of subgroup labels, then 30 equal step columns (and a 4-point margin).
+    let step_w = (r.width() - 60.0) / 30.0;
+    let x = |step: u64| r.left() + 56.0 + step_w * (step as f32 - 0.5);
+    click_at(&mut h, egui::pos2(x(10), r.center().y));
+    assert_eq!(steps(&h), 10, "{}", h.state().status);
+    // The undone steps are still drawn: a click to their right replays forward.
+    let r2 = h.get_by_label("timeline").rect();
+    assert_eq!(r2, r, "the timeline keeps its 30 steps");
+    click_at(&mut h, egui::pos2(x(25), r.center().y));
+    assert_eq!(steps(&h), 25);
+    assert_eq!(h.state().status, "went to step 25");
+}
+
+#[test]
+fn the_rotate_view_shows_delta_and_cluster_of_the_rotate_that_ran() {
+    let mut h = harness("rotate_clustered");
+    step_until(&mut h, |s| {
+        super::views::find_site(s, None, super::views::rotate::is_rotate)
+            .is_some_and(|x| x.executed)
+    });
+    h.get_by_label("Rotate").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Executed rotate");
+    h.get_by_label_contains("ClusterSize = ");
+    h.get_by_label_contains("Delta = ");
+    h.get_by_label("rotate lanes");
+}
+
+#[test]
+fn the_matrix_view_selects_a_lane_and_switches_the_layout_at_the_same_step() {
+    let mut h = harness("coopmat_tile_f16");
+    step_until(&mut h, |s| {
+        super::views::find_site(s, None, super::views::matrix::is_muladd)
+            .is_some_and(|x| x.executed)
+    });
+    let at = steps(&h);
+    h.get_by_label("Matrix").click();
+    h.run_steps(3);
+    // A, B, C and the Result are drawn; a click on an element of A selects the lane holding it.
+    let a = h.get_by_label_contains("matrix A = ").rect();
+    h.get_by_label_contains("matrix Result = ");
+    click_at(&mut h, a.left_top() + egui::vec2(3.0, 3.0));
+    let lane = h.state().matrix_sel.lane.expect("a lane is selected");
+    let expected = {
+        let s = h.state().session.as_ref().unwrap();
+        let site = super::views::find_site(s, None, super::views::matrix::is_muladd).unwrap();
+        let v = super::views::matrix::MatrixView::build(s, Some(&site), None, 0);
+        v.grids[0].holders[0][0].0
+    };
+    assert_eq!(
+        lane, expected,
+        "element (0, 0) of A belongs to lane {expected}"
+    );
+    h.get_by_label_contains(&format!("lane {lane} holds the outlined elements"));
+    // A click on a Result element chooses it (row of A, column of B light up).
+    let r = h.get_by_label_contains("matrix Result = ").rect();
+    click_at(&mut h, r.left_top() + egui::vec2(3.0, 3.0));
+    assert_eq!(h.state().matrix_sel.element, Some((0, 0)));
+    // Another layout: same step, fragments re-laid out.
+    h.get_by_label("Fragment layout").click();
+    h.run_steps(2);
+    h.get_by_label("amd-rdna3").click();
+    h.run_steps(3);
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!(h.state().settings.coop_layout, "amd-rdna3");
+    assert_eq!(s.program.coop_layout.name(), "amd-rdna3");
+    assert_eq!(steps(&h), at, "the same step under the new layout");
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+}
+
+#[test]
+fn the_dot_product_view_opens_up_a_lane() {
+    let mut h = harness("dot_int8_acc");
+    step_until(&mut h, |s| {
+        super::views::find_site(s, None, super::views::dot::is_dot).is_some_and(|x| x.executed)
+    });
+    h.get_by_label("Dot product").click();
+    h.run_steps(3);
+    h.get_by_label("a × b");
+    h.get_by_label_contains("result = ");
+    // Pick lane 3 in the table: the detail follows it.
+    h.get_by_label("lane 3").click();
+    h.run_steps(3);
+    assert_eq!(h.state().selected_lane.map(|l| l.1), Some(3));
+    h.get_by_label_contains("subgroup 0 lane 3");
+}
+
+#[test]
+fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {
+    let mut h = harness("if_else");
+    h.get_by_label("Lessons").click();
+    h.run_steps(2);
+    let first = h.state().lessons[0].title.clone();
+    h.get_by_label(&format!("1. {first}")).click();
+    h.run_steps(3);
+    assert_eq!(h.state().lesson, Some(0));
+    let example = h.state().lessons[0].example.clone();
+    assert_eq!(
+        h.state().session.as_ref().unwrap().name,
+        format!("{example}.spv")
+    );
+    h.get_by_label("Lesson");
+    h.key_press(egui::Key::F2);
+    h.run_steps(3);
+    assert!(h.state().presenter);
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert_eq!(steps(&h), 1, "Space steps in presenter mode");
+    h.key_press(egui::Key::F2);
+    h.run_steps(3);
+    assert!(!h.state().presenter);
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert_eq!(steps(&h), 1, "and only there");
+}
+
+#[test]
+fn a_permalink_opens_the_module_settings_view_lane_and_step() {
+    let mut h = harness("if_else");
+    let link = super::permalink::Link::parse(
+        "#example=loop_divergent&sg=16&switch=per-case&view=timeline&lane=1:3&step=40",
+    )
+    .unwrap();
+    h.state_mut().apply_link(link);
+    for _ in 0..20 {
+        h.run_steps(1);
+        if h.state().seek.is_none() {
+            break;
+        }
+    }
+    let app = h.state();
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.name, "loop_divergent.spv");
+    assert_eq!(s.step_count(), 40);
+    assert_eq!(s.sim().config().subgroup_size, 16);
+    assert_eq!(app.tab, super::views::Tab::Timeline);
+    assert_eq!(app.selected_lane, Some((1, 3)));
+    assert_eq!(app.title(), "Lanescope — loop_divergent.spv — step 40");
+    h.get_by_label("timeline");
+    // The link of this state says the same.
+    let again = app.link().unwrap().format().0;
+    assert!(again.contains("example=loop_divergent"), "{again}");
+    assert!(
+        again.contains("step=40") && again.contains("sg=16") && again.contains("switch=per-case")
+    );
+    // A link leaves nothing to chance: what it does not say takes the default.
+    h.state_mut()
+        .apply_link(super::permalink::Link::parse("#example=if_else").unwrap());
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(app.settings.subgroup_size, 32);
+    assert!(!app.settings.per_case_switch);
+    assert_eq!(
+        app.session.as_ref().unwrap().sim().config().subgroup_size,
+        32
+    );
+}
+
+#[test]
+fn an_uploaded_module_travels_in_its_link() {
+    let mut h = harness("if_else");
+    let bytes = crate::examples::EXAMPLES
+        .iter()
+        .find(|e| e.0 == "nested_if")
+        .unwrap()
+        .1
+        .to_vec();
+    h.state_mut().open("mine.spv", bytes.clone());
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    let (fragment, complete) = h.state().link().unwrap().format();
+    assert!(
+        complete && fragment.contains("module=mine.spv:"),
+        "{fragment}"
+    );
+    let mut other = harness("if_else");
+    other
+        .state_mut()
+        .apply_link(super::permalink::Link::parse(&fragment).unwrap());
+    other.run_steps(3);
+    let s = other.state().session.as_ref().unwrap();
+    assert_eq!((s.name.as_str(), &s.bytes), ("mine.spv", &bytes));
+    assert_eq!(s.step_count(), 1);
+    // A broken link is an error in the bar, and the session stays.
+    other
+        .state_mut()
+        .apply_link(super::permalink::Link::parse("#example=no_such_thing").unwrap());
+    other.run_steps(2);
+    assert!(other
+        .state()
+        .error
+        .as_deref()
+        .unwrap_or("")
+        .contains("no_such_thing"));
+    assert_eq!(other.state().session.as_ref().unwrap().name, "mine.spv");
+}
+
+#[test]
+fn compare_runs_both_settings_and_goes_to_where_they_part() {
+    let mut h = harness("switch_fallthrough");
+    h.get_by_label("Compare").click();
+    h.run_steps(2);
+    h.get_by_label("Run both").click();
+    for _ in 0..100 {
+        h.run_steps(1);
+        if h.state().comparison.is_some() {
+            break;
+        }
+    }
+    let (step, words) = {
+        let c = h
+            .state()
+            .comparison
+            .as_ref()
+            .expect("the comparison finishes");
+        assert_eq!(c.labels, ["per-value switch", "per-case switch"]);
+        (
+            c.first_difference.as_ref().unwrap().0,
+            c.buffers[0].words.len(),
+        )
+    };
+    h.run_steps(2);
+    h.get_by_label_contains(&format!("The runs part at step {step}."));
+    h.get_by_label_contains(&format!("{words} words differ"));
+    h.get_by_label("Go there (A)").click();
+    h.run_steps(2);
+    assert_eq!(steps(&h), step - 1);
+}
+
+#[test]
+fn a_link_opened_over_another_module_shows_its_instruction() {
+    let mut h = harness("dot_int8_acc");
+    for _ in 0..20 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(1);
+    }
+    h.state_mut().apply_link(
+        super::permalink::Link::parse("#example=coopmat_tile_f16&view=matrix&step=640").unwrap(),
+    );
+    for _ in 0..30 {
+        h.run_steps(1);
+    }
+    assert_eq!(steps(&h), 640);
+    let line = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .focus_instruction()
+        .unwrap() as usize;
+    let v = h.state().disasm_visible.clone();
+    assert!(
+        v.contains(&line),
+        "line {line} not in the drawn lines {v:?}"
+    );
+}

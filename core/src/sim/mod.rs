@@ -237,6 +237,28 @@ impl Simulator {
         &self.trace
     }
 
+    /// A copy of the state without the trace, for checkpoints: the trace only grows, so a
+    /// restored checkpoint gets the current trace back, cut to its step ([`Self::restore_trace`]).
+    pub fn clone_without_trace(&mut self) -> Self {
+        let trace = std::mem::take(&mut self.trace);
+        let copy = self.clone();
+        self.trace = trace;
+        copy
+    }
+
+    /// Gives back a trace taken from a later state of the same run, keeping the steps up to
+    /// this state's.
+    pub fn restore_trace(&mut self, mut trace: Vec<StepEvent>) {
+        let keep = trace.partition_point(|e| e.step <= self.stats.steps);
+        trace.truncate(keep);
+        self.trace = trace;
+    }
+
+    /// Takes the trace out (leaving it empty).
+    pub fn take_trace(&mut self) -> Vec<StepEvent> {
+        std::mem::take(&mut self.trace)
+    }
+
     pub fn is_finished(&self) -> bool {
         self.finished
     }

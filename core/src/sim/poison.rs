@@ -41,6 +41,14 @@ impl Simulator {
         )
     }
 
+    /// Lanes of subgroup `g` whose value in `width` slots from `slot` is poison.
+    pub fn slot_poison(&self, g: usize, slot: u32, width: u32) -> crate::exec::Mask {
+        self.sgs
+            .get(g)
+            .filter(|sg| !sg.poison.is_empty())
+            .map_or(0, |sg| any(&sg.poison, slot, width))
+    }
+
     pub(super) fn propagate_poison(
         &mut self,
         g: usize,

@@ -88,6 +88,26 @@ impl Simulator {
         )
     }
 
+    /// `width` register slots from `slot` in every lane of subgroup `g` (raw bits), for views
+    /// that start from a decoded instruction's operands rather than a SPIR-V id.
+    pub fn slot_values(&self, g: usize, slot: u32, width: u32) -> Option<Vec<Vec<u64>>> {
+        let sg = self.sgs.get(g)?;
+        let s = self.cfg.subgroup_size as usize;
+        let end = (slot as usize + width as usize) * s;
+        if end > sg.regs.len() {
+            return None;
+        }
+        Some(
+            (0..s)
+                .map(|l| {
+                    (0..width)
+                        .map(|k| sg.regs[(slot + k) as usize * s + l])
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
     pub fn subgroup_count(&self) -> usize {
         self.sgs.len()
     }

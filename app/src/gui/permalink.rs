@@ -1,0 +1,351 @@
+//! Permalinks: the URL fragment carries the example (or a small uploaded module, deflated and
+//! base64url-encoded), the settings, the selected lane, the view and the step, so a link opens
+//! the playground exactly there. Fragments are untrusted input: every field is checked and the
+//! module is inflated under a size limit.
+
+use super::views::Tab;
+
+/// Largest module a link may carry once inflated.
+const MAX_MODULE_BYTES: usize = 4 << 20;
+/// Longest encoded module written into a link (browsers cope with more; people's chats not).
+pub const MAX_LINK_MODULE_CHARS: usize = 32 * 1024;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    pub example: Option<String>,
+    /// An uploaded module: (file name, bytes).
+    pub module: Option<(String, Vec<u8>)>,
+    pub subgroup_size: Option<u32>,
+    pub workgroups: Option<[u32; 3]>,
+    pub per_case: Option<bool>,
+    pub sibling_order: Option<u8>,
+    pub layout: Option<String>,
+    pub step: Option<u64>,
+    /// (subgroup, lane).
+    pub lane: Option<(u32, u32)>,
+    pub tab: Option<Tab>,
+    /// 1-based lesson number.
+    pub lesson: Option<usize>,
+}
+
+fn tab_name(t: Tab) -> &'static str {
+    match t {
+        Tab::Lanes => "lanes",
+        Tab::Timeline => "timeline",
+        Tab::Rotate => "rotate",
+        Tab::Dot => "dot",
+        Tab::Matrix => "matrix",
+        Tab::Compare => "compare",
+    }
+}
+
+impl Link {
+    /// Reads `#key=value&...` (the leading `#` optional). Unknown keys are ignored so older
+    /// links keep working; a malformed value is an error naming the key.
+    pub fn parse(fragment: &str) -> Result<Self, String> {
+        let mut l = Self::default();
+        let body = fragment.strip_prefix('#').unwrap_or(fragment);
+        for pair in body.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let bad = |what: &str| format!("link: `{k}={}` is not {what}", clip(v));
+            let num = |v: &str| v.parse::<u64>().ok();
+            match k {
+                "example" => {
+                    if v.is_empty()
+                        || !v
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    {
+                        return Err(bad("an example name"));
+                    }
+                    l.example = Some(v.to_owned());
+                }
+                "module" => {
+                    let (name, data) = v.split_once(':').ok_or_else(|| bad("NAME:DATA"))?;
+                    let name = percent_decode(name).ok_or_else(|| bad("a file name"))?;
+                    let packed = base64url_decode(data).ok_or_else(|| bad("base64url data"))?;
+                    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(
+                        &packed,
+                        MAX_MODULE_BYTES,
+                    )
+                    .map_err(|_| {
+                        format!(
+                            "link: the module does not inflate (corrupt, or over {} MiB)",
+                            MAX_MODULE_BYTES >> 20
+                        )
+                    })?;
+                    l.module = Some((name, bytes));
+                }
+                "sg" => {
+                    l.subgroup_size = Some(
+                        num(v)
+                            .filter(|n| n.is_power_of_two() && (4..=128).contains(n))
+                            .ok_or_else(|| bad("a subgroup size (4 to 128, a power of two)"))?
+                            as u32,
+                    );
+                }
+                "wg" => {
+                    let w: Vec<u32> = v
+                        .split(',')
+                        .map(|x| num(x).filter(|n| (1..=1024).contains(n)).map(|n| n as u32))
+                        .collect::<Option<_>>()
+                        .ok_or_else(|| bad("x,y,z workgroup counts (1 to 1024)"))?;
+                    l.workgroups = Some(w.try_into().map_err(|_| bad("three workgroup counts"))?);
+                }
+                "switch" => {
+                    l.per_case = Some(match v {
+                        "per-case" => true,
+                        "per-value" => false,
+                        _ => return Err(bad("per-case or per-value")),
+                    });
+                }
+                "order" => {
+                    l.sibling_order = Some(
+                        num(v)
+                            .filter(|n| *n < 4)
+                            .ok_or_else(|| bad("a sibling order 0 to 3"))?
+                            as u8,
+                    );
+                }
+                "layout" => {
+                    if lanescope_core::coopmat::LayoutChoice::by_name(v).is_none() {
+                        return Err(bad("a built-in fragment layout"));
+                    }
+                    l.layout = Some(v.to_owned());
+                }
+                "step" => l.step = Some(num(v).ok_or_else(|| bad("a step number"))?),
+                "lane" => {
+                    let (g, x) = v.split_once(':').ok_or_else(|| bad("SUBGROUP:LANE"))?;
+                    let (g, x) = num(g)
+                        .zip(num(x))
+                        .filter(|(_, x)| *x < 128)
+                        .ok_or_else(|| bad("SUBGROUP:LANE"))?;
+                    l.lane = Some((g.min(u64::from(u32::MAX)) as u32, x as u32));
+                }
+                "view" => {
+                    l.tab = Some(
+                        Tab::ALL
+                            .into_iter()
+                            .find(|t| tab_name(*t) == v)
+                            .ok_or_else(|| {
+                                bad("a view (lanes, timeline, rotate, dot, matrix, compare)")
+                            })?,
+                    );
+                }
+                "lesson" => {
+                    l.lesson = Some(
+                        num(v)
+                            .filter(|n| (1..=1000).contains(n))
+                            .ok_or_else(|| bad("a lesson number"))?
+                            as usize,
+                    )
+                }
+                _ => {}
+            }
+        }
+        if l.example.is_some() && l.module.is_some() {
+            return Err("link: both an example and a module".into());
+        }
+        Ok(l)
+    }
+
+    /// The fragment, starting with `#`. A module too large to carry is left out (`false`).
+    pub fn format(&self) -> (String, bool) {
+        let mut parts = Vec::new();
+        let mut complete = true;
+        if let Some(n) = self.lesson {
+            parts.push(format!("lesson={n}"));
+        }
+        if let Some(e) = &self.example {
+            parts.push(format!("example={e}"));
+        }
+        if let Some((name, bytes)) = &self.module {
+            let data = base64url_encode(&miniz_oxide::deflate::compress_to_vec(bytes, 9));
+            if data.len() <= MAX_LINK_MODULE_CHARS {
+                parts.push(format!("module={}:{data}", percent_encode(name)));
+            } else {
+                complete = false;
+            }
+        }
+        if let Some(s) = self.subgroup_size {
+            parts.push(format!("sg={s}"));
+        }
+        if let Some([x, y, z]) = self.workgroups {
+            parts.push(format!("wg={x},{y},{z}"));
+        }
+        if let Some(p) = self.per_case {
+            parts.push(format!(
+                "switch={}",
+                if p { "per-case" } else { "per-value" }
+            ));
+        }
+        if let Some(o) = self.sibling_order {
+            parts.push(format!("order={o}"));
+        }
+        if let Some(l) = &self.layout {
+            parts.push(format!("layout={l}"));
+        }
+        if let Some(t) = self.tab {
+            parts.push(format!("view={}", tab_name(t)));
+        }
+        if let Some((g, l)) = self.lane {
+            parts.push(format!("lane={g}:{l}"));
+        }
+        if let Some(s) = self.step {
+            parts.push(format!("step={s}"));
+        }
+        (format!("#{}", parts.join("&")), complete)
+    }
+}
+
+fn clip(v: &str) -> String {
+    if v.len() > 40 {
+        format!(
+            "{}…",
+            &v[..v.char_indices().nth(40).map_or(v.len(), |c| c.0)]
+        )
+    } else {
+        v.to_owned()
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Base64url without padding (RFC 4648 section 5): safe in a URL fragment as is.
+pub fn base64url_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..=chunk.len() {
+            out.push(B64[(n >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.bytes() {
+        let v = B64.iter().position(|&x| x == c)? as u32;
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    // Leftover bits must be zero padding of fewer than 6 bits.
+    (bits < 6 && acc == 0).then_some(out)
+}
+
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let h = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out)
+        .ok()
+        .filter(|n| !n.is_empty() && n.len() <= 255)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        for n in 0..70u8 {
+            let data: Vec<u8> = (0..n).map(|k| k.wrapping_mul(37) ^ n).collect();
+            let e = base64url_encode(&data);
+            assert!(e
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'));
+            assert_eq!(base64url_decode(&e), Some(data), "{n} bytes");
+        }
+        assert_eq!(base64url_encode(b"Man"), "TWFu");
+        assert_eq!(base64url_encode(b"Ma"), "TWE");
+        assert!(base64url_decode("TW=").is_none());
+        assert!(
+            base64url_decode("T").is_none(),
+            "6 bits cannot end a byte string"
+        );
+    }
+
+    #[test]
+    fn a_link_round_trips_with_a_module() {
+        let link = Link {
+            module: Some((
+                "my shader.spv".into(),
+                (0..5000u32).flat_map(|x| (x % 7).to_le_bytes()).collect(),
+            )),
+            subgroup_size: Some(16),
+            workgroups: Some([2, 1, 1]),
+            per_case: Some(true),
+            sibling_order: Some(3),
+            layout: Some("amd-rdna3".into()),
+            step: Some(1234),
+            lane: Some((1, 7)),
+            tab: Some(Tab::Timeline),
+            ..Link::default()
+        };
+        let (text, complete) = link.format();
+        assert!(complete);
+        assert!(text.len() < 2000, "deflated: {} chars", text.len());
+        assert_eq!(Link::parse(&text).unwrap(), link);
+    }
+
+    #[test]
+    fn hostile_fragments_are_errors_naming_the_key() {
+        for (frag, key) in [
+            ("#sg=3", "sg=3"),
+            ("#sg=99999999999999999999", "sg="),
+            ("#wg=1,2", "wg=1,2"),
+            ("#wg=0,1,1", "wg=0,1,1"),
+            ("#step=-1", "step=-1"),
+            ("#lane=1:200", "lane=1:200"),
+            ("#view=cube", "view=cube"),
+            ("#layout=mine", "layout=mine"),
+            ("#example=../../etc", "example="),
+            ("#module=x.spv:!!!", "module="),
+            ("#module=x.spv:AAAA", "inflate"),
+            ("#module=nodata", "module=nodata"),
+        ] {
+            let e = Link::parse(frag).unwrap_err();
+            assert!(e.contains(key), "{frag}: {e}");
+        }
+        // A deflate bomb stops at the limit instead of filling memory.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![0u8; MAX_MODULE_BYTES + 1], 9);
+        let e = Link::parse(&format!("#module=b.spv:{}", base64url_encode(&bomb))).unwrap_err();
+        assert!(e.contains("MiB"), "{e}");
+        assert_eq!(Link::parse("#whatever=1&step=5").unwrap().step, Some(5));
+        assert_eq!(Link::parse("").unwrap(), Link::default());
+    }
+}

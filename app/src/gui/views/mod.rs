@@ -1,0 +1,130 @@
+//! The extension views (timeline, rotate, dot product, cooperative matrix) and lessons. Each
+//! view is a view-model computed from the session (plain data, tested on its own) and a thin
+//! drawing function over it.
+
+pub mod compare;
+pub mod dot;
+pub mod lesson;
+pub mod matrix;
+pub mod rotate;
+pub mod timeline;
+
+use super::session::Session;
+use lanescope_core::exec::Mask;
+use lanescope_core::program::Inst;
+
+/// One dynamic instance of an instruction that a view explains: the one the last step
+/// executed (its results are in the registers), or one a tangle is about to execute.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub subgroup: u32,
+    pub block: u32,
+    pub inst: u32,
+    /// Index in the module's instruction stream (the disassembly line).
+    pub instruction: u32,
+    pub lanes: Mask,
+    pub executed: bool,
+}
+
+impl Site {
+    pub fn lane_list(&self) -> Vec<u32> {
+        (0..128).filter(|l| self.lanes >> l & 1 == 1).collect()
+    }
+}
+
+/// The instruction `want` accepts that the last step executed, else one that a tangle (the
+/// preferred one first) is about to execute.
+pub fn find_site(
+    s: &Session,
+    prefer: Option<(u32, u64)>,
+    want: impl Fn(&Inst) -> bool,
+) -> Option<Site> {
+    let sim = s.sim();
+    let prog = &s.program;
+    let inst_at = |b: u32, i: u32| {
+        let bl = prog.blocks.get(b as usize)?;
+        Some((bl.insts.get(i as usize)?, *bl.inst_indices.get(i as usize)?))
+    };
+    let [nx, ny, _] = sim.config().workgroups;
+    let [x, y, z] = sim.workgroup_id();
+    let linear = x + nx * (y + ny * z);
+    if let Some(e) = sim
+        .trace()
+        .last()
+        .filter(|e| e.step == sim.stats().steps && e.workgroup == linear)
+    {
+        if let Some((inst, index)) = inst_at(e.block, e.inst).filter(|(i, _)| want(i)) {
+            let _ = inst;
+            return Some(Site {
+                subgroup: e.subgroup,
+                block: e.block,
+                inst: e.inst,
+                instruction: index,
+                lanes: e.lanes,
+                executed: true,
+            });
+        }
+    }
+    let mut tangles = sim.tangles();
+    // The preferred tangle first, the rest in the scheduler's listing order.
+    tangles.sort_by_key(|t| Some((t.subgroup, t.id)) != prefer);
+    tangles.into_iter().find_map(|t| {
+        let (_, index) = inst_at(t.block_index, t.inst).filter(|(i, _)| want(i))?;
+        Some(Site {
+            subgroup: t.subgroup,
+            block: t.block_index,
+            inst: t.inst,
+            instruction: index,
+            lanes: t.lanes.iter().fold(0, |m, l| m | 1 << l),
+            executed: false,
+        })
+    })
+}
+
+/// The decoded instruction a site stands on.
+pub fn site_inst<'a>(s: &'a Session, site: &Site) -> Option<&'a Inst> {
+    s.program
+        .blocks
+        .get(site.block as usize)?
+        .insts
+        .get(site.inst as usize)
+}
+
+/// Colour of a lane (not a tangle): hue steps around the wheel so neighbours differ.
+pub fn lane_color(lane: u32) -> egui::Color32 {
+    let hue = (lane as f32 * 0.618_034).fract();
+    egui::ecolor::Hsva::new(hue, 0.55, 0.9, 1.0).into()
+}
+
+/// The views the bottom of the central panel can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Tab {
+    Lanes,
+    Timeline,
+    Rotate,
+    Dot,
+    Matrix,
+    Compare,
+}
+
+impl Tab {
+    pub const ALL: [Self; 6] = [
+        Self::Lanes,
+        Self::Timeline,
+        Self::Rotate,
+        Self::Dot,
+        Self::Matrix,
+        Self::Compare,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Lanes => "Lanes",
+            Self::Timeline => "Timeline",
+            Self::Rotate => "Rotate",
+            Self::Dot => "Dot product",
+            Self::Matrix => "Matrix",
+            Self::Compare => "Compare",
+        }
+    }
+}

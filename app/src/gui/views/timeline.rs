@@ -1,0 +1,308 @@
+//! The tangle timeline: time runs left to right, one row per lane (grouped by subgroup); each
+//! tangle is a coloured band that splits where lanes diverge and joins where they reconverge,
+//! labelled with its block. A click jumps the simulator to that step.
+
+use super::super::palette;
+use super::super::session::Session;
+use lanescope_core::trace::{LaneState, StepEvent};
+
+/// A run of consecutive steps one lane executed in the same tangle and block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub row: usize,
+    pub subgroup: u32,
+    pub tangle: u64,
+    pub block: u32,
+    /// First and last step (inclusive) of the run.
+    pub from: u64,
+    pub to: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timeline {
+    /// (subgroup, lane) of each row.
+    pub rows: Vec<(u32, u32)>,
+    pub bands: Vec<Band>,
+    /// Steps shown: `first..=last`.
+    pub first: u64,
+    pub last: u64,
+    /// The step the simulator is at (steps after it were undone and can be replayed).
+    pub current: u64,
+    /// Block names, by block index, for labels.
+    pub block_names: Vec<String>,
+}
+
+impl Timeline {
+    /// The timeline of the current workgroup over at most `span` steps ending at `end` (or at
+    /// the last step recorded).
+    pub fn build(s: &Session, span: u64, end: Option<u64>) -> Self {
+        let sim = s.sim();
+        let rows: Vec<(u32, u32)> = (0..sim.subgroup_count())
+            .flat_map(|g| {
+                sim.lane_states(g)
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(_, st)| *st != LaneState::Absent)
+                    .map(move |(l, _)| (g as u32, l as u32))
+            })
+            .collect();
+        let size = sim.config().subgroup_size as usize;
+        let row_of = |g: u32, l: u32| rows.binary_search(&(g, l)).ok();
+        let recorded_last = s.last_event_step();
+        let last = end.unwrap_or(recorded_last).min(recorded_last);
+        let first = last.saturating_sub(span.max(1) - 1).max(1);
+        let window: Vec<&StepEvent> = s.events_in(first, last).collect();
+        // Only the workgroup shown by the last step in the window.
+        let wg = window.last().map(|e| e.workgroup);
+        let mut open: Vec<Option<Band>> = vec![None; rows.len()];
+        let mut bands = Vec::new();
+        for e in window.iter().filter(|e| Some(e.workgroup) == wg) {
+            for l in 0..size.min(128) as u32 {
+                if e.lanes >> l & 1 == 0 {
+                    continue;
+                }
+                let Some(row) = row_of(e.subgroup, l) else {
+                    continue;
+                };
+                match &mut open[row] {
+                    Some(b) if b.tangle == e.tangle && b.block == e.block => b.to = e.step,
+                    slot => {
+                        bands.extend(slot.take());
+                        *slot = Some(Band {
+                            row,
+                            subgroup: e.subgroup,
+                            tangle: e.tangle,
+                            block: e.block,
+                            from: e.step,
+                            to: e.step,
+                        });
+                    }
+                }
+            }
+        }
+        bands.extend(open.into_iter().flatten());
+        Self {
+            rows,
+            bands,
+            first,
+            last,
+            current: s.step_count(),
+            block_names: (0..s.program.blocks.len() as u32)
+                .map(|b| s.program.block_name(b))
+                .collect(),
+        }
+    }
+
+    /// The step under horizontal position `x` (0 = left edge) with `step_w` points per step.
+    pub fn step_at(&self, x: f32, step_w: f32) -> u64 {
+        let k = (x / step_w).floor().max(0.0) as u64;
+        (self.first + k).min(self.last)
+    }
+}
+
+/// Draws the timeline to fit `width`; returns the step clicked, if any.
+pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32) -> Option<u64> {
+    if t.bands.is_empty() {
+        ui.weak("Nothing recorded yet: step (F10) or run (F5) and the tangles appear here.");
+        return None;
+    }
+    let label_w = 56.0;
+    let steps = (t.last - t.first + 1) as f32;
+    let avail = (width - label_w - 8.0).max(100.0);
+    let step_w = (avail / steps).clamp(2.0, 24.0);
+    let row_h = if t.rows.len() > 64 { 4.0 } else { 9.0 };
+    let groups = t.rows.last().map_or(0, |r| r.0 as usize + 1);
+    let gap = 4.0;
+    let height = row_h * t.rows.len() as f32 + gap * groups as f32 + 18.0;
+    let (rect, resp) = ui.allocate_exact_size(
+        egui::vec2(label_w + step_w * steps + 4.0, height),
+        egui::Sense::click(),
+    );
+    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Figure, true, "timeline"));
+    let p = ui.painter_at(rect);
+    let x0 = rect.left() + label_w;
+    let row_y = |row: usize| {
+        let g = t.rows[row].0 as f32;
+        rect.top() + 16.0 + row as f32 * row_h + g * gap
+    };
+    let font = egui::FontId::monospace(10.0);
+    let text_color = ui.visuals().text_color();
+    // Step ruler.
+    let every = ((40.0 / step_w).ceil() as u64).max(1);
+    for k in (t.first..=t.last).filter(|k| (k - t.first) % every == 0) {
+        let x = x0 + (k - t.first) as f32 * step_w;
+        p.text(
+            egui::pos2(x, rect.top()),
+            egui::Align2::LEFT_TOP,
+            k.to_string(),
+            font.clone(),
+            ui.visuals().weak_text_color(),
+        );
+    }
+    let mut last_group = u32::MAX;
+    for (row, (g, _)) in t.rows.iter().enumerate() {
+        if *g != last_group {
+            last_group = *g;
+            p.text(
+                egui::pos2(rect.left(), row_y(row)),
+                egui::Align2::LEFT_TOP,
+                format!("sg{g}"),
+                font.clone(),
+                text_color,
+            );
+        }
+    }
+    for b in &t.bands {
+        let y = row_y(b.row);
+        let r = egui::Rect::from_min_max(
+            egui::pos2(x0 + (b.from - t.first) as f32 * step_w, y),
+            egui::pos2(x0 + (b.to - t.first + 1) as f32 * step_w, y + row_h - 1.0),
+        );
+        let mut c = palette::tangle(b.subgroup, b.tangle);
+        if b.from > t.current {
+            c = c.gamma_multiply(0.35);
+        }
+        p.rect_filled(r, 0.0, c);
+    }
+    // Block labels: once per block run of the first row of each band group wide enough.
+    let mut labelled = std::collections::HashSet::new();
+    for b in &t.bands {
+        let w = (b.to - b.from + 1) as f32 * step_w;
+        if w < 30.0 || !labelled.insert((b.subgroup, b.tangle, b.block, b.from)) {
+            continue;
+        }
+        let top_row = t
+            .bands
+            .iter()
+            .filter(|o| o.subgroup == b.subgroup && o.tangle == b.tangle && o.from == b.from)
+            .map(|o| o.row)
+            .min()
+            .unwrap_or(b.row);
+        if top_row != b.row {
+            continue;
+        }
+        let name = t
+            .block_names
+            .get(b.block as usize)
+            .map_or("", String::as_str);
+        p.text(
+            egui::pos2(x0 + (b.from - t.first) as f32 * step_w + 2.0, row_y(b.row)),
+            egui::Align2::LEFT_TOP,
+            name,
+            egui::FontId::proportional(10.0),
+            egui::Color32::BLACK,
+        );
+    }
+    if (t.first..=t.last).contains(&t.current) {
+        let x = x0 + (t.current - t.first + 1) as f32 * step_w;
+        p.line_segment(
+            [
+                egui::pos2(x, rect.top() + 12.0),
+                egui::pos2(x, rect.bottom()),
+            ],
+            egui::Stroke::new(2.0, egui::Color32::WHITE),
+        );
+    }
+    let hover_pos = resp.hover_pos();
+    let resp = if let Some(pos) = hover_pos.filter(|p| p.x >= x0) {
+        let step = t.step_at(pos.x - x0, step_w);
+        let row = t.rows.iter().enumerate().position(|(i, _)| {
+            let y = row_y(i);
+            pos.y >= y && pos.y < y + row_h
+        });
+        let text =
+            match row.and_then(|r| {
+                t.bands
+                    .iter()
+                    .find(|b| b.row == r && (b.from..=b.to).contains(&step))
+            }) {
+                Some(b) => format!(
+                "step {step}: subgroup {} lane {} in tangle {} at {}\nclick to go to step {step}",
+                b.subgroup,
+                t.rows[b.row].1,
+                b.tangle,
+                t.block_names.get(b.block as usize).map_or("?", String::as_str)
+            ),
+                None => format!("step {step}\nclick to go to step {step}"),
+            };
+        resp.on_hover_text(text)
+    } else {
+        resp
+    };
+    if resp.clicked() {
+        if let Some(pos) = resp.interact_pointer_pos().filter(|p| p.x >= x0) {
+            return Some(t.step_at(pos.x - x0, step_w));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timeline;
+    use crate::gui::session::{Session, Settings};
+
+    fn session(name: &str) -> Session {
+        let (n, bytes, _) = crate::examples::EXAMPLES
+            .iter()
+            .find(|e| e.0 == name)
+            .unwrap();
+        Session::open(n, bytes.to_vec(), &Settings::default()).unwrap()
+    }
+
+    #[test]
+    fn bands_split_at_divergence_and_join_at_the_merge() {
+        let mut s = session("if_else");
+        while s.step().unwrap() {}
+        let t = Timeline::build(&s, u64::MAX, None);
+        assert_eq!(t.rows.len(), 64, "two subgroups of 32 lanes");
+        assert_eq!(t.first, 1);
+        assert_eq!(t.last, s.step_count());
+        // Every step of every lane is covered by exactly one band.
+        let covered: u64 = t.bands.iter().map(|b| b.to - b.from + 1).sum();
+        let executed: u64 = s.sim().stats().lane_instructions;
+        assert_eq!(covered, executed);
+        // Lane 0 of subgroup 0 starts in one tangle with all 32 lanes, is in a smaller tangle
+        // inside the if, and is back with all 32 after the merge.
+        let lane0: Vec<_> = t.bands.iter().filter(|b| b.row == 0).collect();
+        let members = |b: &super::Band| {
+            s.sim()
+                .trace()
+                .iter()
+                .find(|e| e.step == b.from)
+                .unwrap()
+                .lanes
+                .count_ones()
+        };
+        assert_eq!(members(lane0[0]), 32);
+        assert!(lane0.iter().any(|b| members(b) < 32), "diverges");
+        assert_eq!(members(lane0.last().unwrap()), 32, "reconverges");
+        // Bands of one row never overlap and are in order.
+        for w in lane0.windows(2) {
+            assert!(w[0].to < w[1].from);
+        }
+    }
+
+    #[test]
+    fn a_window_shows_only_its_steps_and_undone_steps_stay_visible() {
+        let mut s = session("loop_divergent");
+        for _ in 0..50 {
+            s.step().unwrap();
+        }
+        let t = Timeline::build(&s, 10, None);
+        assert_eq!((t.first, t.last), (41, 50));
+        assert!(t.bands.iter().all(|b| b.from >= 41 && b.to <= 50));
+        s.goto(30).unwrap();
+        assert_eq!(s.step_count(), 30);
+        let t = Timeline::build(&s, 100, None);
+        assert_eq!(t.current, 30);
+        assert_eq!(t.last, 50, "the undone steps are still shown");
+        s.goto(45).unwrap();
+        assert_eq!(s.step_count(), 45);
+        assert_eq!(s.events().count(), 50, "replayed steps are the same steps");
+        s.step().unwrap();
+        assert_eq!(s.events().count(), 46, "a new step forgets the undone ones");
+        assert_eq!(t.step_at(25.0, 10.0), 3);
+        assert_eq!(t.step_at(1e9, 10.0), 50);
+    }
+}
