@@ -128,7 +128,8 @@ try {
     ["06-rotate", "example=rotate_clustered&view=rotate&step=5", "rotate_clustered.spv — step 5"],
     ["07-dot", "example=dot_int8_acc&view=dot&lane=0:3&step=20", "dot_int8_acc.spv — step 20"],
     ["08-matrix", "example=coopmat_tile_f16&view=matrix&layout=amd-rdna3&step=640", "coopmat_tile_f16.spv — step 640"],
-    ["09-lesson", "lesson=1&step=12", "— step 12"],
+    ["09-compare", "example=switch_fallthrough&view=compare", "switch_fallthrough.spv — step 0"],
+    ["10-lesson", "lesson=1&step=12", "— step 12"],
   ];
   for (const [i, [name, fragment, want]] of links.entries()) {
     await page.goto(`${base}#${fragment}`);
@@ -145,7 +146,7 @@ try {
   await page.keyboard.press("Space");
   await page.waitForFunction(() => document.title.endsWith("step 13"), null, { timeout: 10_000 }).catch(() => {});
   check((await page.title()).endsWith("step 13"), `Space steps in presenter mode: "${await page.title()}"`);
-  await page.screenshot({ path: join(shots, "10-presenter.png") });
+  await page.screenshot({ path: join(shots, "11-presenter.png") });
   // Export: the window as PNG and the trace as JSON arrive as downloads.
   await page.keyboard.press("F2"); // presenter mode off
   const [png] = await Promise.all([
@@ -167,7 +168,7 @@ try {
   // A hostile link is an error in the app, not a dead page.
   await page.goto(`${base}#module=x.spv:AAAA&step=5`);
   await page.waitForTimeout(1000);
-  const bad = decodePng(await page.screenshot({ path: join(shots, "11-bad-link.png") }));
+  const bad = decodePng(await page.screenshot({ path: join(shots, "12-bad-link.png") }));
   check(distinctColours(bad) > 20, "the canvas is still drawn after a bad link");
 } catch (e) {
   check(false, `browser test crashed: ${e.stack ?? e}`);

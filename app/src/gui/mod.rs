@@ -302,6 +302,10 @@ impl LanescopeApp {
         }
         if let Some(t) = l.tab {
             self.tab = t;
+            if t == views::Tab::Compare {
+                // The view a link points at is its result, not an empty form.
+                self.start_compare();
+            }
         }
         if let Some((g, lane)) = l.lane {
             self.selected_lane = Some((g, lane));

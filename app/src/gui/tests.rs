@@ -481,3 +481,19 @@ fn a_link_opened_over_another_module_shows_its_instruction() {
         "line {line} not in the drawn lines {v:?}"
     );
 }
+
+#[test]
+fn a_link_to_the_compare_view_runs_the_comparison() {
+    let mut h = harness("if_else");
+    h.state_mut().apply_link(
+        super::permalink::Link::parse("#example=switch_fallthrough&view=compare").unwrap(),
+    );
+    for _ in 0..100 {
+        h.run_steps(1);
+        if h.state().comparison.is_some() {
+            break;
+        }
+    }
+    assert!(h.state().comparison.is_some());
+    h.get_by_label_contains("The runs part at step");
+}

@@ -234,7 +234,7 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
             };
             ui.horizontal_wrapped(|ui| {
                 ui.colored_label(
-                    egui::Color32::YELLOW,
+                    ui.visuals().warn_fg_color,
                     format!("The runs part at step {step}."),
                 );
                 if ui
@@ -272,7 +272,7 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
                     ui.monospace(w.word.to_string());
                     ui.monospace(format!("{:#010x}", w.a));
                     ui.colored_label(
-                        egui::Color32::YELLOW,
+                        ui.visuals().warn_fg_color,
                         egui::RichText::new(format!("{:#010x}", w.b)).monospace(),
                     );
                     ui.end_row();

@@ -241,7 +241,7 @@ fn detail(ui: &mut egui::Ui, v: &DotView, l: &DotLane) {
             ui.label(format!("dot + accumulator = {total}"));
             if st.clamped {
                 ui.colored_label(
-                    egui::Color32::YELLOW,
+                    ui.visuals().warn_fg_color,
                     format!("saturates to {}", v.result_value(l)),
                 );
             } else {

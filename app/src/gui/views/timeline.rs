@@ -200,7 +200,7 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32) -> Option<u64> {
                 egui::pos2(x, rect.top() + 12.0),
                 egui::pos2(x, rect.bottom()),
             ],
-            egui::Stroke::new(2.0, egui::Color32::WHITE),
+            egui::Stroke::new(2.0, ui.visuals().strong_text_color()),
         );
     }
     let hover_pos = resp.hover_pos();
