@@ -13,7 +13,8 @@ usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-
            [--sibling-order lowest-lane|highest-lane|oldest|newest]
            [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE]...
            [--out SET:BINDING=FILE]... [--max-steps N] [--max-memory MIB]
-           [--max-trace-steps N] [--json] [--trace FILE]
+           [--max-trace-steps N] [--max-invocations N] [--max-buffer-memory MIB]
+           [--json] [--trace FILE]
            [--coopmat-layout nvidia|amd-rdna3|portable|FILE.json] [--portability]
            (--portability: run under every cooperative-matrix layout that supports the
             shader and report buffers whose final contents differ)
@@ -47,6 +48,8 @@ pub struct RunArgs {
     pub max_steps: u64,
     pub max_memory_mib: u64,
     pub max_trace_steps: usize,
+    pub max_invocations: u32,
+    pub max_buffer_memory_mib: u64,
     pub json: bool,
     pub trace: Option<String>,
     /// `--coopmat-layout`: a built-in layout name or a JSON table file.
@@ -100,6 +103,8 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
         max_steps: DEFAULT_MAX_STEPS,
         max_memory_mib: 1024,
         max_trace_steps: 5_000_000,
+        max_invocations: Config::default().max_invocations,
+        max_buffer_memory_mib: Config::default().max_buffer_memory >> 20,
         json: false,
         trace: None,
         coopmat_layout: None,
@@ -180,6 +185,18 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                     .parse()
                     .map_err(|_| usage(format!("--max-trace-steps: `{v}` is not a number")))?;
             }
+            "--max-invocations" => {
+                let v = val("--max-invocations")?;
+                a.max_invocations = v
+                    .parse()
+                    .map_err(|_| usage(format!("--max-invocations: `{v}` is not a number")))?;
+            }
+            "--max-buffer-memory" => {
+                let v = val("--max-buffer-memory")?;
+                a.max_buffer_memory_mib = v.parse().map_err(|_| {
+                    usage(format!("--max-buffer-memory: `{v}` is not a number of MiB"))
+                })?;
+            }
             "--json" => a.json = true,
             "--trace" => a.trace = Some(val("--trace")?),
             "--coopmat-layout" => a.coopmat_layout = Some(val("--coopmat-layout")?),
@@ -233,13 +250,28 @@ fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
     })
 }
 
-fn read(path: &str, what: &str) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::Failed(format!("cannot read {what} `{path}`: {e}")))
+/// Reads a whole file, refusing (before reading) one larger than `limit` bytes.
+fn read(path: &str, what: &str, limit: u64, raise: &str) -> Result<Vec<u8>, CliError> {
+    let failed = |e: std::io::Error| CliError::Failed(format!("cannot read {what} `{path}`: {e}"));
+    let len = std::fs::metadata(path).map_err(failed)?.len();
+    if len > limit {
+        return Err(CliError::Failed(format!(
+            "{what} `{path}` is {} KiB; the limit is {} KiB{raise}",
+            len.div_ceil(1024),
+            limit >> 10
+        )));
+    }
+    std::fs::read(path).map_err(failed)
 }
 
 /// Load, run and report. Returns what to print on stdout.
 pub fn run(a: &RunArgs) -> Result<String, CliError> {
-    let bytes = read(&a.shader, "shader")?;
+    let bytes = read(
+        &a.shader,
+        "shader",
+        lanescope_core::load::MAX_MODULE_BYTES as u64,
+        " (the largest module Lanescope loads)",
+    )?;
     run_bytes(a, &bytes)
 }
 
@@ -278,13 +310,15 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         }
     }
     let mut bindings = Bindings::default();
+    let buffer_limit = a.max_buffer_memory_mib.saturating_mul(1 << 20);
+    let raise = " (raise it with --max-buffer-memory, in MiB)";
     for (set, binding, file) in &a.buffers {
         bindings
             .buffers
-            .push((*set, *binding, read(file, "buffer")?));
+            .push((*set, *binding, read(file, "buffer", buffer_limit, raise)?));
     }
     if let Some(p) = &a.push {
-        bindings.push_constants = read(p, "push constants")?;
+        bindings.push_constants = read(p, "push constants", buffer_limit, raise)?;
     }
     let cfg = Config {
         subgroup_size: a.subgroup_size,
@@ -294,6 +328,8 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         record_trace: a.trace.is_some(),
         max_memory: a.max_memory_mib.saturating_mul(1 << 20),
         max_trace_steps: a.max_trace_steps,
+        max_invocations: a.max_invocations,
+        max_buffer_memory: buffer_limit,
         ..Config::default()
     };
     if a.portability {

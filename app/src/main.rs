@@ -20,7 +20,7 @@ fn main() {
         Some("example") => examples::run_example(args.get(1).map(String::as_str)),
         Some("-h" | "--help" | "help") => Ok(format!("{}\n", cli::USAGE)),
         Some(path) if !path.starts_with('-') && std::path::Path::new(path).is_file() => {
-            match std::fs::read(path) {
+            match lanescope::gui::read_module(std::path::Path::new(path)) {
                 Ok(bytes) => {
                     let name = std::path::Path::new(path)
                         .file_name()

@@ -26,8 +26,10 @@ fn write_words(path: &Path, words: impl Iterator<Item = u32>) {
 }
 
 fn if_else_args(out: &Path) -> Vec<String> {
-    let inp = tmp("in.bin");
-    let outbuf = tmp("out.bin");
+    // Inputs named after the output: tests run in parallel and must not rewrite each other's.
+    let stem = out.file_name().unwrap().to_string_lossy();
+    let inp = tmp(&format!("{stem}.in"));
+    let outbuf = tmp(&format!("{stem}.outbuf"));
     write_words(&inp, 0..64);
     write_words(&outbuf, std::iter::repeat_n(0, 64 * 516));
     vec![
@@ -85,12 +87,46 @@ fn step_limit_is_an_error_naming_the_flag() {
 }
 
 #[test]
+fn invocation_and_buffer_limits_are_errors_naming_their_flags() {
+    let mut args = if_else_args(&tmp("unused2.bin"));
+    args.extend(["--max-invocations".into(), "32".into()]);
+    let o = exe().args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("64 invocations") && err.contains("--max-invocations"),
+        "{err}"
+    );
+
+    // The output buffer is 132 KiB: under a 0 MiB limit it is refused before it is read.
+    let mut args = if_else_args(&tmp("unused3.bin"));
+    args.extend(["--max-buffer-memory".into(), "0".into()]);
+    let o = exe().args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--max-buffer-memory"), "{err}");
+
+    // Raised, the same run works.
+    let mut args = if_else_args(&tmp("unused4.bin"));
+    args.extend([
+        "--max-invocations".into(),
+        "64".into(),
+        "--max-buffer-memory".into(),
+        "1".into(),
+    ]);
+    let o = exe().args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         vec!["run"],
         vec!["run", "x.spv", "--subgroup-size"],
         vec!["frobnicate"],
         vec!["run", "x.spv", "--switch-tangles", "sometimes"],
+        vec!["run", "x.spv", "--max-invocations", "many"],
+        vec!["run", "x.spv", "--max-buffer-memory", "-1"],
     ] {
         let o = exe().args(&args).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");

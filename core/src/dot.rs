@@ -33,8 +33,9 @@ pub struct DotSteps {
     /// Operand components after sign or zero extension.
     pub a: Vec<i128>,
     pub b: Vec<i128>,
+    /// Exact, except a product of 64-bit components past i128 (wrapped; `overflow` is set).
     pub products: Vec<i128>,
-    /// The exact sum of the products.
+    /// The exact sum of the products (wrapped past i128, which sets `overflow`).
     pub sum: i128,
     /// The sum wrapped to the result width (as raw bits).
     pub wrapped: u64,
@@ -96,14 +97,34 @@ pub fn dot(
         .iter()
         .map(|v| extend(*v, comp_bits, kind.second_signed()))
         .collect();
-    let products: Vec<i128> = ea.iter().zip(&eb).map(|(x, y)| x * y).collect();
     let (lo, hi) = range(result_bits, kind.result_signed());
     let mut overflow = false;
     let mut sum = 0i128;
-    for p in &products {
-        overflow |= *p < lo || *p > hi;
-        sum += p;
-        overflow |= sum < lo || sum > hi;
+    let mut products = Vec::with_capacity(ea.len());
+    // 64-bit components can take a product or sum past i128: that is far outside any result
+    // range (an overflow), and wrapping keeps the low bits, which are all the result needs.
+    for (x, y) in ea.iter().zip(&eb) {
+        let p = match x.checked_mul(*y) {
+            Some(p) => {
+                overflow |= p < lo || p > hi;
+                p
+            }
+            None => {
+                overflow = true;
+                x.wrapping_mul(*y)
+            }
+        };
+        sum = match sum.checked_add(p) {
+            Some(s) => {
+                overflow |= s < lo || s > hi;
+                s
+            }
+            None => {
+                overflow = true;
+                sum.wrapping_add(p)
+            }
+        };
+        products.push(p);
     }
     let wrapped = (sum as u64) & mask(result_bits);
     let Some(acc) = acc else {
@@ -206,7 +227,10 @@ mod tests {
             DotKind::Unsigned => (false, false),
             DotKind::Mixed => (true, false),
         };
-        let exact: i128 = a.iter().zip(b).map(|(x, y)| sx(*x, s1) * sx(*y, s2)).sum();
+        // Exact modulo 2^128, so exact in the low `rb` bits that the result keeps.
+        let exact: i128 = a.iter().zip(b).fold(0i128, |t, (x, y)| {
+            t.wrapping_add(sx(*x, s1).wrapping_mul(sx(*y, s2)))
+        });
         let modulus = 1i128 << rb;
         let low = exact.rem_euclid(modulus);
         let Some(acc) = acc else {
@@ -260,11 +284,14 @@ mod tests {
             // The overflow flag is exactly "some product or partial sum leaves the range".
             if acc.is_some() {
                 let (lo, hi) = range(rb, kind.result_signed());
-                let mut part = 0i128;
+                // Past i128 is past every result range.
+                let mut part = Some(0i128);
                 let mut ov = false;
-                for p in &s.products {
-                    part += p;
-                    ov |= *p < lo || *p > hi || part < lo || part > hi;
+                for (x, y) in s.a.iter().zip(&s.b) {
+                    let p = x.checked_mul(*y);
+                    part = part.zip(p).and_then(|(t, p)| t.checked_add(p));
+                    let out = |v: Option<i128>| v.is_none_or(|v| v < lo || v > hi);
+                    ov |= out(p) || out(part);
                 }
                 assert_eq!(s.overflow, ov);
             }

@@ -16,7 +16,13 @@ pub struct History {
     forced: BTreeMap<u64, (usize, u64)>,
     /// Most checkpoints kept; older ones are thinned out (every other one dropped).
     max_checkpoints: usize,
+    /// Bytes all checkpoints together may hold: a big simulation keeps fewer of them (at least
+    /// two) and replays further instead.
+    checkpoint_budget: u64,
 }
+
+/// Default for [`History::set_checkpoint_budget`].
+pub const DEFAULT_CHECKPOINT_BUDGET: u64 = 256 << 20;
 
 impl History {
     pub fn new(mut sim: Simulator, interval: u64) -> Self {
@@ -26,7 +32,18 @@ impl History {
             interval: interval.max(1),
             forced: BTreeMap::new(),
             max_checkpoints: 64,
+            checkpoint_budget: DEFAULT_CHECKPOINT_BUDGET,
         }
+    }
+
+    /// Limits the memory the checkpoints take together, in bytes.
+    pub fn set_checkpoint_budget(&mut self, bytes: u64) {
+        self.checkpoint_budget = bytes;
+    }
+
+    /// Checkpoints kept now (for tests and the memory figures).
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
     }
 
     pub fn sim(&self) -> &Simulator {
@@ -38,7 +55,11 @@ impl History {
         if n % self.interval == 0 && self.checkpoints.last().is_none_or(|c| c.stats().steps < n) {
             // Checkpoints hold no trace: it would make them grow with the run.
             self.checkpoints.push(self.sim.clone_without_trace());
-            if self.checkpoints.len() > self.max_checkpoints {
+            let each = self.sim.footprint_bytes().max(1);
+            let cap = usize::try_from(self.checkpoint_budget / each)
+                .unwrap_or(usize::MAX)
+                .clamp(2, self.max_checkpoints);
+            while self.checkpoints.len() > cap {
                 // Keep the first; drop every other one after it and double the spacing.
                 let kept: Vec<Simulator> = self
                     .checkpoints

@@ -24,4 +24,4 @@ pub mod sim;
 pub mod trace;
 
 pub use sched::{SiblingOrder, SwitchTangles};
-pub use sim::{Bindings, Config, Outcome, RunError, Simulator, Stats};
+pub use sim::{Bindings, Config, Outcome, RunError, Simulator, Stats, HARD_MAX_INVOCATIONS};

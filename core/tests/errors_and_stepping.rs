@@ -284,3 +284,90 @@ fn fuzzer_findings_stay_fixed() {
     }
     assert!(n >= 1);
 }
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Explicit layouts whose strides or offsets make a type pass 4 GiB are refused at the type,
+/// not wrapped into a small size that later accesses would trust.
+#[test]
+fn layouts_past_the_type_size_limit_are_refused() {
+    for (file, opcode, bytes) in [
+        ("layout_stride_overflow.spv", "OpTypeArray", "8589934592"),
+        ("layout_offset_overflow.spv", "OpTypeStruct", "4294967344"),
+    ] {
+        match load(&data(file), &LoadOptions::default()) {
+            Err(LoadError::Unsupported { what, at }) => {
+                assert!(what.contains(bytes), "{file}: {what}");
+                assert_eq!(at.opcode.as_deref(), Some(opcode), "{file}");
+                assert!(at.byte_offset.is_some(), "{file}");
+            }
+            other => panic!("{file}: expected an unsupported-type error, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn modules_past_the_size_limit_are_refused_before_parsing() {
+    let mut bytes = data("layout_stride_overflow.spv");
+    bytes.resize(lanescope_core::load::MAX_MODULE_BYTES + 4, 0);
+    match load(&bytes, &LoadOptions::default()) {
+        Err(LoadError::Unsupported { what, .. }) => assert!(what.contains("MiB"), "{what}"),
+        other => panic!("expected a size error, got {other:?}"),
+    }
+}
+
+#[test]
+fn invocation_and_buffer_limits_stop_a_run_before_it_starts_and_say_how_to_raise_them() {
+    let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
+    let b = bindings(64);
+    let few = Config {
+        max_invocations: 32,
+        ..Config::default()
+    };
+    let e = Simulator::new(Arc::clone(&prog), few, &b).err().unwrap();
+    assert!(e.message.contains("64 invocations"), "{e}");
+    assert!(e.message.contains("--max-invocations"), "{e}");
+    let bound: usize = b.buffers.iter().map(|(_, _, d)| d.len()).sum();
+    let small = Config {
+        max_buffer_memory: bound as u64 - 1,
+        ..Config::default()
+    };
+    let e = Simulator::new(Arc::clone(&prog), small, &b).err().unwrap();
+    assert!(e.message.contains("--max-buffer-memory"), "{e}");
+    let exact = Config {
+        max_buffer_memory: bound as u64,
+        max_invocations: 64,
+        ..Config::default()
+    };
+    assert!(Simulator::new(prog, exact, &b).is_ok());
+}
+
+/// The checkpoints of step back stay within their memory budget: a large state keeps fewer
+/// of them, and stepping back still lands on the exact state.
+#[test]
+fn checkpoints_stay_within_their_memory_budget() {
+    let prog = Arc::new(load(&spv("c14_nested_loops.spv"), &LoadOptions::default()).unwrap());
+    let sim = Simulator::new(prog, Config::default(), &bindings(64)).unwrap();
+    let each = sim.footprint_bytes();
+    assert!(each > 0);
+    let mut plenty = History::new(sim.clone(), 4);
+    let mut h = History::new(sim, 4);
+    h.set_checkpoint_budget(each * 3);
+    for _ in 0..400 {
+        h.step().unwrap();
+        plenty.step().unwrap();
+        assert!(h.checkpoint_count() <= 3);
+    }
+    assert!(plenty.checkpoint_count() > 3);
+    h.goto(123).unwrap();
+    plenty.goto(123).unwrap();
+    assert_eq!(h.sim().tangles(), plenty.sim().tangles());
+    assert_eq!(h.sim().buffer(0, 1), plenty.sim().buffer(0, 1));
+}

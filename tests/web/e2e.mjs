@@ -120,6 +120,48 @@ try {
   const last = decodePng(await page.screenshot({ path: join(shots, "04-bad-upload.png") }));
   check(distinctColours(last) > 20, "the canvas is still drawn after a bad upload");
 
+  // 5b. Hostile modules (sizes past 4 GiB, recursion, fuzzer findings): refused ones keep the
+  // open module, accepted ones open; the page never dies.
+  const upload = async (file) => {
+    await page.mouse.click(700, 400);
+    await page.keyboard.press("Control+O");
+    await (await nextChooser()).setFiles(file);
+    await page.getByRole("button", { name: "Ok" }).click();
+    await page.waitForTimeout(800);
+  };
+  const data = join(root, "core", "tests", "data");
+  for (const f of ["layout_stride_overflow.spv", "layout_offset_overflow.spv", "recursion.spv",
+    join("fuzz", "run-function-without-body.spv")]) {
+    await upload(join(data, f));
+    check((await page.title()).includes("subgroup_reduce.spv"), `hostile ${f} is refused: "${await page.title()}"`);
+  }
+  await upload(join(data, "runtime_huge_stride.spv"));
+  check((await page.title()).includes("runtime_huge_stride.spv — step 0"),
+    `a 1 GiB array stride opens with its buffer sized within the limit: "${await page.title()}"`);
+  // An endless loop runs (F5) in slices: frames keep coming, Escape stops it.
+  await upload(join(data, "infinite_loop.spv"));
+  check((await page.title()).includes("infinite_loop.spv — step 0"), `opened an endless loop: "${await page.title()}"`);
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("F5");
+  const gaps = await page.evaluate(() => new Promise((done) => {
+    const times = [];
+    const tick = (t) => {
+      times.push(t);
+      if (t - times[0] < 2000) requestAnimationFrame(tick);
+      else done(times.slice(1).map((x, i) => x - times[i]));
+    };
+    requestAnimationFrame(tick);
+  }));
+  const worst = Math.max(...gaps);
+  check(gaps.length >= 10 && worst < 1000,
+    `frames keep coming while an endless loop runs (${gaps.length} frames in 2 s, worst gap ${worst.toFixed(0)} ms)`);
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(300);
+  const stoppedAt = await page.title();
+  await page.waitForTimeout(500);
+  check(stoppedAt === (await page.title()) && !/step 0$/.test(stoppedAt), `Escape stops the run: "${stoppedAt}"`);
+  await page.screenshot({ path: join(shots, "04b-endless-loop.png") });
+
   // 6. Permalinks: the address opens the playground at an example (or lesson), settings, view
   // and step. The first loads the page afresh; the rest change only the fragment, as a link
   // pasted into an open tab does. Each view is screenshotted.

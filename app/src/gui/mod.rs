@@ -15,11 +15,36 @@ pub mod views;
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
 use session::{Session, Settings, Stop, SIBLING_ORDERS};
 
-/// A file the open dialog delivered: (name, bytes), or `None` when cancelled.
-type Picked = Option<(String, Vec<u8>)>;
+/// A file the open dialog delivered: (name, bytes or why it could not be read), or `None`
+/// when cancelled.
+type Picked = Option<(String, Result<Vec<u8>, String>)>;
+
+/// Reads a file to open, refusing one past the loader's size limit before reading it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_module(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    too_large(len)?;
+    std::fs::read(path).map_err(|e| e.to_string())
+}
+
+fn too_large(len: u64) -> Result<(), String> {
+    let limit = lanescope_core::load::MAX_MODULE_BYTES as u64;
+    if len > limit {
+        return Err(format!(
+            "the file is {} MiB; the largest module Lanescope loads is {} MiB",
+            len.div_ceil(1 << 20),
+            limit >> 20
+        ));
+    }
+    Ok(())
+}
 
 /// Longest a frame may spend simulating; the rest of the frame is drawing.
 const SLICE_SECONDS: f64 = 0.012;
+
+/// Steps taken between looks at the clock: a step of a big workgroup can take a tenth of a
+/// millisecond or more, so a slice checks often enough to stay near its time.
+const STEPS_PER_CHECK: u64 = 32;
 
 pub struct LanescopeApp {
     pub settings: Settings,
@@ -195,7 +220,7 @@ impl LanescopeApp {
         };
         let start = now();
         while now() - start < seconds {
-            match r.advance(2000) {
+            match r.advance(STEPS_PER_CHECK) {
                 Ok(false) => {}
                 Ok(true) => {
                     self.comparison = Some(views::compare::Comparison::of(r, s));
@@ -245,6 +270,8 @@ impl LanescopeApp {
             max_steps: before.max_steps,
             max_memory_mib: before.max_memory_mib,
             max_trace_steps: before.max_trace_steps,
+            max_invocations: before.max_invocations,
+            max_buffer_mib: before.max_buffer_mib,
             speed: before.speed,
             ..Settings::default()
         };
@@ -336,7 +363,7 @@ impl LanescopeApp {
         let start = now();
         while now() - start < seconds {
             let at = s.step_count();
-            let next = target.min(at + 1000);
+            let next = target.min(at + STEPS_PER_CHECK);
             if let Err(e) = s.goto(next) {
                 self.error = Some(e);
                 self.seek = None;
@@ -528,7 +555,7 @@ impl LanescopeApp {
         let start = now();
         let mut stopped_elsewhere = false;
         while self.running && now() - start < seconds {
-            match s.run_slice(2000, self.settings.max_steps) {
+            match s.run_slice(STEPS_PER_CHECK, self.settings.max_steps) {
                 Ok(None) => {}
                 Ok(Some(stop)) => {
                     self.running = false;
@@ -601,6 +628,11 @@ impl LanescopeApp {
             self.running = true;
         }
         if stop {
+            if self.running || self.animating {
+                if let Some(s) = &self.session {
+                    self.status = format!("stopped at step {}", s.step_count());
+                }
+            }
             self.running = false;
             self.animating = false;
         }
@@ -622,7 +654,7 @@ impl LanescopeApp {
                     .add_filter("SPIR-V", &["spv"])
                     .pick_file()?;
                 let name = path.file_name()?.to_string_lossy().into_owned();
-                std::fs::read(&path).ok().map(|b| (name, b))
+                Some((name, read_module(&path)))
             }));
         }
         #[cfg(target_arch = "wasm32")]
@@ -632,7 +664,12 @@ impl LanescopeApp {
                     .add_filter("SPIR-V", &["spv"])
                     .pick_file()
                     .await?;
-                Some((file.file_name(), file.read().await))
+                // Checked before reading: the browser would hold all of it in memory.
+                let bytes = match too_large(file.inner().size() as u64) {
+                    Ok(()) => Ok(file.read().await),
+                    Err(e) => Err(e),
+                };
+                Some((file.file_name(), bytes))
             }));
         }
     }
@@ -642,8 +679,10 @@ impl LanescopeApp {
             if let Some(result) = p.ready() {
                 let picked = result.clone();
                 self.open_promise = None;
-                if let Some((name, bytes)) = picked {
-                    self.open(&name, bytes);
+                match picked {
+                    Some((name, Ok(bytes))) => self.open(&name, bytes),
+                    Some((name, Err(e))) => self.error = Some(format!("{name}: {e}")),
+                    None => {}
                 }
             }
         }
@@ -654,7 +693,7 @@ impl LanescopeApp {
                 |n| n.to_string_lossy().into_owned(),
             );
             #[cfg(not(target_arch = "wasm32"))]
-            match f.bytes() {
+            match read_module(f.path()) {
                 Ok(b) => self.open(&name, b),
                 Err(e) => self.error = Some(format!("{name}: {e}")),
             }
@@ -662,7 +701,7 @@ impl LanescopeApp {
             if self.open_promise.is_none() {
                 // Browsers read files asynchronously: deliver it like the open dialog does.
                 self.open_promise = Some(poll_promise::Promise::spawn_local(async move {
-                    f.bytes_async().await.ok().map(|b| (name, b))
+                    Some((name, f.bytes_async().await))
                 }));
             }
         }

@@ -125,6 +125,19 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     .add(egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384))
                     .labelled_by(l.id)
                     .changed();
+                let l = ui.label("Invocations per workgroup");
+                changed |= ui
+                    .add(
+                        egui::DragValue::new(&mut app.settings.max_invocations)
+                            .range(1..=lanescope_core::HARD_MAX_INVOCATIONS),
+                    )
+                    .labelled_by(l.id)
+                    .changed();
+                let l = ui.label("Buffer memory (MiB)");
+                changed |= ui
+                    .add(egui::DragValue::new(&mut app.settings.max_buffer_mib).range(1..=4096))
+                    .labelled_by(l.id)
+                    .changed();
                 let l = ui.label("Trace steps kept");
                 changed |= ui
                     .add(

@@ -26,6 +26,10 @@ pub struct Settings {
     pub max_memory_mib: u64,
     /// Steps the trace keeps (for step back and the views); later steps are not recorded.
     pub max_trace_steps: usize,
+    /// Most invocations in one workgroup.
+    pub max_invocations: u32,
+    /// Memory all buffers together may take, MiB.
+    pub max_buffer_mib: u64,
     /// Instructions per second of the animated run.
     pub speed: f32,
     /// Cooperative-matrix fragment layout (a built-in name).
@@ -42,6 +46,8 @@ impl Default for Settings {
             max_steps: 20_000_000,
             max_memory_mib: 1024,
             max_trace_steps: 1_000_000,
+            max_invocations: 4096,
+            max_buffer_mib: 256,
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
         }
@@ -76,6 +82,8 @@ impl Settings {
             sibling_order: SIBLING_ORDERS[usize::from(self.sibling_order.min(3))].1,
             max_memory: self.max_memory_mib.saturating_mul(1 << 20),
             max_trace_steps: self.max_trace_steps,
+            max_invocations: self.max_invocations,
+            max_buffer_memory: self.max_buffer_mib.saturating_mul(1 << 20),
             // The timeline, the views and step back read it.
             record_trace: true,
             ..Config::default()
@@ -113,7 +121,8 @@ impl Session {
     pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
         let program =
             Arc::new(load(&bytes, &settings.load_options()).map_err(|e| format!("{name}: {e}"))?);
-        let initial = example_bindings(&program);
+        let initial = example_bindings(&program, settings.max_buffer_mib.saturating_mul(1 << 20))
+            .map_err(|e| format!("{name}: {e}"))?;
         let disasm = Disassembly::new(&bytes, &program);
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
             .map_err(|e| format!("{name}: {e}"))?;

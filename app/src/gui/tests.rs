@@ -497,3 +497,146 @@ fn a_link_to_the_compare_view_runs_the_comparison() {
     assert!(h.state().comparison.is_some());
     h.get_by_label_contains("The runs part at step");
 }
+
+fn test_data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../core/tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// Hostile modules (bad layouts, recursion, unstructured flow, fuzzer findings) either end in
+/// the error bar naming the file, or open and run to a clean stop; the app never panics.
+#[test]
+fn hostile_modules_end_in_the_error_bar_or_a_clean_stop() {
+    let mut h = harness("if_else");
+    h.state_mut().settings.max_steps = 5000;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data");
+    let mut files: Vec<(String, Vec<u8>)> = [
+        "layout_stride_overflow.spv",
+        "layout_offset_overflow.spv",
+        "recursion.spv",
+        "unreachable.spv",
+        "coopmat_bad_k.spv",
+        "runtime_huge_stride.spv",
+    ]
+    .iter()
+    .map(|f| ((*f).to_string(), test_data(f)))
+    .collect();
+    for e in std::fs::read_dir(dir.join("fuzz")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        files.push((name, std::fs::read(&p).unwrap()));
+    }
+    let (mut refused, mut ran) = (0, 0);
+    for (name, bytes) in files {
+        h.state_mut().error = None;
+        h.state_mut().open(&name, bytes);
+        h.run_steps(2);
+        if let Some(err) = h.state().error.clone() {
+            assert!(err.starts_with(&format!("{name}:")), "{err}");
+            refused += 1;
+            continue;
+        }
+        assert_eq!(h.state().session.as_ref().unwrap().name, name);
+        h.key_press(egui::Key::F5);
+        for _ in 0..200 {
+            h.run_steps(1);
+            if !h.state().running {
+                break;
+            }
+        }
+        assert!(!h.state().running, "{name}: still running after 200 frames");
+        ran += 1;
+    }
+    assert!(refused >= 3 && ran >= 1, "refused {refused}, ran {ran}");
+}
+
+/// A shader that never finishes stops at the step limit with a message saying how to raise it.
+#[test]
+fn an_endless_loop_stops_at_the_step_limit() {
+    let mut h = harness("if_else");
+    // Escape stops a run midway and says where.
+    h.state_mut()
+        .open("infinite_loop.spv", test_data("infinite_loop.spv"));
+    h.key_press(egui::Key::F5);
+    h.run_steps(3);
+    assert!(h.state().running);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    assert!(!h.state().running);
+    let at = steps(&h);
+    assert!(at > 0);
+    assert_eq!(h.state().status, format!("stopped at step {at}"));
+    h.state_mut().settings.max_steps = 3000;
+    h.state_mut()
+        .open("infinite_loop.spv", test_data("infinite_loop.spv"));
+    h.run_steps(2);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    h.key_press(egui::Key::F5);
+    for _ in 0..500 {
+        h.run_steps(1);
+        if !h.state().running {
+            break;
+        }
+    }
+    let err = h.state().error.clone().expect("the step limit is reported");
+    assert!(!h.state().running);
+    assert!(err.contains("step limit (3000 steps)"), "{err}");
+    assert!(err.contains("Limits menu"), "{err}");
+    assert_eq!(steps(&h), 3000);
+}
+
+/// The Limits menu holds every limit; a lower invocation limit refuses the open module's
+/// workgroup and says where to raise it, and the buffer limit sizes an uploaded module's
+/// buffers.
+#[test]
+fn limits_from_the_limits_menu_apply_to_the_run() {
+    let mut h = harness("if_else");
+    h.get_by_label("Limits").click();
+    h.run_steps(2);
+    for label in [
+        "Steps per run",
+        "Memory per workgroup (MiB)",
+        "Invocations per workgroup",
+        "Buffer memory (MiB)",
+        "Trace steps kept",
+    ] {
+        h.get_by_label(label);
+    }
+    h.state_mut().settings.max_invocations = 16;
+    h.state_mut().reset();
+    h.run_steps(2);
+    let err = h.state().error.clone().expect("the limit is reported");
+    assert!(err.contains("the limit is 16"), "{err}");
+    assert!(err.contains("Limits menu"), "{err}");
+
+    h.state_mut().settings.max_invocations = 4096;
+    h.state_mut().settings.max_buffer_mib = 1;
+    h.state_mut().open(
+        "runtime_huge_stride.spv",
+        test_data("runtime_huge_stride.spv"),
+    );
+    h.run_steps(2);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let s = h.state().session.as_ref().unwrap();
+    let bytes: usize = s.initial.buffers.iter().map(|(_, _, d)| d.len()).sum();
+    assert!(bytes <= 1 << 20, "{bytes} bytes bound under a 1 MiB limit");
+}
+
+/// A file past the loader's limit is refused before it is read, and the error bar says so.
+#[test]
+fn an_oversized_file_is_refused_before_reading() {
+    let path = std::env::temp_dir().join(format!("lanescope-big-{}.spv", std::process::id()));
+    let f = std::fs::File::create(&path).unwrap();
+    // Sparse: the size is what matters, not the bytes.
+    f.set_len(lanescope_core::load::MAX_MODULE_BYTES as u64 + 4)
+        .unwrap();
+    let err = super::read_module(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(err.contains("largest module"), "{err}");
+    let missing = super::read_module(std::path::Path::new("/nonexistent/x.spv")).unwrap_err();
+    assert!(!missing.is_empty());
+}

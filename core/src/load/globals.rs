@@ -216,6 +216,16 @@ impl Ctx<'_> {
 
     fn add_type(&mut self, inst: &Instruction, rid: u32, ty: Type) -> Result<(), LoadError> {
         let t = self.types.add(ty, rid);
+        let bytes = self.types.size_u64(t);
+        if bytes > crate::program::MAX_TYPE_BYTES {
+            return Err(self.unsupported(
+                inst,
+                format!(
+                    "a type of {bytes} bytes in memory (its strides and offsets; at most {} MiB)",
+                    crate::program::MAX_TYPE_BYTES >> 20
+                ),
+            ));
+        }
         self.flat_total += self.types.flat[t as usize].len();
         if self.flat_total > (16 << 20) {
             return Err(self.unsupported(

@@ -59,8 +59,21 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadError> {
     cx.run(opts)
 }
 
+/// Largest module the loader takes: parsing costs several times the file in memory.
+pub const MAX_MODULE_BYTES: usize = 64 << 20;
+
 fn to_words(bytes: &[u8]) -> Result<Vec<u32>, LoadError> {
     let at = Location::default();
+    if bytes.len() > MAX_MODULE_BYTES {
+        return Err(LoadError::Unsupported {
+            what: format!(
+                "a module of {} MiB (at most {} MiB)",
+                bytes.len() >> 20,
+                MAX_MODULE_BYTES >> 20
+            ),
+            at,
+        });
+    }
     if bytes.len() < 20 {
         return Err(LoadError::Malformed {
             what: format!("file is {} bytes; a SPIR-V header alone is 20", bytes.len()),

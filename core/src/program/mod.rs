@@ -8,7 +8,7 @@ pub use inst::{
     AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, UnOp,
     WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
-pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types};
+pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types, MAX_TYPE_BYTES};
 
 use crate::value::ScalarTy;
 

@@ -71,7 +71,15 @@ pub struct Types {
     pub flat: Vec<Vec<ScalarTy>>,
     /// SPIR-V id of each type, for names.
     pub spirv_ids: Vec<u32>,
+    /// Size in bytes of each type laid out plainly (saturating; see [`Types::size_u64`]),
+    /// cached so nested aggregates cost linear time.
+    sizes: Vec<u64>,
+    /// Natural alignment of each type, cached for the same reason.
+    aligns: Vec<u32>,
 }
+
+/// Largest type the loader accepts, in bytes: offsets inside any value then fit a `u32` with room.
+pub const MAX_TYPE_BYTES: u64 = 1 << 30;
 
 impl Types {
     pub fn get(&self, t: TypeId) -> &Type {
@@ -85,10 +93,16 @@ impl Types {
 
     pub fn add(&mut self, ty: Type, spirv_id: u32) -> TypeId {
         let flat = self.flatten(&ty);
+        let align = self.align_of(&ty);
         self.types.push(ty);
         self.flat.push(flat);
         self.spirv_ids.push(spirv_id);
-        (self.types.len() - 1) as TypeId
+        self.aligns.push(align);
+        let t = (self.types.len() - 1) as TypeId;
+        // Struct and array sizes do not depend on the layout they are reached through.
+        let size = self.compute_size(t, Layout::Plain);
+        self.sizes.push(size);
+        t
     }
 
     fn flatten(&self, ty: &Type) -> Vec<ScalarTy> {
@@ -122,7 +136,11 @@ impl Types {
 
     /// Natural alignment (bytes) of a type in memory without explicit layout.
     pub fn align(&self, t: TypeId) -> u32 {
-        match self.get(t) {
+        self.aligns[t as usize]
+    }
+
+    fn align_of(&self, ty: &Type) -> u32 {
+        match ty {
             Type::Scalar(s) => s.size_bytes(),
             Type::Vector { elem, n } => {
                 let n = if *n == 3 { 4 } else { *n };
@@ -140,16 +158,32 @@ impl Types {
     }
 
     /// Size in bytes (for runtime arrays, 0; for a struct ending in one, the fixed part).
+    /// Types the loader accepted are at most [`MAX_TYPE_BYTES`].
     pub fn size(&self, t: TypeId) -> u32 {
-        self.size_in(t, Layout::Plain)
+        self.size_u64(t).min(u64::from(u32::MAX)) as u32
     }
 
-    fn size_in(&self, t: TypeId, layout: Layout) -> u32 {
+    /// Size in bytes, saturating instead of wrapping (the loader rejects what is too large).
+    pub fn size_u64(&self, t: TypeId) -> u64 {
+        self.sizes[t as usize]
+    }
+
+    fn size_in(&self, t: TypeId, layout: Layout) -> u64 {
         match self.get(t) {
-            Type::Scalar(s) => s.size_bytes(),
+            Type::Vector { .. } | Type::Matrix { .. } if layout != Layout::Plain => {
+                self.compute_size(t, layout)
+            }
+            _ => self.sizes[t as usize],
+        }
+    }
+
+    fn compute_size(&self, t: TypeId, layout: Layout) -> u64 {
+        let m = |a: u32, b: u32| u64::from(a) * u64::from(b);
+        match self.get(t) {
+            Type::Scalar(s) => u64::from(s.size_bytes()),
             Type::Vector { elem, n } => match layout {
-                Layout::Strided { stride } => stride * (n - 1) + elem.size_bytes(),
-                _ => elem.size_bytes() * n,
+                Layout::Strided { stride } => m(stride, n - 1) + u64::from(elem.size_bytes()),
+                _ => m(elem.size_bytes(), *n),
             },
             Type::Matrix {
                 col,
@@ -160,26 +194,25 @@ impl Types {
                 Layout::Matrix {
                     stride,
                     row_major: false,
-                } => stride * (cols - 1) + self.size(*col),
+                } => m(stride, cols - 1) + self.size_u64(*col),
                 Layout::Matrix {
                     stride,
                     row_major: true,
-                } => stride * (rows - 1) + elem.size_bytes() * cols,
-                _ => self.natural_col_stride(*col) * cols,
+                } => m(stride, rows - 1) + m(elem.size_bytes(), *cols),
+                _ => m(self.natural_col_stride(*col), *cols),
             },
             Type::Array { elem, len, stride } => {
                 let s = stride.unwrap_or_else(|| self.natural_stride(*elem));
-                s * len
+                m(s, *len)
             }
             Type::RuntimeArray { .. } => 0,
             Type::Struct { .. } => self
-                .struct_members(t)
-                .iter()
-                .map(|(off, ml, m)| off + self.size_in(*m, *ml))
+                .member_spans(t)
+                .map(|(off, ml, mt)| off.saturating_add(self.size_in(mt, ml)))
                 .max()
                 .unwrap_or(0),
             Type::Pointer { .. } => 8,
-            Type::CoopMat(c) => c.elem.size_bytes() * c.length,
+            Type::CoopMat(c) => m(c.elem.size_bytes(), c.length),
             _ => 0,
         }
     }
@@ -187,26 +220,31 @@ impl Types {
     /// Byte offset, layout and type of each member of struct `t`: Offset decorations where
     /// present, else naturally aligned after the previous member.
     fn struct_members(&self, t: TypeId) -> Vec<(u32, Layout, TypeId)> {
-        let Type::Struct {
-            members,
-            offsets,
-            matrix,
-        } = self.get(t)
-        else {
-            return Vec::new();
+        // Offsets of accepted types are below MAX_TYPE_BYTES; saturate rather than wrap.
+        self.member_spans(t)
+            .map(|(off, ml, mt)| (off.min(u64::from(u32::MAX)) as u32, ml, mt))
+            .collect()
+    }
+
+    fn member_spans(&self, t: TypeId) -> impl Iterator<Item = (u64, Layout, TypeId)> + '_ {
+        let (members, offsets, matrix) = match self.get(t) {
+            Type::Struct {
+                members,
+                offsets,
+                matrix,
+            } => (members.as_slice(), offsets.as_slice(), matrix.as_slice()),
+            _ => (&[][..], &[][..], &[][..]),
         };
-        let mut cursor = 0u32;
-        let mut out = Vec::with_capacity(members.len());
-        for (i, m) in members.iter().enumerate() {
-            let off = offsets[i].unwrap_or_else(|| round_up(cursor, self.align(*m)));
+        let mut cursor = 0u64;
+        members.iter().enumerate().map(move |(i, m)| {
+            let off = offsets[i].map_or_else(|| round_up_u64(cursor, self.align(*m)), u64::from);
             let ml = matrix[i].map_or(Layout::Plain, |(stride, row_major)| Layout::Matrix {
                 stride,
                 row_major,
             });
-            cursor = off + self.size_in(*m, ml);
-            out.push((off, ml, *m));
-        }
-        out
+            cursor = off.saturating_add(self.size_in(*m, ml));
+            (off, ml, *m)
+        })
     }
 
     fn natural_col_stride(&self, col: TypeId) -> u32 {
@@ -215,7 +253,7 @@ impl Types {
 
     /// Stride of an array element without an ArrayStride decoration.
     pub fn natural_stride(&self, elem: TypeId) -> u32 {
-        round_up(self.size(elem), self.align(elem)).max(1)
+        round_up_u64(self.size_u64(elem), self.align(elem)).clamp(1, u64::from(u32::MAX)) as u32
     }
 
     /// The memory location of every scalar leaf of a value of type `t` stored at offset 0.
@@ -445,9 +483,13 @@ pub fn scalar_name(s: ScalarTy) -> String {
 }
 
 pub fn round_up(x: u32, a: u32) -> u32 {
+    round_up_u64(u64::from(x), a).min(u64::from(u32::MAX)) as u32
+}
+
+fn round_up_u64(x: u64, a: u32) -> u64 {
     if a <= 1 {
         x
     } else {
-        x.div_ceil(a) * a
+        x.div_ceil(u64::from(a)) * u64::from(a)
     }
 }

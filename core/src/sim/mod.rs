@@ -31,7 +31,15 @@ pub struct Config {
     pub max_memory: u64,
     /// Most steps recorded in the trace; recording stops (with a diagnostic) past it.
     pub max_trace_steps: usize,
+    /// Most invocations in one workgroup (the shader's local size).
+    pub max_invocations: u32,
+    /// Limit on the bytes of all bound buffers and push constants together.
+    pub max_buffer_memory: u64,
 }
+
+/// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
+/// indices stay well inside their integer types.
+pub const HARD_MAX_INVOCATIONS: u32 = 1 << 20;
 
 impl Default for Config {
     fn default() -> Self {
@@ -44,6 +52,8 @@ impl Default for Config {
             max_diagnostics: 1000,
             max_memory: 1 << 30,
             max_trace_steps: 5_000_000,
+            max_invocations: 4096,
+            max_buffer_memory: 1 << 30,
         }
     }
 }
@@ -134,9 +144,20 @@ impl Simulator {
         }
         let [x, y, z] = prog.local_size;
         let invocations = u64::from(x) * u64::from(y) * u64::from(z);
-        if invocations == 0 || invocations > 4096 {
+        let max_inv = cfg.max_invocations.min(HARD_MAX_INVOCATIONS);
+        if invocations == 0 {
             return Err(err(format!(
-                "workgroup size {x}x{y}x{z} = {invocations} invocations; supported: 1 to 4096"
+                "workgroup size {x}x{y}x{z} has no invocations"
+            )));
+        }
+        if invocations > u64::from(max_inv) {
+            let how = if invocations <= u64::from(HARD_MAX_INVOCATIONS) {
+                " (raise it with --max-invocations, or in the app's Limits menu)".to_string()
+            } else {
+                format!("; the simulator takes at most {HARD_MAX_INVOCATIONS}")
+            };
+            return Err(err(format!(
+                "workgroup size {x}x{y}x{z} = {invocations} invocations; the limit is {max_inv}{how}"
             )));
         }
         let subgroups = invocations.div_ceil(u64::from(s));
@@ -158,6 +179,19 @@ impl Simulator {
         if wg_total == 0 || wg_total > 1 << 20 {
             return Err(err(format!(
                 "{wg_total} workgroups requested; supported: 1 to 1048576"
+            )));
+        }
+        let bound: u64 = bindings
+            .buffers
+            .iter()
+            .map(|(_, _, d)| d.len() as u64)
+            .sum::<u64>()
+            + bindings.push_constants.len() as u64;
+        if bound > cfg.max_buffer_memory {
+            return Err(err(format!(
+                "the bound buffers hold {} KiB; the buffer-memory limit is {} KiB (raise it with --max-buffer-memory, in MiB, or in the app's Limits menu)",
+                bound.div_ceil(1024),
+                cfg.max_buffer_memory >> 10
             )));
         }
         let mut buffers = Vec::with_capacity(prog.resources.len());
@@ -239,6 +273,21 @@ impl Simulator {
 
     /// A copy of the state without the trace, for checkpoints: the trace only grows, so a
     /// restored checkpoint gets the current trace back, cut to its step ([`Self::restore_trace`]).
+    /// Bytes this state holds (registers, memories, poison maps), not counting the trace: what
+    /// a checkpoint of it costs.
+    pub fn footprint_bytes(&self) -> u64 {
+        let m = &self.mem;
+        let mem =
+            m.buffers.iter().map(Vec::len).sum::<usize>() + m.workgroup.len() + m.invocation.len();
+        let regs: usize = self
+            .sgs
+            .iter()
+            .map(|g| g.regs.len() * 8 + g.poison.len() * std::mem::size_of::<Mask>())
+            .sum();
+        // Poison maps are at most one bit per word of memory.
+        (mem + mem / 32 + regs) as u64
+    }
+
     pub fn clone_without_trace(&mut self) -> Self {
         let trace = std::mem::take(&mut self.trace);
         let copy = self.clone();
