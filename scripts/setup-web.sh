@@ -34,7 +34,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 # --- Debian packages -------------------------------------------------------------------------
 packages=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium fonts-dejavu-core)
-if [ "$want_native" = 1 ]; then packages+=(xvfb x11-apps netpbm); fi
+if [ "$want_native" = 1 ]; then packages+=(xvfb x11-apps netpbm xdotool); fi
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -111,42 +111,49 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             .changed();
                     }
                 });
-            ui.menu_button("Limits", |ui| {
-                let l = ui.label("Steps per run");
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut app.settings.max_steps)
-                            .range(1000..=1_000_000_000),
-                    )
-                    .labelled_by(l.id)
-                    .changed();
-                let l = ui.label("Memory per workgroup (MiB)");
-                changed |= ui
-                    .add(egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384))
-                    .labelled_by(l.id)
-                    .changed();
-                let l = ui.label("Invocations per workgroup");
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut app.settings.max_invocations)
-                            .range(1..=lanescope_core::HARD_MAX_INVOCATIONS),
-                    )
-                    .labelled_by(l.id)
-                    .changed();
-                let l = ui.label("Buffer memory (MiB)");
-                changed |= ui
-                    .add(egui::DragValue::new(&mut app.settings.max_buffer_mib).range(1..=4096))
-                    .labelled_by(l.id)
-                    .changed();
-                let l = ui.label("Trace steps kept");
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut app.settings.max_trace_steps)
-                            .range(1000..=100_000_000),
-                    )
-                    .labelled_by(l.id)
-                    .changed();
-            });
+            // Clicking a value to type into it must not close the menu.
+            let stay_open = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("Limits")
+                .config(stay_open)
+                .ui(ui, |ui| {
+                    let l = ui.label("Steps per run");
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(&mut app.settings.max_steps)
+                                .range(1000..=1_000_000_000),
+                        )
+                        .labelled_by(l.id)
+                        .changed();
+                    let l = ui.label("Memory per workgroup (MiB)");
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384),
+                        )
+                        .labelled_by(l.id)
+                        .changed();
+                    let l = ui.label("Invocations per workgroup");
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(&mut app.settings.max_invocations)
+                                .range(1..=lanescope_core::HARD_MAX_INVOCATIONS),
+                        )
+                        .labelled_by(l.id)
+                        .changed();
+                    let l = ui.label("Buffer memory (MiB)");
+                    changed |= ui
+                        .add(egui::DragValue::new(&mut app.settings.max_buffer_mib).range(1..=4096))
+                        .labelled_by(l.id)
+                        .changed();
+                    let l = ui.label("Trace steps kept");
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(&mut app.settings.max_trace_steps)
+                                .range(1000..=100_000_000),
+                        )
+                        .labelled_by(l.id)
+                        .changed();
+                });
             if changed {
                 app.reset();
             }

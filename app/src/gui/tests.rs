@@ -606,6 +606,10 @@ fn limits_from_the_limits_menu_apply_to_the_run() {
     ] {
         h.get_by_label(label);
     }
+    // Clicking a value to type into it keeps the menu open.
+    h.get_by_label("Invocations per workgroup").click();
+    h.run_steps(2);
+    h.get_by_label("Trace steps kept");
     h.state_mut().settings.max_invocations = 16;
     h.state_mut().reset();
     h.run_steps(2);
