@@ -9,7 +9,7 @@ seconds=${2:-60}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 mkdir -p "fuzz/corpus/$target"
 if [ "$target" != differential ]; then
-    cp -n core/tests/reference/*/*.spv assets/*.spv core/tests/data/*.spv "fuzz/corpus/$target/" 2>/dev/null || true
+    cp -n core/tests/reference/*/*.spv assets/*.spv core/tests/data/*.spv core/tests/data/hostile/*.spv "fuzz/corpus/$target/" 2>/dev/null || true
 fi
 cd fuzz
 cargo +nightly fuzz run -O "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1

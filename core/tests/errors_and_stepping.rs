@@ -371,3 +371,59 @@ fn checkpoints_stay_within_their_memory_budget() {
     assert_eq!(h.sim().tangles(), plenty.sim().tangles());
     assert_eq!(h.sim().buffer(0, 1), plenty.sim().buffer(0, 1));
 }
+
+/// One module per kind of hostile input (tests/data/hostile, each .spvasm says what it is):
+/// each is refused with an error naming what is wrong and where, or (the valid one) runs.
+#[test]
+fn hostile_modules_are_errors_naming_what_and_where() {
+    let cases: [(&str, &str, &str); 8] = [
+        (
+            "unstructured_if",
+            "unstructured control flow",
+            "instruction #",
+        ),
+        (
+            "back_edge_without_loop",
+            "not a loop header",
+            "instruction #",
+        ),
+        ("irreducible", "irreducible control flow", "instruction #"),
+        (
+            "phi_missing_parent",
+            "no value for predecessor",
+            "instruction #",
+        ),
+        ("id_of_wrong_kind", "not a value", "OpIAdd"),
+        (
+            "decoration_after_functions",
+            "after the function definitions",
+            "byte offset",
+        ),
+        (
+            "huge_local_size",
+            "274877906944 invocations",
+            "at most 1048576",
+        ),
+        ("cond_break_without_merge", "", ""),
+    ];
+    for (name, what, place) in cases {
+        let bytes = data(&format!("hostile/{name}.spv"));
+        let result = load(&bytes, &LoadOptions::default()).map_err(|e| e.to_string());
+        let result = result.and_then(|prog| {
+            let b = Bindings::default();
+            let mut sim =
+                Simulator::new(Arc::new(prog), Config::default(), &b).map_err(|e| e.to_string())?;
+            sim.run(10_000).map_err(|e| e.to_string())
+        });
+        match result {
+            Err(msg) => {
+                assert!(!what.is_empty(), "{name} must load and run: {msg}");
+                assert!(msg.contains(what) && msg.contains(place), "{name}: {msg}");
+            }
+            Ok(outcome) => {
+                assert!(what.is_empty(), "{name} must be refused");
+                assert_eq!(outcome, Outcome::Finished, "{name}");
+            }
+        }
+    }
+}

@@ -131,6 +131,7 @@ try {
   };
   const data = join(root, "core", "tests", "data");
   for (const f of ["layout_stride_overflow.spv", "layout_offset_overflow.spv", "recursion.spv",
+    join("hostile", "irreducible.spv"), join("hostile", "huge_local_size.spv"),
     join("fuzz", "run-function-without-body.spv")]) {
     await upload(join(data, f));
     check((await page.title()).includes("subgroup_reduce.spv"), `hostile ${f} is refused: "${await page.title()}"`);

@@ -110,6 +110,7 @@ fn to_words(bytes: &[u8]) -> Result<Vec<u32>, LoadError> {
 /// the error can name the place.
 fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
     let mut out = Vec::new();
+    let mut layout = SectionOrder::default();
     let mut i = 5usize;
     while i < words.len() {
         let wc = (words[i] >> 16) as usize;
@@ -146,10 +147,69 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
                 at,
             });
         }
+        if let Some(what) = layout.next(op) {
+            return Err(LoadError::Invalid { what, at });
+        }
         out.push((i * 4) as u32);
         i += wc;
     }
     Ok(out)
+}
+
+/// SPIR-V's logical layout: the module-level sections come in a fixed order, and types and
+/// constants never appear inside a function.
+#[derive(Default)]
+struct SectionOrder {
+    /// Highest section seen so far (see `section`); 9 = types and globals, 10 = functions.
+    at: u8,
+}
+
+impl SectionOrder {
+    /// The section a module-level opcode belongs in, 1 (capabilities) to 8 (annotations).
+    fn section(op: u32) -> Option<(u8, &'static str)> {
+        Some(match op {
+            17 => (1, "capabilities"),
+            10 => (2, "extensions"),
+            11 => (3, "extended instruction set imports"),
+            14 => (4, "the memory model"),
+            15 => (5, "entry points"),
+            16 | 331 => (6, "execution modes"),
+            2..=7 | 330 => (7, "debug names and sources"),
+            71..=75 | 332 | 5632 | 5633 => (8, "annotations"),
+            _ => return None,
+        })
+    }
+
+    /// Checks the next opcode; says what is out of place.
+    fn next(&mut self, op: u32) -> Option<String> {
+        let declaration = matches!(op, 19..=39 | 41..=46 | 48..=52 | 322 | 327 | 4456);
+        if let Some((rank, name)) = Self::section(op) {
+            if self.at > rank {
+                let after = if self.at == 10 {
+                    "the function definitions"
+                } else {
+                    "later sections"
+                };
+                return Some(format!(
+                    "{} after {after}: {name} belong earlier (SPIR-V's logical layout)",
+                    opname(op)
+                ));
+            }
+            self.at = rank;
+        } else if op == 54 {
+            self.at = 10;
+        } else if declaration && self.at == 10 {
+            return Some(format!(
+                "{} inside the function definitions: types and constants belong before them",
+                opname(op)
+            ));
+        } else if !matches!(op, 8 | 317 | 12 | 1) {
+            // Anything else (types, constants, globals, or instructions inside functions) moves
+            // past the annotations; OpLine/OpNoLine/OpExtInst/OpUndef may appear anywhere.
+            self.at = self.at.max(9);
+        }
+        None
+    }
 }
 
 /// Opcodes the SPIR-V spec allows inside OpSpecConstantOp (Shader and Kernel lists together).

@@ -79,15 +79,8 @@ pub(super) fn check(
                 ));
             }
         }
-        if matches!(
-            b.term,
-            Terminator::BranchConditional { .. } | Terminator::Switch { .. }
-        ) && b.merge.is_none()
-        {
-            // Allowed only when it is a break/continue pattern; the scheduler handles those as
-            // escapes, so nothing to check here beyond the targets being in the function.
-        }
     }
+    check_structured(functions, blocks)?;
     for (i, b) in blocks.iter().enumerate() {
         for phi in &b.phis {
             for (p, _) in &phi.incoming {
@@ -117,6 +110,122 @@ pub(super) fn check(
     let _ = cx;
     check_calls(functions, blocks)?;
     check_recursion(functions, blocks)
+}
+
+/// Shader modules must use structured control flow; tangles are defined only over it.
+/// - A conditional branch or switch without a merge instruction may leave a construct (a
+///   conditional break or continue), so at most one of its targets may be an ordinary block.
+/// - Every back edge (found by a depth-first walk) goes to a loop header (a block with
+///   OpLoopMerge) that dominates its source; otherwise the flow is unstructured or irreducible.
+fn check_structured(functions: &[Function], blocks: &[Block]) -> Result<(), LoadError> {
+    // Named at the block's terminator, the branch at fault.
+    let err = |b: &Block, what: String| LoadError::Invalid {
+        what,
+        at: Location {
+            instruction: b.inst_indices.last().copied(),
+            id: Some(b.label),
+            function: functions.get(b.func as usize).map(|f| f.name.clone()),
+            ..Location::default()
+        },
+    };
+    // Blocks a branch may reach without a merge instruction: merge blocks, continue targets and
+    // loop headers.
+    let mut exit = vec![false; blocks.len()];
+    for b in blocks {
+        match b.merge {
+            Some(Merge::Selection { merge }) => exit[merge as usize] = true,
+            Some(Merge::Loop {
+                merge,
+                continue_target,
+            }) => {
+                exit[merge as usize] = true;
+                exit[continue_target as usize] = true;
+            }
+            None => {}
+        }
+    }
+    for (i, b) in blocks.iter().enumerate() {
+        if matches!(b.merge, Some(Merge::Loop { .. })) {
+            exit[i] = true;
+        }
+    }
+    for b in blocks {
+        if b.merge.is_some()
+            || !matches!(
+                b.term,
+                Terminator::BranchConditional { .. } | Terminator::Switch { .. }
+            )
+        {
+            continue;
+        }
+        let mut plain: Vec<BlockId> = b
+            .successors()
+            .into_iter()
+            .filter(|s| !exit[*s as usize])
+            .collect();
+        plain.sort_unstable();
+        plain.dedup();
+        if plain.len() > 1 {
+            return Err(err(
+                b,
+                format!(
+                    "unstructured control flow: %{} branches to %{} and %{} without a merge instruction",
+                    b.label, blocks[plain[0] as usize].label, blocks[plain[1] as usize].label
+                ),
+            ));
+        }
+    }
+    // Iterative depth-first walk per function; a successor still on the stack closes a back
+    // edge. 0 = unvisited, 1 = on the stack, 2 = done (blocks are numbered module-wide).
+    let mut state = vec![0u8; blocks.len()];
+    let mut stack: Vec<(BlockId, Vec<BlockId>, usize)> = Vec::new();
+    for f in functions {
+        if state[f.entry as usize] != 0 {
+            continue;
+        }
+        state[f.entry as usize] = 1;
+        stack.push((f.entry, blocks[f.entry as usize].successors(), 0));
+        let mut idom = None;
+        while let Some((u, succ, k)) = stack.last_mut() {
+            let u = *u;
+            let Some(&v) = succ.get(*k) else {
+                state[u as usize] = 2;
+                stack.pop();
+                continue;
+            };
+            *k += 1;
+            match state[v as usize] {
+                0 => {
+                    state[v as usize] = 1;
+                    stack.push((v, blocks[v as usize].successors(), 0));
+                }
+                1 => {
+                    let (ub, vb) = (&blocks[u as usize], &blocks[v as usize]);
+                    if !matches!(vb.merge, Some(Merge::Loop { .. })) {
+                        return Err(err(
+                            ub,
+                            format!(
+                                "unstructured control flow: a back edge from %{} to %{}, which is not a loop header (no OpLoopMerge)",
+                                ub.label, vb.label
+                            ),
+                        ));
+                    }
+                    let idom = idom.get_or_insert_with(|| dominators(f, blocks));
+                    if !dominates(idom, v, u) {
+                        return Err(err(
+                            ub,
+                            format!(
+                                "irreducible control flow: the loop at %{} is entered other than through its header (back edge from %{})",
+                                vb.label, ub.label
+                            ),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Calls match their callee's parameters and result; returns match their function's type.
