@@ -30,6 +30,20 @@ fn frame(ctx: &egui::Context, app: &mut LanescopeApp, time: f64) -> Duration {
 /// Mean and worst frame over `frames` frames (after two warm-up frames), stepping the
 /// simulator `steps_per_frame` times before each.
 fn measure(name: &str, app: &mut LanescopeApp, frames: usize, steps_per_frame: usize) {
+    measure_with(name, app, frames, |app| {
+        for _ in 0..steps_per_frame {
+            app.step();
+        }
+    });
+}
+
+/// Mean and worst frame with `before_frame` applied before each.
+fn measure_with(
+    name: &str,
+    app: &mut LanescopeApp,
+    frames: usize,
+    mut before_frame: impl FnMut(&mut LanescopeApp),
+) {
     let ctx = egui::Context::default();
     let mut time = 0.0;
     for _ in 0..2 {
@@ -40,9 +54,7 @@ fn measure(name: &str, app: &mut LanescopeApp, frames: usize, steps_per_frame: u
     let mut worst = Duration::ZERO;
     for _ in 0..frames {
         let t = Instant::now();
-        for _ in 0..steps_per_frame {
-            app.step();
-        }
+        before_frame(app);
         let d = frame(&ctx, app, time) + t.elapsed();
         total += d;
         worst = worst.max(d);
@@ -106,4 +118,15 @@ fn main() {
     );
     let after = app.session.as_ref().map_or(0, |s| s.step_count());
     println!("  ({} steps in 100 frames)", after - before);
+    // Step back (Shift+F10) each frame from the end of that run: each replays from a
+    // checkpoint, in slices when the checkpoint lies far back.
+    app.running = false;
+    measure_with(
+        "1024 invocations, 501 blocks, step back a frame",
+        &mut app,
+        50,
+        LanescopeApp::step_back,
+    );
+    let at = app.session.as_ref().map_or(0, |s| s.step_count());
+    println!("  (now at step {at}, from {after})");
 }

@@ -97,6 +97,13 @@ impl History {
 
     /// Go to the state right after step `target` (0 = the start).
     pub fn goto(&mut self, target: u64) -> Result<(), RunError> {
+        self.goto_within(target, u64::MAX).map(|_| ())
+    }
+
+    /// Heads for the state right after step `target`, replaying at most `budget` steps (going
+    /// back first restores the nearest checkpoint, which costs no steps). True when there:
+    /// at the target, or at the end of a run that finishes before it. Call again to go on.
+    pub fn goto_within(&mut self, target: u64, budget: u64) -> Result<bool, RunError> {
         let now = self.sim.stats().steps;
         if target < now {
             let cp = self
@@ -112,7 +119,12 @@ impl History {
             }
             // Checkpoints past the target stay valid: the replay reproduces them exactly.
         }
+        let mut left = budget;
         while self.sim.stats().steps < target {
+            if left == 0 {
+                return Ok(false);
+            }
+            left -= 1;
             let next = self.sim.stats().steps + 1;
             let ran = match self.forced.get(&next) {
                 Some(&(g, id)) => self.sim.step_tangle(g, id)?,
@@ -122,7 +134,7 @@ impl History {
                 break;
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Undo the last step.

@@ -427,3 +427,42 @@ fn hostile_modules_are_errors_naming_what_and_where() {
         }
     }
 }
+
+/// A far jump back can be taken in slices: each call replays at most its budget, and the
+/// slices end exactly where one long jump does.
+#[test]
+fn a_jump_replays_in_slices_of_a_step_budget() {
+    let prog = Arc::new(load(&spv("c14_nested_loops.spv"), &LoadOptions::default()).unwrap());
+    let mut whole = History::new(
+        Simulator::new(Arc::clone(&prog), Config::default(), &bindings(64)).unwrap(),
+        64,
+    );
+    let mut sliced = History::new(
+        Simulator::new(prog, Config::default(), &bindings(64)).unwrap(),
+        64,
+    );
+    for _ in 0..500 {
+        whole.step().unwrap();
+        sliced.step().unwrap();
+    }
+    whole.goto(250).unwrap();
+    let mut calls = 0;
+    while !sliced.goto_within(250, 10).unwrap() {
+        calls += 1;
+        assert!(sliced.sim().stats().steps <= 250);
+    }
+    assert!(
+        calls >= 1,
+        "250 lies between checkpoints: the replay takes more than one slice"
+    );
+    assert_eq!(sliced.sim().stats().steps, 250);
+    assert_eq!(sliced.sim().tangles(), whole.sim().tangles());
+    assert_eq!(sliced.sim().buffer(0, 1), whole.sim().buffer(0, 1));
+    // Past the end of the run: there when the run finishes.
+    let mut n = 0;
+    while !sliced.goto_within(u64::MAX, 1000).unwrap() {
+        n += 1;
+        assert!(n < 10_000);
+    }
+    assert!(sliced.sim().is_finished());
+}

@@ -362,27 +362,29 @@ impl LanescopeApp {
         };
         let start = now();
         while now() - start < seconds {
-            let at = s.step_count();
-            let next = target.min(at + STEPS_PER_CHECK);
-            if let Err(e) = s.goto(next) {
-                self.error = Some(e);
-                self.seek = None;
-                return;
-            }
-            if s.step_count() >= target || s.step_count() == at {
-                self.seek = None;
-                self.status = if s.step_count() >= target {
-                    format!("at step {target}")
-                } else {
-                    format!(
-                        "the run ends at step {}, before step {target}",
-                        s.step_count()
-                    )
-                };
-                self.follow();
-                return;
+            match s.goto_within(target, STEPS_PER_CHECK) {
+                Err(e) => {
+                    self.error = Some(e);
+                    self.seek = None;
+                    return;
+                }
+                Ok(false) => {}
+                Ok(true) => {
+                    self.seek = None;
+                    self.status = if s.step_count() == target {
+                        format!("went to step {target}")
+                    } else {
+                        format!(
+                            "the run ends at step {}, before step {target}",
+                            s.step_count()
+                        )
+                    };
+                    self.follow();
+                    return;
+                }
             }
         }
+        self.status = format!("going to step {target}… (at {})", s.step_count());
     }
 
     /// Copies the permalink (the whole address on the web) and puts it in the address bar.
@@ -422,16 +424,15 @@ impl LanescopeApp {
         }
     }
 
-    /// Jumps to the state right after step `step` (back or forward).
+    /// Jumps to the state right after step `step` (back or forward). The replay runs in
+    /// per-frame slices (a jump far into a long run never freezes a frame); a short one
+    /// finishes at once.
     pub fn goto(&mut self, step: u64) {
         self.running = false;
         self.animating = false;
-        if let Some(s) = &mut self.session {
-            match s.goto(step) {
-                Ok(()) => self.status = format!("went to step {}", s.step_count()),
-                Err(e) => self.error = Some(e),
-            }
-            self.follow();
+        if self.session.is_some() {
+            self.seek = Some(step);
+            self.seek_slice(SLICE_SECONDS, now_fn());
         }
     }
 
@@ -537,12 +538,11 @@ impl LanescopeApp {
         self.follow();
     }
 
+    /// Undoes the last step: a seek, replayed from a checkpoint in per-frame slices.
     pub fn step_back(&mut self) {
-        if let Some(s) = &mut self.session {
-            if let Err(e) = s.step_back() {
-                self.error = Some(e);
-            }
-            self.follow();
+        if let Some(s) = &self.session {
+            let n = self.seek.unwrap_or_else(|| s.step_count());
+            self.goto(n.saturating_sub(1));
         }
     }
 

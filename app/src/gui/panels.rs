@@ -573,10 +573,8 @@ fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
     }
     if let Some((inst, step)) = jump {
+        app.goto(step);
         app.scroll_to_line = Some(inst as usize);
-        if let Err(e) = s.history.goto(step) {
-            app.error = Some(e.to_string());
-        }
     }
 }
 

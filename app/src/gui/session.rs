@@ -202,6 +202,12 @@ impl Session {
     /// Goes to the state right after step `target`, back (replaying from a checkpoint) or
     /// forward (replaying the same choices), keeping the undone steps for the timeline.
     pub fn goto(&mut self, target: u64) -> Result<(), String> {
+        self.goto_within(target, u64::MAX).map(|_| ())
+    }
+
+    /// Like [`Session::goto`], replaying at most `budget` steps; true when there (see
+    /// `History::goto_within`). The app calls it a slice per frame.
+    pub fn goto_within(&mut self, target: u64, budget: u64) -> Result<bool, String> {
         let now = self.step_count();
         if target < now {
             let trace = self.sim().trace();
@@ -210,11 +216,14 @@ impl Session {
             undone.append(&mut self.future);
             self.future = undone;
         }
-        self.history.goto(target).map_err(|e| e.to_string())?;
+        let there = self
+            .history
+            .goto_within(target, budget)
+            .map_err(|e| e.to_string())?;
         let reached = self.step_count();
         self.future.retain(|e| e.step > reached);
         self.previous_buffers.clear();
-        Ok(())
+        Ok(there)
     }
 
     /// Every recorded step, including the undone ones still ahead.
