@@ -271,8 +271,6 @@ impl Simulator {
         &self.trace
     }
 
-    /// A copy of the state without the trace, for checkpoints: the trace only grows, so a
-    /// restored checkpoint gets the current trace back, cut to its step ([`Self::restore_trace`]).
     /// Bytes this state holds (registers, memories, poison maps), not counting the trace: what
     /// a checkpoint of it costs.
     pub fn footprint_bytes(&self) -> u64 {
@@ -288,6 +286,8 @@ impl Simulator {
         (mem + mem / 32 + regs) as u64
     }
 
+    /// A copy of the state without the trace, for checkpoints: the trace only grows, so a
+    /// restored checkpoint gets the current trace back, cut to its step ([`Self::restore_trace`]).
     pub fn clone_without_trace(&mut self) -> Self {
         let trace = std::mem::take(&mut self.trace);
         let copy = self.clone();
