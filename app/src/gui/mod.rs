@@ -4,10 +4,12 @@
 pub mod cfg;
 pub mod disasm;
 pub mod export;
+mod links;
 pub mod palette;
 mod panels;
 pub mod permalink;
 pub mod session;
+mod tabs;
 #[cfg(test)]
 mod tests;
 pub mod views;
@@ -236,123 +238,6 @@ impl LanescopeApp {
         }
     }
 
-    /// The permalink of what is on screen.
-    pub fn link(&self) -> Option<permalink::Link> {
-        let s = self.session.as_ref()?;
-        let example = EXAMPLES
-            .iter()
-            .find(|e| format!("{}.spv", e.0) == s.name && e.1 == s.bytes.as_slice())
-            .map(|e| e.0.to_owned());
-        let st = &self.settings;
-        Some(permalink::Link {
-            lesson: self.lesson.map(|i| i + 1),
-            module: example.is_none().then(|| (s.name.clone(), s.bytes.clone())),
-            example: example.filter(|_| self.lesson.is_none()),
-            subgroup_size: Some(st.subgroup_size),
-            workgroups: Some(st.workgroups),
-            per_case: Some(st.per_case_switch),
-            sibling_order: Some(st.sibling_order),
-            layout: Some(st.coop_layout.clone()),
-            step: Some(s.step_count()),
-            lane: self.selected_lane,
-            tab: Some(self.tab),
-        })
-    }
-
-    /// Opens what a permalink names, under its settings, and heads for its step.
-    pub fn apply_link(&mut self, l: permalink::Link) {
-        self.error = None;
-        self.seek = None;
-        let before = self.settings.clone();
-        // A link fixes every setting it can carry: those it leaves out take their defaults, so
-        // the same link opens the same state whatever was open before. Limits stay.
-        self.settings = Settings {
-            max_steps: before.max_steps,
-            max_memory_mib: before.max_memory_mib,
-            max_trace_steps: before.max_trace_steps,
-            max_invocations: before.max_invocations,
-            max_buffer_mib: before.max_buffer_mib,
-            speed: before.speed,
-            ..Settings::default()
-        };
-        let mut lesson_settings = None;
-        if let Some(i) = l.lesson {
-            if i == 0 || i > self.lessons.len() {
-                self.settings = before;
-                self.error = Some(format!("link: there is no lesson {i}"));
-                return;
-            }
-            self.open_lesson(i - 1);
-            if self.error.is_some() {
-                return;
-            }
-            lesson_settings = Some(self.settings.clone());
-        }
-        let open_settings = lesson_settings.clone().unwrap_or_else(|| before.clone());
-        let st = &mut self.settings;
-        if let Some(n) = l.subgroup_size {
-            st.subgroup_size = n;
-        }
-        if let Some(w) = l.workgroups {
-            st.workgroups = w;
-        }
-        if let Some(p) = l.per_case {
-            st.per_case_switch = p;
-        }
-        if let Some(o) = l.sibling_order {
-            st.sibling_order = o;
-        }
-        if let Some(name) = l.layout {
-            st.coop_layout = name;
-        }
-        match (lesson_settings, l.module, &l.example) {
-            (Some(ls), _, _) => {
-                // The lesson's example is open; the link may refine its settings.
-                if self.settings != ls {
-                    let lesson = self.lesson;
-                    self.reset();
-                    self.lesson = lesson;
-                }
-            }
-            (None, Some((name, bytes)), _) => self.open(&name, bytes),
-            (None, None, Some(e)) => self.open_example(e),
-            (None, None, None) => {
-                if self.settings != before {
-                    self.reset();
-                }
-            }
-        }
-        if self.error.is_some() {
-            // The session that stays open runs under the settings it had.
-            self.settings = open_settings;
-            return;
-        }
-        if let Some(t) = l.tab {
-            self.tab = t;
-            if t == views::Tab::Compare {
-                // The view a link points at is its result, not an empty form.
-                self.start_compare();
-            }
-        }
-        if let Some((g, lane)) = l.lane {
-            self.selected_lane = Some((g, lane));
-            self.matrix_sel.lane = Some(lane);
-        }
-        match l.step {
-            Some(n) if n > self.settings.max_steps => {
-                self.error = Some(format!(
-                    "link: step {n} is past the step limit ({}); raise it in the Limits menu",
-                    self.settings.max_steps
-                ));
-            }
-            Some(n) if n > 0 => {
-                self.seek = Some(n);
-                self.status = format!("going to step {n}…");
-            }
-            _ => {}
-        }
-    }
-
     /// Advances a pending seek for at most `seconds`.
     fn seek_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
         let Some(target) = self.seek else { return };
@@ -385,20 +270,6 @@ impl LanescopeApp {
             }
         }
         self.status = format!("going to step {target}… (at {})", s.step_count());
-    }
-
-    /// Copies the permalink (the whole address on the web) and puts it in the address bar.
-    pub fn copy_link(&mut self, ctx: &egui::Context) {
-        let Some(link) = self.link() else { return };
-        let (fragment, complete) = link.format();
-        self.last_fragment = fragment.clone();
-        let text = page_url(&fragment);
-        ctx.copy_text(text);
-        self.status = if complete {
-            "link copied".into()
-        } else {
-            "link copied, without the module: it is too large for a link".into()
-        };
     }
 
     /// Opens lesson `i`: its settings, its example, and the view that explains it.
@@ -753,7 +624,7 @@ impl LanescopeApp {
             panels::disassembly(self, ui);
         }
         panels::side(self, ui);
-        panels::central(self, ui);
+        tabs::central(self, ui);
         if self.open_promise.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -765,49 +636,6 @@ impl LanescopeApp {
         self.frame_ms
     }
 }
-
-impl LanescopeApp {
-    /// On the web, a link pasted into the address bar of an open tab changes only the
-    /// fragment: apply it as a new link.
-    fn follow_page_fragment(&mut self) {
-        #[cfg(target_arch = "wasm32")]
-        {
-            let hash = web_sys::window()
-                .and_then(|w| w.location().hash().ok())
-                .unwrap_or_default();
-            if hash != self.last_fragment {
-                self.last_fragment = hash.clone();
-                if !hash.is_empty() {
-                    match permalink::Link::parse(&hash) {
-                        Ok(l) => self.apply_link(l),
-                        Err(e) => self.error = Some(e),
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The address a fragment makes: the page's own on the web; the fragment alone natively.
-fn page_url(fragment: &str) -> String {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(w) = web_sys::window() {
-        let loc = w.location();
-        let base = format!(
-            "{}{}{}",
-            loc.origin().unwrap_or_default(),
-            loc.pathname().unwrap_or_default(),
-            loc.search().unwrap_or_default()
-        );
-        // Replace, not push: the back button should leave the playground, not step it.
-        if let Ok(h) = w.history() {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(fragment));
-        }
-        return format!("{base}{fragment}");
-    }
-    fragment.to_owned()
-}
-
 /// Presenter mode: everything larger, text at full contrast on a black background.
 fn apply_presenter(ctx: &egui::Context, on: bool) {
     let zoom = if on { 1.5 } else { 1.0 };

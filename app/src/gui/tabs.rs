@@ -1,0 +1,336 @@
+//! The central area: the control-flow graph above, the lanes and the extension views in tabs
+//! below.
+
+use super::views::{self, Tab};
+use super::{cfg, palette, sibling_order_name, LanescopeApp};
+use lanescope_core::trace::LaneState;
+
+pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    egui::CentralPanel::default().show(ui, |ui| {
+        let Some(s) = &app.session else {
+            ui.label("Open a .spv file or pick an example.");
+            return;
+        };
+        let tangles = s.sim().tangles();
+        ui.horizontal(|ui| {
+            ui.heading("Control flow");
+            if let Some(l) = &app.cfg_layout {
+                ui.weak(s.program.func_name(l.func));
+            }
+            ui.add(egui::Slider::new(&mut app.cfg_zoom, 0.3..=2.0).text("zoom"));
+        });
+        if ui.input(|i| i.modifiers.command) {
+            let z = ui.input(|i| i.smooth_scroll_delta.y);
+            app.cfg_zoom = (app.cfg_zoom * (1.0 + z * 0.002)).clamp(0.3, 2.0);
+        }
+        let mut waiting = Vec::new();
+        for g in 0..s.sim().subgroup_count() {
+            for (lane, st) in s.sim().lane_states(g).into_iter().enumerate() {
+                if matches!(st, LaneState::Waiting { .. }) {
+                    waiting.push((g as u32, lane as u32, st));
+                }
+            }
+        }
+        let lanes_h = 40.0 + 24.0 * s.sim().subgroup_count().min(8) as f32;
+        let bottom_h = if app.tab == Tab::Lanes {
+            lanes_h
+        } else {
+            (ui.available_height() * 0.58).max(lanes_h)
+        };
+        let mut clicked = None;
+        egui::ScrollArea::both()
+            .id_salt("cfg")
+            .max_height((ui.available_height() - bottom_h).max(120.0))
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if let Some(layout) = &app.cfg_layout {
+                    clicked = cfg::show(ui, &s.program, layout, &tangles, &waiting, app.cfg_zoom);
+                }
+            });
+        if let Some(b) = clicked {
+            app.scroll_to_line = s
+                .program
+                .blocks
+                .get(b as usize)
+                .map(|bl| bl.first_inst_index as usize);
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            for t in Tab::ALL {
+                ui.selectable_value(&mut app.tab, t, egui::RichText::new(t.label()).heading());
+            }
+        });
+        match app.tab {
+            Tab::Lanes => lanes(app, ui),
+            Tab::Timeline => timeline_tab(app, ui),
+            Tab::Rotate => rotate_tab(app, ui),
+            Tab::Dot => dot_tab(app, ui),
+            Tab::Matrix => matrix_tab(app, ui),
+            Tab::Compare => compare_tab(app, ui),
+        }
+    });
+}
+
+fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::Slider::new(&mut app.timeline_span, 20..=5000)
+                .logarithmic(true)
+                .text("steps shown"),
+        );
+        ui.weak(
+            "bands: tangles (colour) per lane; white line: the current step; faded: undone steps",
+        );
+    });
+    let t = views::timeline::Timeline::build(s, app.timeline_span, None);
+    let mut go = None;
+    let width = visible_width(ui);
+    egui::ScrollArea::both()
+        .id_salt("timeline")
+        .auto_shrink([false, false])
+        .show(ui, |ui| go = views::timeline::show(ui, &t, width));
+    if let Some(step) = go {
+        app.goto(step);
+    }
+}
+
+/// Width from the cursor to the right edge of what is on screen (a wide row above can make
+/// `available_width` larger than the panel).
+fn visible_width(ui: &egui::Ui) -> f32 {
+    (ui.clip_rect().right() - ui.cursor().min.x - 12.0).max(100.0)
+}
+
+fn no_site(ui: &mut egui::Ui, what: &str) {
+    ui.weak(format!(
+        "No {what} here. This view explains the {what} the last step executed, or one a tangle \
+         is about to execute: step (F10) or run to a breakpoint on one."
+    ));
+}
+
+fn rotate_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let Some(site) = views::find_site(s, app.selected_tangle, views::rotate::is_rotate) else {
+        no_site(ui, "OpGroupNonUniformRotateKHR");
+        return;
+    };
+    let Some(v) = views::rotate::RotateView::build(s, &site) else {
+        return;
+    };
+    let now = ui.input(|i| i.time);
+    let step = s.step_count();
+    if app.rotate_anim.0 != step {
+        app.rotate_anim = (step, now);
+    }
+    let progress = if site.executed {
+        ((now - app.rotate_anim.1) / 0.8).clamp(0.0, 1.0) as f32
+    } else {
+        1.0
+    };
+    if progress < 1.0 {
+        ui.ctx().request_repaint();
+    }
+    let width = visible_width(ui);
+    egui::ScrollArea::both()
+        .id_salt("rotate")
+        .auto_shrink([false, false])
+        .show(ui, |ui| views::rotate::show(ui, &v, progress, width));
+}
+
+fn dot_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let Some(site) = views::find_site(s, app.selected_tangle, views::dot::is_dot) else {
+        no_site(ui, "integer dot product");
+        return;
+    };
+    let Some(v) = views::dot::DotView::build(s, &site) else {
+        return;
+    };
+    let lane = app
+        .selected_lane
+        .filter(|(g, _)| *g == site.subgroup)
+        .map(|(_, l)| l);
+    let picked = views::dot::show(ui, &v, lane);
+    if let Some(l) = picked {
+        app.selected_lane = Some((site.subgroup, l));
+    }
+}
+
+fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    use views::compare::Variant;
+    let st = &app.settings;
+    let mut options = vec![(
+        Variant::Switch,
+        format!(
+            "switch grouping ({})",
+            if st.per_case_switch {
+                "per-value"
+            } else {
+                "per-case"
+            }
+        ),
+    )];
+    for n in [4u32, 8, 16, 32, 64, 128]
+        .into_iter()
+        .filter(|n| *n != st.subgroup_size)
+    {
+        options.push((Variant::SubgroupSize(n), format!("subgroup size {n}")));
+    }
+    for l in lanescope_core::coopmat::LayoutChoice::builtin() {
+        if l.name() != st.coop_layout {
+            options.push((
+                Variant::Layout(l.name()),
+                format!("fragment layout {}", l.name()),
+            ));
+        }
+    }
+    for o in (0..4u8).filter(|o| *o != st.sibling_order) {
+        options.push((
+            Variant::Order(o),
+            format!("sibling order: {}", sibling_order_name(o)),
+        ));
+    }
+    if !options.iter().any(|o| o.0 == app.compare_variant) {
+        app.compare_variant = Variant::Switch;
+    }
+    let current = options
+        .iter()
+        .find(|o| o.0 == app.compare_variant)
+        .map_or(String::new(), |o| o.1.clone());
+    ui.horizontal(|ui| {
+        ui.label("A: the current settings. B: the same but");
+        egui::ComboBox::from_id_salt("compare-variant")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (v, label) in options {
+                    if ui
+                        .selectable_value(&mut app.compare_variant, v, label)
+                        .changed()
+                    {
+                        app.comparison = None;
+                    }
+                }
+            });
+        if let Some(r) = &app.compare_runner {
+            let [a, b] = r.progress();
+            ui.spinner();
+            ui.label(format!("running: {a} and {b} steps"));
+            if ui.button("Cancel").clicked() {
+                app.compare_runner = None;
+            }
+        } else if ui.button("Run both").clicked() {
+            app.start_compare();
+        }
+    });
+    let Some(c) = &app.comparison else {
+        if app.compare_runner.is_none() {
+            ui.weak("Run both to the end, then see the first step where they part and the buffer words that differ.");
+        }
+        return;
+    };
+    let mut go = None;
+    if let Some(s) = &app.session {
+        let prog = std::sync::Arc::clone(&s.program);
+        egui::ScrollArea::vertical()
+            .id_salt("compare")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                go = views::compare::show(ui, c, &|b| prog.block_name(b))
+            });
+    }
+    if let Some(step) = go {
+        app.goto(step);
+    }
+}
+
+fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let mut relayout = false;
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("Fragment layout")
+            .selected_text(app.settings.coop_layout.clone())
+            .show_ui(ui, |ui| {
+                for l in lanescope_core::coopmat::LayoutChoice::builtin() {
+                    let name = l.name();
+                    relayout |= ui
+                        .selectable_value(&mut app.settings.coop_layout, name.clone(), name)
+                        .changed();
+                }
+            });
+        ui.weak("click an element: its lane's elements light up; in a Result, the row of A and column of B that fed it");
+    });
+    if relayout {
+        // The layout is a load-time choice: reload at the same step, so the grids re-colour
+        // over the same values.
+        let step = app.session.as_ref().map_or(0, |s| s.step_count());
+        app.reset();
+        app.goto(step);
+    }
+    let Some(s) = &app.session else { return };
+    let site = views::find_site(s, app.selected_tangle, views::matrix::is_muladd);
+    let g = app.selected_tangle.map_or(0, |t| t.0);
+    let v = views::matrix::MatrixView::build(s, site.as_ref(), app.selected_id, g);
+    if v.grids.is_empty() {
+        no_site(ui, "OpCooperativeMatrixMulAddKHR (or selected matrix id)");
+        return;
+    }
+    let avail = egui::vec2(visible_width(ui), ui.available_height());
+    egui::ScrollArea::both()
+        .id_salt("matrix")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            views::matrix::show(ui, &v, &mut app.matrix_sel, avail)
+        });
+}
+
+fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let mut select = None;
+    let mut app_lane = None;
+    egui::ScrollArea::vertical().id_salt("lanes").show(ui, |ui| {
+        for g in 0..s.sim().subgroup_count() {
+            ui.horizontal(|ui| {
+                ui.spacing_mut().item_spacing.x = 2.0;
+                ui.monospace(format!("sg{g:<3}"));
+                let states = s.sim().lane_states(g);
+                // Cells shrink so a whole subgroup fits the panel's width.
+                let cell = (ui.available_width() / states.len().max(1) as f32 - 2.0).clamp(4.0, 16.0);
+                for (lane, st) in states.into_iter().enumerate() {
+                    let (color, text) = match &st {
+                        LaneState::Absent => continue,
+                        LaneState::Executing { tangle } => (palette::tangle(g as u32, *tangle), format!("lane {lane}: executing in tangle {tangle}")),
+                        LaneState::AtBarrier { tangle } => (palette::tangle(g as u32, *tangle).gamma_multiply(0.6), format!("lane {lane}: at a barrier (tangle {tangle})")),
+                        LaneState::Waiting { kind, block, for_lanes, escaped, .. } => (
+                            palette::WAITING,
+                            format!(
+                                "lane {lane}: waiting at the {kind} {block} for lanes {for_lanes:?}{}",
+                                if *escaped { " (escaped)" } else { "" }
+                            ),
+                        ),
+                        LaneState::Finished => (palette::FINISHED, format!("lane {lane}: finished")),
+                    };
+                    let (rect, resp) = ui.allocate_exact_size(egui::vec2(cell, 16.0), egui::Sense::click());
+                    ui.painter().rect_filled(rect, 2.0, color);
+                    let resp = resp.on_hover_text(text);
+                    if resp.clicked() {
+                        app_lane = Some((g as u32, lane as u32));
+                        if let LaneState::Executing { tangle } | LaneState::AtBarrier { tangle } = st {
+                            select = Some((g as u32, tangle));
+                        }
+                    }
+                    if let (Some((sg, t)), LaneState::Executing { tangle }) = (app.selected_tangle, &st) {
+                        if sg == g as u32 && t == *tangle {
+                            ui.painter().rect_stroke(rect, 2.0, egui::Stroke::new(2.0, egui::Color32::WHITE), egui::StrokeKind::Inside);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if select.is_some() {
+        app.selected_tangle = select;
+    }
+    if app_lane.is_some() {
+        app.selected_lane = app_lane;
+        app.matrix_sel.lane = app_lane.map(|l| l.1);
+    }
+}
