@@ -1,17 +1,16 @@
 //! Headless subcommands: the contract scripts and tests rely on.
 
-use lanescope_core::program::Program;
 use lanescope_core::{
-    load, Bindings, Config, LoadOptions, Outcome, SiblingOrder, Simulator, SwitchTangles,
+    load, Bindings, BufferAlias, Config, LoadOptions, Outcome, SiblingOrder, Simulator, SpecValue,
+    SwitchTangles,
 };
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const USAGE: &str = "\
 usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-size N]
            [--switch-tangles per-value|per-case]
            [--sibling-order lowest-lane|highest-lane|oldest|newest]
-           [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE]...
+           [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE|@SET:BINDING]...
            [--out SET:BINDING=FILE]... [--max-steps N] [--max-memory MIB]
            [--max-trace-steps N] [--max-invocations N] [--max-buffer-memory MIB]
            [--json] [--trace FILE]
@@ -44,6 +43,8 @@ pub struct RunArgs {
     pub spec: Vec<(u32, String)>,
     pub push: Option<String>,
     pub buffers: Vec<(u32, u32, String)>,
+    /// `--buffer S:B=@S2:B2`: binding (S, B) shares the buffer bound at (S2, B2).
+    pub aliases: Vec<BufferAlias>,
     pub outs: Vec<(u32, u32, String)>,
     pub max_steps: u64,
     pub max_memory_mib: u64,
@@ -99,6 +100,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
         spec: Vec::new(),
         push: None,
         buffers: Vec::new(),
+        aliases: Vec::new(),
         outs: Vec::new(),
         max_steps: DEFAULT_MAX_STEPS,
         max_memory_mib: 1024,
@@ -129,7 +131,13 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                 }
             }
             "--subgroup-size" => {
-                a.subgroup_size = parse_u32(&val("--subgroup-size")?, "--subgroup-size")?
+                let v = parse_u32(&val("--subgroup-size")?, "--subgroup-size")?;
+                if !lanescope_core::valid_subgroup_size(v) {
+                    return Err(usage(format!(
+                        "--subgroup-size {v}: a subgroup size is a power of two from 4 to 128"
+                    )));
+                }
+                a.subgroup_size = v;
             }
             "--switch-tangles" => {
                 a.switch_tangles = match val("--switch-tangles")?.as_str() {
@@ -163,9 +171,21 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
                 a.spec.push((parse_u32(id, "--spec")?, value.to_string()));
             }
             "--push" => a.push = Some(val("--push")?),
-            "--buffer" => a
-                .buffers
-                .push(parse_set_binding(&val("--buffer")?, "--buffer")?),
+            "--buffer" => {
+                let (set, binding, file) = parse_set_binding(&val("--buffer")?, "--buffer")?;
+                if let Some(target) = file.strip_prefix('@') {
+                    let (of_set, of_binding, _) =
+                        parse_set_binding(&format!("{target}=-"), "--buffer ...=@")?;
+                    a.aliases.push(BufferAlias {
+                        set,
+                        binding,
+                        of_set,
+                        of_binding,
+                    });
+                } else {
+                    a.buffers.push((set, binding, file));
+                }
+            }
             "--out" => a.outs.push(parse_set_binding(&val("--out")?, "--out")?),
             "--max-steps" => {
                 let v = val("--max-steps")?;
@@ -213,41 +233,11 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
     Ok(a)
 }
 
-/// Parse `--spec` values with the constant's own type.
-fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
-    use lanescope_core::value::{from_f64, ScalarTy};
-    let info = prog.spec_constants.iter().find(|s| s.spec_id == id).ok_or_else(|| {
-        let ids: Vec<String> = prog.spec_constants.iter().map(|s| format!("{} ({})", s.spec_id, s.name)).collect();
-        CliError::Failed(format!("--spec {id}: the shader has no specialization constant with that SpecId (it has: {})", if ids.is_empty() { "none".into() } else { ids.join(", ") }))
-    })?;
-    let bad = || {
-        CliError::Failed(format!(
-            "--spec {id}={text}: not a valid {:?} value",
-            info.ty
-        ))
-    };
-    Ok(match info.ty {
-        ScalarTy::Bool => match text {
-            "true" | "1" => 1,
-            "false" | "0" => 0,
-            _ => return Err(bad()),
-        },
-        ScalarTy::Float { bits } => {
-            from_f64(text.parse::<f64>().map_err(|_| bad())?, u32::from(bits))
-        }
-        ScalarTy::BFloat16 => {
-            lanescope_core::value::float_from_f64(info.ty, text.parse::<f64>().map_err(|_| bad())?)
-        }
-        ScalarTy::Int { .. } => {
-            if let Some(h) = text.strip_prefix("0x") {
-                u64::from_str_radix(h, 16).map_err(|_| bad())?
-            } else if text.starts_with('-') {
-                text.parse::<i64>().map_err(|_| bad())? as u64
-            } else {
-                text.parse::<u64>().map_err(|_| bad())?
-            }
-        }
-    })
+/// Warnings go to stderr (and, with `--json`, into the summary).
+fn print_warnings(warnings: &[lanescope_core::Warning]) {
+    for w in warnings {
+        eprintln!("{w}");
+    }
 }
 
 /// Reads a whole file, refusing (before reading) one larger than `limit` bytes.
@@ -284,31 +274,16 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         .map_err(CliError::Failed)?,
         None => lanescope_core::coopmat::LayoutChoice::default(),
     };
-    let mut opts = LoadOptions {
+    let opts = LoadOptions {
         entry: a.entry.clone(),
-        spec: BTreeMap::new(),
+        spec: a
+            .spec
+            .iter()
+            .map(|(id, text)| (*id, SpecValue::Text(text.clone())))
+            .collect(),
         coopmat_layout,
         subgroup_size: Some(a.subgroup_size),
     };
-    // The portability check lays the shader out several ways; read its specialization
-    // constants with the layout that supports every shape.
-    let first = if a.portability {
-        LoadOptions {
-            coopmat_layout: lanescope_core::coopmat::LayoutChoice::Portable,
-            ..opts.clone()
-        }
-    } else {
-        opts.clone()
-    };
-    let mut prog = load(bytes, &first).map_err(|e| fail(&e))?;
-    if !a.spec.is_empty() {
-        for (id, text) in &a.spec {
-            opts.spec.insert(*id, spec_value(&prog, *id, text)?);
-        }
-        if !a.portability {
-            prog = load(bytes, &opts).map_err(|e| fail(&e))?;
-        }
-    }
     let mut bindings = Bindings::default();
     let buffer_limit = a.max_buffer_memory_mib.saturating_mul(1 << 20);
     let raise = " (raise it with --max-buffer-memory, in MiB)";
@@ -317,6 +292,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             .buffers
             .push((*set, *binding, read(file, "buffer", buffer_limit, raise)?));
     }
+    bindings.aliases.clone_from(&a.aliases);
     if let Some(p) = &a.push {
         bindings.push_constants = read(p, "push constants", buffer_limit, raise)?;
     }
@@ -352,10 +328,12 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             a.max_steps,
             &layouts,
         );
+        print_warnings(&report.warnings);
         return Ok(crate::report::portability(&report, &a.shader, a.json));
     }
-    let prog = Arc::new(prog);
+    let prog = Arc::new(load(bytes, &opts).map_err(|e| fail(&e))?);
     let mut sim = Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| fail(&e))?;
+    print_warnings(sim.warnings());
     let outcome = sim.run(a.max_steps).map_err(|e| fail(&e))?;
     if outcome == Outcome::Budget {
         return Err(CliError::Failed(format!(

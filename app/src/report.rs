@@ -30,6 +30,7 @@ pub fn summary_value(sim: &Simulator) -> Value {
         "workgroups_run": st.workgroups_done,
         "diagnostics": sim.diagnostics(),
         "poison_stores": sim.poison_stores(),
+        "warnings": sim.warnings(),
     })
 }
 
@@ -131,6 +132,7 @@ pub fn portability(
             "layouts_run": r.ran(),
             "runs": r.runs,
             "differences": r.differences,
+            "warnings": r.warnings,
         }))
         .unwrap_or_default();
         s.push('\n');

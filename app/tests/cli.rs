@@ -242,3 +242,170 @@ fn half_bits(n: u32) -> u16 {
     let frac = (n << (10 - e)) & 0x3ff;
     (((e + 15) << 10) | frac) as u16
 }
+
+fn data(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/data")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+/// `--spec` is applied when the module is loaded, so a shape set by a specialization constant
+/// is laid out with its overridden value (the default, 7 rows, no layout supports).
+#[test]
+fn spec_overrides_apply_at_the_one_load() {
+    let buf = tmp("spec_shape.bin");
+    let out = tmp("spec_shape.out");
+    write_words(&buf, std::iter::repeat_n(0, 32));
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "run".to_string(),
+            data("coop_spec_shape.spv"),
+            "--buffer".into(),
+            format!("0:0={}", buf.display()),
+            "--out".into(),
+            format!("0:0={}", out.display()),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        exe().args(a).output().unwrap()
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("7x16"));
+    let o = run(&["--spec", "0=16"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let words = std::fs::read(&out).unwrap();
+    // A 16x16 f16 A matrix over 32 lanes: 8 components per lane.
+    assert_eq!(words[..4], 8u32.to_le_bytes());
+    // The portability check takes the override too.
+    let o = run(&["--spec", "0=16", "--portability", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["layouts_run"].as_u64().unwrap() >= 2, "{v}");
+}
+
+/// What Vulkan ignores, Lanescope accepts with a warning: on stderr, and in the `--json`
+/// summary.
+#[test]
+fn unknown_spec_ids_and_unused_bindings_are_warnings() {
+    let buf = tmp("warn.bin");
+    let extra = tmp("warn_extra.bin");
+    write_words(&buf, std::iter::repeat_n(0, 64));
+    write_words(&extra, std::iter::repeat_n(0, 4));
+    let o = exe()
+        .args([
+            "run",
+            &data("spec_push.spv"),
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--buffer",
+            &format!("1:5={}", extra.display()),
+            "--push",
+            &buf.display().to_string(),
+            "--spec",
+            "42=7",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning [unknown-spec-id]"), "{err}");
+    assert!(err.contains("warning [unused-binding]"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let codes: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["unknown-spec-id", "unused-binding"]);
+    assert!(v["warnings"][1]["message"]
+        .as_str()
+        .unwrap()
+        .contains("set 1 binding 5"));
+    // A value that does not fit the constant's type is still an error.
+    let o = exe()
+        .args([
+            "run",
+            &data("spec_push.spv"),
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--push",
+            &buf.display().to_string(),
+            "--spec",
+            "0=-3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("specialization constant 0"));
+}
+
+/// `--buffer 0:1=@0:0` binds at 0:1 the buffer bound at 0:0; `--out` on either writes the
+/// shared bytes.
+#[test]
+fn one_buffer_at_two_bindings() {
+    let buf = tmp("alias.bin");
+    write_words(&buf, std::iter::repeat_n(0, 8));
+    let (o0, o1) = (tmp("alias.out0"), tmp("alias.out1"));
+    let o = exe()
+        .args([
+            "run",
+            &data("host_alias.spv"),
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--buffer",
+            "0:1=@0:0",
+            "--out",
+            &format!("0:0={}", o0.display()),
+            "--out",
+            &format!("0:1={}", o1.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expect: Vec<u8> = [1u32, 2, 3, 4, 1, 2, 3, 4]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    assert_eq!(std::fs::read(&o0).unwrap(), expect);
+    assert_eq!(std::fs::read(&o1).unwrap(), expect);
+    // Sharing a binding where nothing is bound is an error naming it.
+    let o = exe()
+        .args([
+            "run",
+            &data("host_alias.spv"),
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--buffer",
+            "0:1=@4:4",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("set 4 binding 4"));
+}
+
+/// Nonsense settings are usage errors, never a crash (a subgroup size of 0 used to divide by
+/// zero in the portability check).
+#[test]
+fn nonsense_subgroup_sizes_are_usage_errors() {
+    for size in ["0", "3", "256", "1024"] {
+        let o = exe()
+            .args([
+                "run",
+                &reference("coopmat", "layout_A_f16_16x16_rm.spv")
+                    .display()
+                    .to_string(),
+                "--portability",
+                "--subgroup-size",
+                size,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--subgroup-size {size}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("power of two"));
+    }
+}

@@ -18,10 +18,13 @@ pub mod load;
 pub mod program;
 pub mod value;
 
-pub use load::{load, LoadError, LoadOptions};
+pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub mod sched;
 pub mod sim;
 pub mod trace;
 
 pub use sched::{SiblingOrder, SwitchTangles};
-pub use sim::{Bindings, Config, Outcome, RunError, Simulator, Stats, HARD_MAX_INVOCATIONS};
+pub use sim::{
+    valid_subgroup_size, Bindings, BufferAlias, Config, Outcome, RunError, Simulator, Stats,
+    HARD_MAX_INVOCATIONS,
+};

@@ -32,6 +32,7 @@ fn sim(path: &Path, o: &LoadOptions, buffers: Vec<(u32, Vec<u8>)>) -> Simulator 
     let b = Bindings {
         buffers: buffers.into_iter().map(|(k, d)| (0, k, d)).collect(),
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut s = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(s.run(10_000_000).unwrap(), Outcome::Finished);
@@ -113,7 +114,7 @@ fn muladd_is_layout_independent() {
 
 fn diag_run(mode: u64, layout: LayoutChoice) -> Simulator {
     let mut o = opts(layout);
-    o.spec.insert(0, mode);
+    o.spec.insert(0, mode.into());
     let src: Vec<f64> = (0..2048).map(|i| f64::from(i % 64)).collect();
     sim(
         &data("coopmat_diag.spv"),
@@ -344,6 +345,7 @@ fn views_show_elements_and_holders() {
         let b = Bindings {
             buffers: (0..4).map(|k| (0, k, vec![0u8; 4096])).collect(),
             push_constants: Vec::new(),
+            ..Bindings::default()
         };
         let mut s = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
         s.run(1_000_000).unwrap();
@@ -399,6 +401,7 @@ fn portability_check_finds_layout_dependent_buffers() {
             })
             .collect(),
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let bytes = std::fs::read(dir.join("layout_A_f16_16x16_rm.spv")).unwrap();
     let r = portability::check(
@@ -417,6 +420,7 @@ fn portability_check_finds_layout_dependent_buffers() {
     let b = Bindings {
         buffers: (0..5).map(|k| (0, k, vec![0x3f; 1024])).collect(),
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let r = portability::check(
         &bytes,
@@ -433,6 +437,7 @@ fn portability_check_finds_layout_dependent_buffers() {
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 8192])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let r = portability::check(
         &bytes,

@@ -19,6 +19,7 @@ fn bindings(n: usize) -> Bindings {
     Bindings {
         buffers: vec![(0, 0, to_bytes(&inp)), (0, 1, vec![0; n * REGION * 4])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     }
 }
 

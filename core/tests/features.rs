@@ -22,13 +22,14 @@ fn push(offset: u32, bias: f32) -> Vec<u8> {
 
 fn run_spec(spec: &[(u32, u64)], push_constants: Vec<u8>) -> Vec<u32> {
     let opts = LoadOptions {
-        spec: spec.iter().copied().collect(),
+        spec: spec.iter().map(|(k, v)| (*k, (*v).into())).collect(),
         ..LoadOptions::default()
     };
     let prog = Arc::new(load(&data("spec_push.spv"), &opts).unwrap());
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 256])],
         push_constants,
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
@@ -66,6 +67,7 @@ fn push_constants_must_be_large_enough() {
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 256])],
         push_constants: vec![0; 4],
+        ..Bindings::default()
     };
     let e = Simulator::new(prog, Config::default(), &b).err().unwrap();
     assert!(e.message.contains("push constants"), "{e}");
@@ -78,6 +80,7 @@ fn workgroup_memory_is_shared_across_subgroups_with_barriers() {
         let b = Bindings {
             buffers: vec![(0, 0, vec![0; 96 * 4])],
             push_constants: Vec::new(),
+            ..Bindings::default()
         };
         let mut sim = Simulator::new(
             prog,
@@ -110,6 +113,7 @@ fn declarations_aliasing_one_binding_share_the_buffer() {
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 8 * 4])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
@@ -131,6 +135,7 @@ fn an_infinite_loop_stops_at_the_budget() {
     let b = Bindings {
         buffers: vec![(0, 0, to_bytes(&[0; 32]))],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(sim.run(100_000).unwrap(), Outcome::Budget);
@@ -164,6 +169,7 @@ fn rotate_diagnostics_name_the_rule_and_the_instruction() {
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 96 * 4])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(sim.run(1000).unwrap(), Outcome::Finished);
@@ -205,6 +211,7 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
         let b = Bindings {
             buffers: vec![(0, 0, to_bytes(&small)), (0, 1, vec![0; words * 4])],
             push_constants: Vec::new(),
+            ..Bindings::default()
         };
         let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
         sim.run(1_000_000).unwrap();
@@ -219,6 +226,7 @@ fn dot_overflow_is_diagnosed_only_where_the_spec_leaves_it_undefined() {
         let b = Bindings {
             buffers: vec![(0, 0, to_bytes(&big)), (0, 1, vec![0; words * 4])],
             push_constants: Vec::new(),
+            ..Bindings::default()
         };
         let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
         sim.run(1_000_000).unwrap();
@@ -243,6 +251,7 @@ fn run_asset(name: &str, subgroup_size: u32) -> (Vec<u32>, Simulator) {
     let b = Bindings {
         buffers: vec![(0, 0, to_bytes(&inp)), (0, 1, vec![0; 64 * 64 * 4])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let cfg = Config {
         subgroup_size,
@@ -314,6 +323,7 @@ fn rotate_moves_every_component_type() {
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 9 * 32 * 4])],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
     assert_eq!(sim.run(10_000).unwrap(), Outcome::Finished);
@@ -352,6 +362,7 @@ fn alu_self_checks_pass() {
             (0, 2, vec![0; 256]),
         ],
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(
         prog,

@@ -36,6 +36,9 @@ pub struct BufferDifference {
 pub struct Report {
     pub runs: Vec<LayoutRun>,
     pub differences: Vec<BufferDifference>,
+    /// Warnings of the first layout's run that started (the same module, options and buffers
+    /// for every layout).
+    pub warnings: Vec<crate::Warning>,
 }
 
 impl Report {
@@ -76,6 +79,7 @@ pub fn check(
     };
     let mut runs = Vec::new();
     let mut finals: Vec<(String, Vec<Final>)> = Vec::new();
+    let mut warnings = None;
     for l in layouts {
         let o = LoadOptions {
             coopmat_layout: l.clone(),
@@ -93,6 +97,7 @@ pub fn check(
         });
         match result {
             Ok((prog, sim)) => {
+                warnings.get_or_insert_with(|| sim.warnings().to_vec());
                 let mut codes: Vec<String> =
                     sim.diagnostics().iter().map(|d| d.code.clone()).collect();
                 codes.sort();
@@ -145,5 +150,9 @@ pub fn check(
             }
         }
     }
-    Report { runs, differences }
+    Report {
+        runs,
+        differences,
+        warnings: warnings.unwrap_or_default(),
+    }
 }

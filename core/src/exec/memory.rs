@@ -5,8 +5,10 @@ use crate::value::ScalarTy;
 
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
-    /// One per `Program::resources` entry.
+    /// Buffer storage: one per distinct bound buffer (bindings that alias share one).
     pub buffers: Vec<Vec<u8>>,
+    /// For each `Program::resources` entry (a pointer's region), its index in `buffers`.
+    pub storage_of: Vec<u32>,
     pub workgroup: Vec<u8>,
     /// `invocations * per_invocation` bytes: Private, Function and Input variables.
     pub invocation: Vec<u8>,
@@ -34,6 +36,19 @@ pub struct OutOfBounds {
 }
 
 impl Memory {
+    /// The storage index of resource `region`.
+    #[inline]
+    pub fn storage(&self, region: u32) -> Option<usize> {
+        self.storage_of.get(region as usize).map(|i| *i as usize)
+    }
+
+    /// The bytes of resource `region`'s buffer.
+    pub fn buffer_of(&self, region: u32) -> Option<&[u8]> {
+        self.storage(region)
+            .and_then(|i| self.buffers.get(i))
+            .map(Vec::as_slice)
+    }
+
     #[inline]
     fn locate(
         &mut self,
@@ -45,7 +60,7 @@ impl Memory {
         let (space, region, base) = decode_ptr(ptr);
         let start = u64::from(base) + u64::from(off);
         let (mem, lo): (&mut Vec<u8>, usize) = match space {
-            Space::Buffer => match self.buffers.get_mut(region as usize) {
+            Space::Buffer => match self.storage(region).and_then(|i| self.buffers.get_mut(i)) {
                 Some(b) => (b, 0),
                 None => {
                     return Err(OutOfBounds {
@@ -109,10 +124,13 @@ impl Memory {
     pub fn window(&mut self, ptr: u64, inv: usize) -> Option<(&mut [u8], usize, usize)> {
         let (space, region, _) = decode_ptr(ptr);
         match space {
-            Space::Buffer => self.buffers.get_mut(region as usize).map(|b| {
-                let n = b.len();
-                (b.as_mut_slice(), 0, n)
-            }),
+            Space::Buffer => self
+                .storage(region)
+                .and_then(|i| self.buffers.get_mut(i))
+                .map(|b| {
+                    let n = b.len();
+                    (b.as_mut_slice(), 0, n)
+                }),
             Space::Workgroup => {
                 let n = self.workgroup.len();
                 Some((self.workgroup.as_mut_slice(), 0, n))
@@ -137,12 +155,13 @@ impl Memory {
         let end = start + u64::from(leaf.ty.size_bytes());
         let (len, lo, map) = match space {
             Space::Buffer => {
-                let len = self.buffers.get(region as usize)?.len();
+                let i = self.storage(region)?;
+                let len = self.buffers.get(i)?.len();
                 let maps = &mut self.poison.buffers;
                 if maps.len() < self.buffers.len() {
                     maps.resize(self.buffers.len(), Vec::new());
                 }
-                (len, 0, &mut maps[region as usize])
+                (len, 0, &mut maps[i])
             }
             Space::Workgroup => (self.workgroup.len(), 0, &mut self.poison.workgroup),
             Space::Invocation => (
@@ -196,9 +215,12 @@ impl Memory {
         }
     }
 
-    /// Poisoned words of buffer `index` (word indices), for reports.
+    /// Poisoned words of the buffer of resource `index` (word indices), for reports.
     pub fn poisoned_words(&self, index: usize) -> Vec<usize> {
-        let Some(map) = self.poison.buffers.get(index) else {
+        let Some(map) = self
+            .storage(index as u32)
+            .and_then(|i| self.poison.buffers.get(i))
+        else {
             return Vec::new();
         };
         (0..map.len() * 64)
@@ -210,7 +232,10 @@ impl Memory {
     pub fn len_of(&self, ptr: u64) -> usize {
         let (space, region, _) = decode_ptr(ptr);
         match space {
-            Space::Buffer => self.buffers.get(region as usize).map_or(0, Vec::len),
+            Space::Buffer => self
+                .storage(region)
+                .and_then(|i| self.buffers.get(i))
+                .map_or(0, Vec::len),
             Space::Workgroup => self.workgroup.len(),
             Space::Invocation => self.per_invocation,
         }

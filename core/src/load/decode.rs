@@ -750,9 +750,20 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
         }
         Op::ControlBarrier => {
             let exec = cx.scope(inst, 0)?;
-            Inst::Barrier {
-                workgroup: exec == Scope::Workgroup as u32,
-            }
+            let workgroup = match exec {
+                s if s == Scope::Workgroup as u32 => true,
+                s if s == Scope::Subgroup as u32 => false,
+                s => {
+                    return Err(cx.invalid(
+                        inst,
+                        format!(
+                            "OpControlBarrier with execution scope {} (a compute shader's is Workgroup or Subgroup)",
+                            Scope::from_u32(s).map_or_else(|| s.to_string(), |x| format!("{x:?}"))
+                        ),
+                    ))
+                }
+            };
+            Inst::Barrier { workgroup }
         }
         _ if is_group_op(op) => return lower_subgroup(cx, inst).map(Some),
         Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {

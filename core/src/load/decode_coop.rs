@@ -50,16 +50,27 @@ impl Ctx<'_> {
                 ))
             }
         };
-        if rows == 0 || cols == 0 || rows * cols > 1 << 16 {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).is_none_or(|n| n > 1 << 16) {
             return Err(self.unsupported(inst, format!("a {rows}x{cols} cooperative matrix")));
         }
         let lanes = if workgroup {
-            self.workgroup_invocations().ok_or_else(|| {
+            let n = self.workgroup_invocations().ok_or_else(|| {
                 self.unsupported(
                     inst,
                     "a Workgroup-scope cooperative matrix before the workgroup size is known (use a LocalSize execution mode)",
                 )
-            })?
+            })?;
+            // Checked before the fragment tables (one entry per invocation) are built.
+            if n == 0 || n > u64::from(crate::sim::HARD_MAX_INVOCATIONS) {
+                return Err(self.unsupported(
+                    inst,
+                    format!(
+                        "a Workgroup-scope cooperative matrix in a workgroup of {n} invocations (the simulator takes 1 to {})",
+                        crate::sim::HARD_MAX_INVOCATIONS
+                    ),
+                ));
+            }
+            n as u32
         } else {
             self.coop_subgroup_size
         };
@@ -94,10 +105,10 @@ impl Ctx<'_> {
         })
     }
 
-    /// Invocations per workgroup, when known this early.
-    fn workgroup_invocations(&self) -> Option<u32> {
+    /// Invocations per workgroup, when known this early (a product of three 32-bit sizes).
+    fn workgroup_invocations(&self) -> Option<u64> {
         if let Some((_, v)) = self.workgroup_size_const.and_then(|c| self.consts.get(&c)) {
-            return Some(v.iter().take(3).map(|x| *x as u32).product());
+            return Some(v.iter().take(3).map(|x| u64::from(*x as u32)).product());
         }
         for m in &self.module.execution_modes {
             if !matches!(m.operands.first(), Some(Operand::IdRef(f)) if Some(*f) == self.entry_fn) {
@@ -122,7 +133,7 @@ impl Ctx<'_> {
                 })
                 .collect();
             if vals.len() == 3 {
-                return Some(vals.iter().product());
+                return Some(vals.iter().map(|v| u64::from(*v)).product());
             }
         }
         None

@@ -40,7 +40,16 @@ pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<I
     match cx.ext_sets.get(&set) {
         Some(ExtSet::NonSemantic) => return Ok(None),
         Some(ExtSet::Glsl) => {}
-        None => return Err(cx.unsupported(inst, format!("extended instruction set %{set}"))),
+        Some(ExtSet::Other(name)) => {
+            let name = name.clone();
+            return Err(cx.unsupported(inst, format!("extended instruction set `{name}`")));
+        }
+        None => {
+            return Err(cx.invalid(
+                inst,
+                format!("%{set} is not an extended instruction set (OpExtInstImport)"),
+            ))
+        }
     }
     let code = match inst.operands.get(1) {
         Some(Operand::LiteralExtInstInteger(c)) => *c,

@@ -51,6 +51,8 @@ pub enum LoadError {
     Unsupported { what: String, at: Location },
     /// The requested entry point is missing or not a compute shader.
     EntryPoint { what: String },
+    /// A load option does not fit the module (e.g. a specialization value of the wrong type).
+    Option { what: String, at: Location },
 }
 
 impl LoadError {
@@ -60,6 +62,7 @@ impl LoadError {
             Self::Invalid { .. } => "invalid",
             Self::Unsupported { .. } => "unsupported",
             Self::EntryPoint { .. } => "entry-point",
+            Self::Option { .. } => "option",
         }
     }
 }
@@ -71,8 +74,55 @@ impl fmt::Display for LoadError {
             Self::Invalid { what, at } => write!(f, "invalid SPIR-V: {what} ({at})"),
             Self::Unsupported { what, at } => write!(f, "unsupported: {what} ({at})"),
             Self::EntryPoint { what } => write!(f, "entry point: {what}"),
+            Self::Option { what, at } => write!(f, "{what} ({at})"),
         }
     }
 }
 
 impl std::error::Error for LoadError {}
+
+/// What a warning is about: something accepted that is probably not what was meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// A capability Lanescope does not simulate, declared but not needed by anything.
+    UnusedCapability,
+    /// An extended instruction set Lanescope does not implement, imported but not used.
+    UnusedExtInstSet,
+    /// A specialization-constant override for a SpecId the module does not have (Vulkan
+    /// ignores it; optimizers often remove unused specialization constants).
+    UnknownSpecId,
+    /// A buffer bound at a binding the shader does not declare.
+    UnusedBinding,
+}
+
+impl WarningCode {
+    /// The stable kebab-case name (as in `--json` output).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::UnusedCapability => "unused-capability",
+            Self::UnusedExtInstSet => "unused-ext-inst-set",
+            Self::UnknownSpecId => "unknown-spec-id",
+            Self::UnusedBinding => "unused-binding",
+        }
+    }
+}
+
+impl fmt::Display for WarningCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A warning: the module or setting is accepted, but something in it is ignored.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Warning {
+    pub code: WarningCode,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "warning [{}]: {}", self.code, self.message)
+    }
+}

@@ -1,6 +1,8 @@
 //! Types, constants (specialization included) and global variables.
 
-use super::{space_of, Ctx, LoadError, LoadOptions, PtrInfo, MAX_VALUE_COMPONENTS};
+use super::{
+    space_of, Ctx, LoadError, LoadOptions, PtrInfo, Warning, WarningCode, MAX_VALUE_COMPONENTS,
+};
 use crate::exec::alu;
 use crate::program::{
     encode_ptr, ConvOp, Layout, Resource, Space, SpecConstantInfo, Type, TypeId, Variable,
@@ -71,6 +73,22 @@ impl Ctx<'_> {
                 other => {
                     return Err(self.unsupported(inst, format!("Op{other:?} (not simulated)")));
                 }
+            }
+        }
+        for sid in opts.spec.keys() {
+            if !self.spec_infos.iter().any(|i| i.spec_id == *sid) {
+                let have: Vec<String> = self
+                    .spec_infos
+                    .iter()
+                    .map(|i| format!("{} ({})", i.spec_id, i.name))
+                    .collect();
+                self.warnings.push(Warning {
+                    code: WarningCode::UnknownSpecId,
+                    message: format!(
+                        "the module has no specialization constant with SpecId {sid}; the value is ignored (it has: {})",
+                        if have.is_empty() { "none".to_string() } else { have.join(", ") }
+                    ),
+                });
             }
         }
         Ok(())
@@ -321,11 +339,18 @@ impl Ctx<'_> {
                     default: value[0],
                 });
                 if let Some(v) = opts.spec.get(&sid) {
-                    value[0] = if *s == ScalarTy::Bool {
-                        u64::from(*v != 0)
-                    } else {
-                        v & mask(s.bits())
-                    };
+                    value[0] = v.bits_for(*s).map_err(|e| {
+                        self.invalid_option(
+                            inst,
+                            format!(
+                                "specialization constant {sid} (`{}`): {e}",
+                                self.names
+                                    .get(&rid)
+                                    .cloned()
+                                    .unwrap_or_else(|| format!("%{rid}"))
+                            ),
+                        )
+                    })?;
                 }
             }
         }
@@ -499,6 +524,25 @@ impl Ctx<'_> {
             .cloned()
             .unwrap_or_else(|| format!("%{rid}"));
         let sc_name = format!("{:?}", storage_class_of(storage_class));
+        // Storage classes a compute shader's global variables may have; any other would be
+        // given private memory silently.
+        if ![
+            StorageClass::StorageBuffer,
+            StorageClass::Uniform,
+            StorageClass::PushConstant,
+            StorageClass::Workgroup,
+            StorageClass::Private,
+            StorageClass::Input,
+            StorageClass::UniformConstant,
+        ]
+        .iter()
+        .any(|c| *c as u32 == storage_class)
+        {
+            return Err(self.unsupported(
+                inst,
+                format!("a global variable in the {sc_name} storage class"),
+            ));
+        }
         let space = space_of(storage_class);
         let size = self.types.size(pointee);
         let mut var = Variable {
@@ -518,6 +562,25 @@ impl Ctx<'_> {
         };
         let ptr_value = match space {
             Space::Buffer => {
+                // Each element of an array of buffer descriptors is a buffer of its own.
+                let array = match self.types.get(pointee) {
+                    Type::Array { elem, len, .. } => Some((*elem, format!("an array of {len}"))),
+                    Type::RuntimeArray { elem, .. } => {
+                        Some((*elem, "a runtime-sized array of".to_string()))
+                    }
+                    _ => None,
+                };
+                if let Some((elem, n)) = array {
+                    let t = self.types.spirv_ids[elem as usize];
+                    if self.has_deco(t, Decoration::Block).is_some()
+                        || self.has_deco(t, Decoration::BufferBlock).is_some()
+                    {
+                        return Err(self.unsupported(
+                            inst,
+                            format!("{n} buffer descriptors at one binding (descriptor arrays)"),
+                        ));
+                    }
+                }
                 let set = self.deco_lit(rid, Decoration::DescriptorSet).unwrap_or(0);
                 let binding = self.deco_lit(rid, Decoration::Binding).unwrap_or(0);
                 let push = storage_class == StorageClass::PushConstant as u32;
@@ -566,7 +629,30 @@ impl Ctx<'_> {
                     encode_ptr(Space::Buffer, index, 0)
                 }
             }
+            Space::Workgroup
+                if self.explicit_workgroup_layout
+                    && self
+                        .has_deco(self.types.spirv_ids[pointee as usize], Decoration::Block)
+                        .is_some() =>
+            {
+                // SPV_KHR_workgroup_memory_explicit_layout: Block-decorated Workgroup
+                // variables alias one another, each laid out from offset 0.
+                if self.plain_workgroup_vars {
+                    return Err(self.invalid(inst, "Workgroup variables with and without the Block decoration in one module (with WorkgroupMemoryExplicitLayoutKHR, all alias from offset 0)"));
+                }
+                self.block_workgroup_vars = true;
+                self.workgroup_bytes = self.workgroup_bytes.max(size);
+                if self.workgroup_bytes > 1 << 26 {
+                    return Err(self.unsupported(inst, "more than 64 MiB of workgroup memory"));
+                }
+                var.offset = 0;
+                encode_ptr(Space::Workgroup, 0, 0)
+            }
             Space::Workgroup => {
+                if self.block_workgroup_vars {
+                    return Err(self.invalid(inst, "Workgroup variables with and without the Block decoration in one module (with WorkgroupMemoryExplicitLayoutKHR, all alias from offset 0)"));
+                }
+                self.plain_workgroup_vars = true;
                 let align = self.types.align(pointee).max(4);
                 let off = super::super::program::round_up(self.workgroup_bytes, align);
                 self.workgroup_bytes =

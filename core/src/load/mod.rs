@@ -1,6 +1,7 @@
 //! Bytes -> rspirv data representation -> `Program`. The only module that looks at rspirv.
 
 mod blocks;
+mod capabilities;
 mod decode;
 mod decode_coop;
 mod decode_ops;
@@ -8,7 +9,7 @@ mod error;
 mod sections;
 mod structure;
 
-pub use error::{LoadError, Location};
+pub use error::{LoadError, Location, Warning, WarningCode};
 
 use crate::program::{
     Block, Function, Layout, Program, Resource, Space, SpecConstantInfo, Type, TypeId, Types,
@@ -24,15 +25,85 @@ use std::collections::{BTreeMap, HashMap};
 pub struct LoadOptions {
     /// Entry point name; `None` picks the only GLCompute entry point.
     pub entry: Option<String>,
-    /// Specialization constant overrides: SpecId -> value (raw bits; floats as their bit pattern
-    /// of the constant's width, booleans 0/1).
-    pub spec: BTreeMap<u32, u64>,
+    /// Specialization constant overrides by SpecId. An id the module does not have is ignored
+    /// with a warning, as Vulkan ignores it.
+    pub spec: BTreeMap<u32, SpecValue>,
     /// Fragment layout of cooperative matrices (default `nvidia`). A load-time choice:
     /// `OpCooperativeMatrixLengthKHR` is a constant instruction.
     pub coopmat_layout: crate::coopmat::LayoutChoice,
     /// Subgroup size the Subgroup-scope cooperative matrices are laid out for (default 32);
     /// the run's `Config::subgroup_size` must match it when the program has any.
     pub subgroup_size: Option<u32>,
+}
+
+/// A specialization constant's new value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecValue {
+    /// Raw bits of the constant's own type: floats as their bit pattern, booleans 0 or 1.
+    Bits(u64),
+    /// Text read with the constant's own type: integers in decimal or `0x` hex (negative ones
+    /// in decimal), floats, `true`/`false` (or 1/0) for booleans.
+    Text(String),
+}
+
+impl From<u64> for SpecValue {
+    fn from(bits: u64) -> Self {
+        Self::Bits(bits)
+    }
+}
+
+impl SpecValue {
+    /// The raw bits of this value as a constant of type `ty`, or why it is not one.
+    pub fn bits_for(&self, ty: ScalarTy) -> Result<u64, String> {
+        let text = match self {
+            Self::Bits(b) => {
+                return Ok(if ty == ScalarTy::Bool {
+                    u64::from(*b != 0)
+                } else {
+                    b & crate::value::mask(ty.bits())
+                })
+            }
+            Self::Text(t) => t.trim(),
+        };
+        let bad = || {
+            format!(
+                "`{text}` is not a {} value",
+                crate::program::scalar_name(ty)
+            )
+        };
+        Ok(match ty {
+            ScalarTy::Bool => match text {
+                "true" | "1" => 1,
+                "false" | "0" => 0,
+                _ => return Err(bad()),
+            },
+            ScalarTy::Float { .. } | ScalarTy::BFloat16 => {
+                let x: f64 = text.parse().map_err(|_| bad())?;
+                crate::value::float_from_f64(ty, x)
+            }
+            ScalarTy::Int { bits, signed } => {
+                let bits = u32::from(bits);
+                let v: i128 = if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
+                    i128::from(u64::from_str_radix(h, 16).map_err(|_| bad())?)
+                } else {
+                    text.parse::<i128>().map_err(|_| bad())?
+                };
+                let (lo, hi) = if signed {
+                    (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
+                // Signed constants also take their bit pattern in hex (or as an unsigned number).
+                if v < lo || v > hi {
+                    return Err(format!(
+                        "{text} is out of range for {}",
+                        crate::program::scalar_name(ty)
+                    ));
+                }
+                (v as u64) & crate::value::mask(bits)
+            }
+        })
+    }
 }
 
 pub(crate) const MAXIMALLY_RECONVERGES_KHR: u32 = 6023;
@@ -297,10 +368,12 @@ pub(crate) struct PtrInfo {
 /// Decorations of one id (or struct member): each with its literal operands.
 pub(crate) type Decorations = Vec<(Decoration, Vec<u32>)>;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ExtSet {
     Glsl,
     NonSemantic,
+    /// A set Lanescope does not implement, by its name.
+    Other(String),
 }
 
 pub(crate) struct Ctx<'m> {
@@ -346,6 +419,15 @@ pub(crate) struct Ctx<'m> {
     pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// The entry point's function id (known before the types are read).
     pub entry_fn: Option<u32>,
+    /// Type id -> its defining instruction, for questions asked before types are lowered.
+    pub type_defs: HashMap<u32, &'m Instruction>,
+    pub warnings: Vec<Warning>,
+    /// Whether the module declares WorkgroupMemoryExplicitLayoutKHR: Block-decorated
+    /// Workgroup variables then overlay one another from offset 0.
+    pub explicit_workgroup_layout: bool,
+    /// Which kinds of Workgroup variables were seen (the two may not be mixed).
+    pub block_workgroup_vars: bool,
+    pub plain_workgroup_vars: bool,
 }
 
 impl<'m> Ctx<'m> {
@@ -386,7 +468,22 @@ impl<'m> Ctx<'m> {
             coop_subgroup_size: 32,
             coop_frags: Vec::new(),
             entry_fn: None,
+            type_defs: module
+                .types_global_values
+                .iter()
+                .filter(|i| i.result_id.is_some())
+                .map(|i| (i.result_id.unwrap_or(0), i))
+                .collect(),
+            warnings: Vec::new(),
+            explicit_workgroup_layout: false,
+            block_workgroup_vars: false,
+            plain_workgroup_vars: false,
         }
+    }
+
+    /// The instruction defining global `id` (a type, constant or global variable).
+    pub fn module_type(&self, id: u32) -> Option<&'m Instruction> {
+        self.type_defs.get(&id).copied()
     }
 
     /// A fresh slot holding a constant (for instructions whose result is a constant).
@@ -412,6 +509,13 @@ impl<'m> Ctx<'m> {
 
     pub fn invalid(&self, inst: &Instruction, what: impl Into<String>) -> LoadError {
         LoadError::Invalid {
+            what: what.into(),
+            at: self.loc(Some(inst)),
+        }
+    }
+
+    pub fn invalid_option(&self, inst: &Instruction, what: impl Into<String>) -> LoadError {
+        LoadError::Option {
             what: what.into(),
             at: self.loc(Some(inst)),
         }
@@ -529,12 +633,22 @@ impl<'m> Ctx<'m> {
 
     fn run(&mut self, opts: &LoadOptions) -> Result<Program, LoadError> {
         self.index_ids();
-        self.check_capabilities()?;
         self.read_debug_and_annotations();
+        self.check_capabilities()?;
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
         self.entry_fn = Some(entry_fn_id);
+        self.check_execution_modes(entry_fn_id)?;
         self.coop_layout = opts.coopmat_layout.clone();
         self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
+        if !crate::sim::valid_subgroup_size(self.coop_subgroup_size) {
+            return Err(LoadError::Option {
+                what: format!(
+                    "subgroup size {} (it must be a power of two from 4 to 128)",
+                    self.coop_subgroup_size
+                ),
+                at: Location::default(),
+            });
+        }
         self.read_globals(opts, &interface)?;
         self.number_functions()?;
         let local_size = self.local_size(entry_fn_id)?;
@@ -584,6 +698,7 @@ impl<'m> Ctx<'m> {
             coop_layout: self.coop_layout.clone(),
             coop_frags: std::mem::take(&mut self.coop_frags),
             coop_subgroup_size: self.coop_subgroup_size,
+            warnings: std::mem::take(&mut self.warnings),
         })
     }
 

@@ -7,29 +7,6 @@ use rspirv::spirv::Op;
 use std::collections::HashMap;
 
 impl Ctx<'_> {
-    /// Capabilities whose programs Lanescope cannot model at all; the rest fail, if ever, at the
-    /// first instruction that needs them.
-    pub(super) fn check_capabilities(&mut self) -> Result<(), LoadError> {
-        use rspirv::spirv::Capability as C;
-        for (k, inst) in self.module.capabilities.iter().enumerate() {
-            let Some(Operand::Capability(c)) = inst.operands.first() else {
-                continue;
-            };
-            let why = match c {
-                C::Kernel | C::Addresses | C::Linkage => "OpenCL kernels and linkage",
-                C::PhysicalStorageBufferAddresses => "buffer device addresses (physical pointers)",
-                C::VariablePointers | C::VariablePointersStorageBuffer => "variable pointers",
-                _ => continue,
-            };
-            self.cur_index = k as u32;
-            return Err(LoadError::Unsupported {
-                what: format!("capability {c:?}: {why}"),
-                at: self.loc(Some(inst)),
-            });
-        }
-        Ok(())
-    }
-
     /// Walk the module in binary order to number instructions.
     pub(super) fn index_ids(&mut self) {
         let m = self.module;
@@ -102,11 +79,14 @@ impl Ctx<'_> {
         }
         for i in &self.module.ext_inst_imports {
             if let (Some(r), Some(Operand::LiteralString(s))) = (i.result_id, i.operands.first()) {
-                if s == "GLSL.std.450" {
-                    self.ext_sets.insert(r, ExtSet::Glsl);
+                let set = if s == "GLSL.std.450" {
+                    ExtSet::Glsl
                 } else if s.starts_with("NonSemantic.") {
-                    self.ext_sets.insert(r, ExtSet::NonSemantic);
-                }
+                    ExtSet::NonSemantic
+                } else {
+                    ExtSet::Other(s.clone())
+                };
+                self.ext_sets.insert(r, set);
             }
         }
         for i in &self.module.annotations {

@@ -183,6 +183,9 @@ pub struct Program {
     pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// Invocations per subgroup the Subgroup-scope fragments were built for.
     pub coop_subgroup_size: u32,
+    /// What the loader accepted but ignored (capabilities declared and unused, unknown
+    /// specialization constants, ...).
+    pub warnings: Vec<crate::load::Warning>,
 }
 
 /// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.

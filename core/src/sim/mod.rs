@@ -10,6 +10,7 @@ mod coop;
 mod poison;
 mod views;
 
+use crate::load::{Warning, WarningCode};
 use crate::trace::{Diagnostic, PoisonStore, StepEvent};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -41,6 +42,11 @@ pub struct Config {
 /// indices stay well inside their integer types.
 pub const HARD_MAX_INVOCATIONS: u32 = 1 << 20;
 
+/// Subgroup sizes the simulator takes: powers of two from 4 to 128 (Vulkan's range).
+pub fn valid_subgroup_size(s: u32) -> bool {
+    (4..=128).contains(&s) && s.is_power_of_two()
+}
+
 impl Default for Config {
     fn default() -> Self {
         Self {
@@ -63,7 +69,118 @@ impl Default for Config {
 pub struct Bindings {
     /// (set, binding, initial bytes).
     pub buffers: Vec<(u32, u32, Vec<u8>)>,
+    /// Bindings that share the storage of a buffer bound in `buffers` (one buffer bound at
+    /// several bindings, as a Vulkan application may do).
+    pub aliases: Vec<BufferAlias>,
     pub push_constants: Vec<u8>,
+}
+
+/// Binding (`set`, `binding`) is bound to the buffer bound at (`of_set`, `of_binding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferAlias {
+    pub set: u32,
+    pub binding: u32,
+    pub of_set: u32,
+    pub of_binding: u32,
+}
+
+/// Buffer memory, the warnings so far, and each bound (set, binding) with its storage index.
+type BoundBuffers = (Memory, Vec<Warning>, Vec<((u32, u32), u32)>);
+
+/// Builds the buffer memory: one storage per bound buffer, each resource pointing at the
+/// storage bound at its (set, binding). Bindings the shader does not declare are kept (an
+/// alias or `buffer()` may name them) and warned about.
+fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, RunError> {
+    let mut warnings = prog.warnings.clone();
+    let mut seen = BTreeSet::new();
+    for (set, binding, _) in &bindings.buffers {
+        if !seen.insert((*set, *binding)) {
+            return Err(err(format!("set {set} binding {binding} is bound twice")));
+        }
+    }
+    // (set, binding) -> storage index, for direct bindings then aliases.
+    let mut bound: Vec<((u32, u32), u32)> = (0u32..)
+        .zip(&bindings.buffers)
+        .map(|(i, (s, b, _))| ((*s, *b), i))
+        .collect();
+    for a in &bindings.aliases {
+        if !seen.insert((a.set, a.binding)) {
+            return Err(err(format!(
+                "set {} binding {} is bound twice",
+                a.set, a.binding
+            )));
+        }
+        let target = bound
+            .iter()
+            .find(|(k, _)| *k == (a.of_set, a.of_binding))
+            .map(|(_, i)| *i)
+            .ok_or_else(|| {
+                err(format!(
+                    "set {} binding {} shares the buffer at set {} binding {}, where no buffer is bound",
+                    a.set, a.binding, a.of_set, a.of_binding
+                ))
+            })?;
+        bound.push(((a.set, a.binding), target));
+    }
+    let mut buffers: Vec<Vec<u8>> = bindings.buffers.iter().map(|(_, _, d)| d.clone()).collect();
+    let push_storage = buffers.len() as u32;
+    buffers.push(bindings.push_constants.clone());
+    let mut storage_of = Vec::with_capacity(prog.resources.len());
+    for res in &prog.resources {
+        let storage = if res.push_constant {
+            push_storage
+        } else {
+            bound
+                .iter()
+                .find(|(k, _)| *k == (res.set, res.binding))
+                .map(|(_, i)| *i)
+                .ok_or_else(|| {
+                    err(format!(
+                        "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
+                        res.set, res.binding, res.name, res.min_size
+                    ))
+                })?
+        };
+        let len = buffers[storage as usize].len();
+        if (len as u64) < u64::from(res.min_size) {
+            let what = if res.push_constant {
+                "push constants".to_string()
+            } else {
+                format!(
+                    "buffer at set {} binding {} (`{}`)",
+                    res.set, res.binding, res.name
+                )
+            };
+            return Err(err(format!(
+                "{what} has {len} bytes; the shader's declaration needs at least {}",
+                res.min_size
+            )));
+        }
+        storage_of.push(storage);
+    }
+    let declared = |s: u32, b: u32| {
+        prog.resources
+            .iter()
+            .any(|r| !r.push_constant && r.set == s && r.binding == b)
+    };
+    for ((s, b), storage) in &bound {
+        // A binding nothing declares is fine when another binding of the same buffer is used.
+        let used = storage_of.contains(storage);
+        if !declared(*s, *b) && !used {
+            warnings.push(Warning {
+                code: WarningCode::UnusedBinding,
+                message: format!(
+                    "a buffer is bound at set {s} binding {b}, which the shader does not declare; it is ignored"
+                ),
+            });
+        }
+    }
+    let mem = Memory {
+        buffers,
+        storage_of,
+        ..Memory::default()
+    };
+    Ok((mem, warnings, bound))
 }
 
 /// Why a run could not start or go on.
@@ -121,12 +238,16 @@ pub struct Simulator {
     current: Option<(usize, u64)>,
     finished: bool,
     poison_stores: Vec<PoisonStore>,
+    /// The program's warnings and those about the bindings, in that order.
+    warnings: Vec<Warning>,
+    /// Every bound (set, binding), direct or shared, with its index in `mem.buffers`.
+    bound: Vec<((u32, u32), u32)>,
 }
 
 impl Simulator {
     pub fn new(prog: Arc<Program>, cfg: Config, bindings: &Bindings) -> Result<Self, RunError> {
         let s = cfg.subgroup_size;
-        if !(4..=128).contains(&s) || !s.is_power_of_two() {
+        if !valid_subgroup_size(s) {
             return Err(err(format!(
                 "subgroup size {s} must be a power of two from 4 to 128"
             )));
@@ -194,47 +315,13 @@ impl Simulator {
                 cfg.max_buffer_memory >> 10
             )));
         }
-        let mut buffers = Vec::with_capacity(prog.resources.len());
-        for res in &prog.resources {
-            let data = if res.push_constant {
-                bindings.push_constants.clone()
-            } else {
-                bindings
-                    .buffers
-                    .iter()
-                    .find(|(st, b, _)| *st == res.set && *b == res.binding)
-                    .map(|(_, _, d)| d.clone())
-                    .ok_or_else(|| {
-                        err(format!(
-                            "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
-                            res.set, res.binding, res.name, res.min_size
-                        ))
-                    })?
-            };
-            if (data.len() as u64) < u64::from(res.min_size) {
-                let what = if res.push_constant {
-                    "push constants".to_string()
-                } else {
-                    format!(
-                        "buffer at set {} binding {} (`{}`)",
-                        res.set, res.binding, res.name
-                    )
-                };
-                return Err(err(format!(
-                    "{what} has {} bytes; the shader's declaration needs at least {}",
-                    data.len(),
-                    res.min_size
-                )));
-            }
-            buffers.push(data);
-        }
+        let (mem, warnings, bound) = bind_buffers(&prog, bindings)?;
         let mut sim = Self {
             prog,
             cfg,
-            mem: Memory {
-                buffers,
-                ..Memory::default()
-            },
+            mem,
+            warnings,
+            bound,
             sgs: Vec::new(),
             wg_linear: 0,
             wg_total: wg_total as u32,
@@ -318,14 +405,17 @@ impl Simulator {
         [l % x, (l / x) % y, l / (x * y)]
     }
 
-    /// Final (or current) contents of the buffer at (set, binding).
+    /// Final (or current) contents of the buffer bound at (set, binding), whether the shader
+    /// declares that binding or not; bindings that share a buffer give the same bytes.
     pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
-        let i = self
-            .prog
-            .resources
-            .iter()
-            .position(|r| !r.push_constant && r.set == set && r.binding == binding)?;
-        self.mem.buffers.get(i).map(Vec::as_slice)
+        let (_, i) = self.bound.iter().find(|(k, _)| *k == (set, binding))?;
+        self.mem.buffers.get(*i as usize).map(Vec::as_slice)
+    }
+
+    /// Warnings about the program and its bindings: things that are accepted but probably not
+    /// what was meant.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     fn start_workgroup(&mut self) {

@@ -61,6 +61,7 @@ pub fn run(
             .map(|(s, b, w)| (s, b, to_bytes(&w)))
             .collect(),
         push_constants: Vec::new(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, Config { workgroups, ..cfg }, &bindings).unwrap();
     let out = sim.run(50_000_000).unwrap();
