@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Fuzz the loader and the engine (needs the nightly toolchain and cargo-fuzz, which this installs).
-# Usage: scripts/fuzz.sh TARGET [SECONDS]     TARGET: load | run | differential
+# Usage: scripts/fuzz.sh TARGET [SECONDS]     TARGET: load | run | settings | differential
 # Seeds come from every .spv in the project; crashes land in fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh load|run|differential [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh load|run|settings|differential [SECONDS]}
 seconds=${2:-60}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 mkdir -p "fuzz/corpus/$target"
-if [ "$target" != differential ]; then
-    cp -n core/tests/reference/*/*.spv assets/*.spv core/tests/data/*.spv core/tests/data/hostile/*.spv "fuzz/corpus/$target/" 2>/dev/null || true
+seeds=(core/tests/reference/*/*.spv assets/*.spv core/tests/data/*.spv core/tests/data/hostile/*.spv)
+if [ "$target" = settings ]; then
+    # Its input is 32 bytes of settings, then the module: seed with a few settings per module
+    # (subgroup size 32, 8 or 0; with and without the portability check and aliased buffers).
+    for f in "${seeds[@]}"; do
+        n=$(basename "$f" .spv)
+        for h in '\x20' '\x08\x00\x00\x00\x02\x00\x06' '\x00\x00\x00\x00\x00\x01\x04'; do
+            out="fuzz/corpus/settings/$n-$(printf '%s' "$h" | md5sum | cut -c1-6)"
+            [ -e "$out" ] || { printf "$h" | head -c 32; head -c 32 /dev/zero; } | head -c 32 | cat - "$f" >"$out"
+        done
+    done
+elif [ "$target" != differential ]; then
+    cp -n "${seeds[@]}" "fuzz/corpus/$target/" 2>/dev/null || true
 fi
 cd fuzz
 cargo +nightly fuzz run -O "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
