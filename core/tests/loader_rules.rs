@@ -249,3 +249,41 @@ fn what_would_be_silently_wrong_is_refused() {
         "{e}"
     );
 }
+
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    to_words(bytes)
+}
+
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Capabilities and opcodes from extensions newer than the grammar Lanescope knows: a
+/// declaration alone is a warning (ggml declares a Valve dot-product capability in some
+/// variants), an instruction Lanescope cannot decode is "unsupported", never "malformed".
+#[test]
+fn capabilities_and_opcodes_unknown_to_the_grammar() {
+    let mut w = words_of(&data("host_alias.spv"));
+    // After the header and the first OpCapability, declare capability 6912.
+    w.insert(7, 6912);
+    w.insert(7, (2 << 16) | 17);
+    let prog = load(&bytes_of(&w), &LoadOptions::default()).unwrap();
+    assert_eq!(prog.warnings.len(), 1, "{:?}", prog.warnings);
+    assert!(prog.warnings[0].message.contains("capability 6912"));
+    // Give an instruction inside the function an opcode the grammar does not have.
+    let mut i = 5;
+    let mut done = false;
+    while i < w.len() {
+        let (wc, op) = ((w[i] >> 16) as usize, w[i] & 0xffff);
+        if op == 61 && !done {
+            // OpLoad -> opcode 6916 with the same operands.
+            w[i] = (w[i] & 0xffff_0000) | 6916;
+            done = true;
+        }
+        i += wc;
+    }
+    assert!(done);
+    let e = load(&bytes_of(&w), &LoadOptions::default()).unwrap_err();
+    assert!(unsupported(&e).contains("opcode 6916"), "{e}");
+    assert!(e.to_string().contains("byte offset"), "{e}");
+}

@@ -82,6 +82,9 @@ impl Ctx<'_> {
             let Some(Operand::Capability(c)) = inst.operands.first() else {
                 continue;
             };
+            if self.unknown_caps.iter().any(|(_, i)| *i == k as u32) {
+                continue;
+            }
             if let Some((_, why)) = REFUSED.iter().find(|(r, _)| r == c) {
                 return Err(LoadError::Unsupported {
                     what: format!("capability {c:?}: {why}"),
@@ -164,6 +167,14 @@ impl Ctx<'_> {
                     ),
                 });
             }
+        }
+        for (c, k) in &self.unknown_caps {
+            self.warnings.push(Warning {
+                code: WarningCode::UnusedCapability,
+                message: format!(
+                    "capability {c} is not in the SPIR-V grammar Lanescope knows; nothing Lanescope can run needs it, so the declaration is ignored (OpCapability, instruction #{k})"
+                ),
+            });
         }
         let mut sets: Vec<(&u32, &ExtSet)> = self.ext_sets.iter().collect();
         sets.sort_by_key(|(id, _)| **id);

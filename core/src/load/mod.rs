@@ -122,12 +122,56 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadError> {
             words[i] = (words[i] & 0xffff_0000) | 16;
         }
     }
-    let module = dr::load_words(&words).map_err(|e| LoadError::Malformed {
-        what: e.to_string(),
-        at: Location::default(),
-    })?;
+    // Capabilities newer than the grammar Lanescope knows: rspirv cannot decode them, so they
+    // are read here and stand in as `Shader` (what a module declares but does not use is only
+    // a warning; an instruction that needs one is an opcode Lanescope does not know either).
+    let mut unknown_caps = Vec::new();
+    for (k, &o) in offsets.iter().enumerate() {
+        let i = o as usize / 4;
+        if words[i] & 0xffff == 17 && words[i] >> 16 == 2 {
+            let c = words[i + 1];
+            if rspirv::spirv::Capability::from_u32(c).is_none() {
+                unknown_caps.push((c, k as u32));
+                words[i + 1] = rspirv::spirv::Capability::Shader as u32;
+            }
+        }
+    }
+    let module = dr::load_words(&words).map_err(|e| parse_error(&e, &offsets))?;
     let mut cx = Ctx::new(&module, offsets);
+    cx.unknown_caps = unknown_caps;
     cx.run(opts)
+}
+
+/// rspirv's parse errors, as load errors: what its grammar does not know (an opcode or operand
+/// value from an extension newer than it) is unsupported; the rest is malformed.
+fn parse_error(e: &rspirv::binary::ParseState, offsets: &[u32]) -> LoadError {
+    use rspirv::binary::ParseState as S;
+    let at_byte = |byte: usize| Location {
+        instruction: offsets
+            .iter()
+            .position(|o| *o as usize == byte)
+            .map(|i| i as u32),
+        byte_offset: Some(byte as u32),
+        ..Location::default()
+    };
+    match e {
+        S::OpcodeUnknown(byte, _, op) => LoadError::Unsupported {
+            what: format!(
+                "opcode {op}, which is not in the SPIR-V grammar Lanescope knows (an extension it does not implement)"
+            ),
+            at: at_byte(*byte),
+        },
+        S::OperandError(d) if format!("{d:?}").contains("Unknown(") => LoadError::Unsupported {
+            what: format!(
+                "an operand value the SPIR-V grammar Lanescope knows does not have: {d}"
+            ),
+            at: Location::default(),
+        },
+        other => LoadError::Malformed {
+            what: other.to_string(),
+            at: Location::default(),
+        },
+    }
 }
 
 /// Largest module the loader takes: parsing costs several times the file in memory.
@@ -422,6 +466,8 @@ pub(crate) struct Ctx<'m> {
     /// Type id -> its defining instruction, for questions asked before types are lowered.
     pub type_defs: HashMap<u32, &'m Instruction>,
     pub warnings: Vec<Warning>,
+    /// Capabilities the grammar does not know: (value, instruction index).
+    pub unknown_caps: Vec<(u32, u32)>,
     /// Whether the module declares WorkgroupMemoryExplicitLayoutKHR: Block-decorated
     /// Workgroup variables then overlay one another from offset 0.
     pub explicit_workgroup_layout: bool,
@@ -475,6 +521,7 @@ impl<'m> Ctx<'m> {
                 .map(|i| (i.result_id.unwrap_or(0), i))
                 .collect(),
             warnings: Vec::new(),
+            unknown_caps: Vec::new(),
             explicit_workgroup_layout: false,
             block_workgroup_vars: false,
             plain_workgroup_vars: false,
