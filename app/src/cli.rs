@@ -1,26 +1,123 @@
-//! Headless subcommands: the contract scripts and tests rely on.
+//! The command line: the GUI (a file or a permalink) and the headless subcommands scripts and
+//! tests rely on. Parsed with clap; usage errors exit 2, failures 1.
 
+use clap::{Args, Parser, Subcommand};
+use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::{
-    load, Bindings, BufferAlias, Config, LoadOptions, Outcome, SiblingOrder, Simulator, SpecValue,
-    SwitchTangles,
+    load, Bindings, BufferAlias, Config, Limit, LoadError, LoadOptions, NamedSetting, Outcome,
+    RunError, SiblingOrder, Simulator, SpecValue, SwitchTangles, DEFAULT_MAX_STEPS,
 };
 use std::sync::Arc;
 
-pub const USAGE: &str = "\
-usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-size N]
-           [--switch-tangles per-value|per-case]
-           [--sibling-order lowest-lane|highest-lane|oldest|newest]
-           [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE|@SET:BINDING]...
-           [--out SET:BINDING=FILE]... [--max-steps N] [--max-memory MIB]
-           [--max-trace-steps N] [--max-invocations N] [--max-buffer-memory MIB]
-           [--json] [--trace FILE]
-           [--coopmat-layout nvidia|amd-rdna3|portable|FILE.json] [--portability]
-           (--portability: run under every cooperative-matrix layout that supports the
-            shader and report buffers whose final contents differ)
-       lanescope example [NAME]      run a built-in example and print its summary
-       lanescope --help";
+/// Watch SPIR-V subgroups execute: tangles, rotates, cooperative matrices, integer dot products.
+///
+/// With no command, `lanescope` opens the GUI on its built-in example; `lanescope FILE.spv`
+/// opens a module, and `lanescope '#example=loop_divergent&sg=16&step=120'` (or a whole address
+/// holding such a fragment) opens a permalink the app's "Copy link" made.
+#[derive(Parser, Debug)]
+#[command(name = "lanescope", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// A module to open in the GUI, or a permalink (`#...`).
+    #[arg(value_name = "FILE|LINK")]
+    pub open: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Load a shader, run it headless and print a summary (or JSON); write buffers and traces.
+    Run(Box<RunArgs>),
+    /// Run a built-in example (the modules in `assets/`) and print its summary.
+    Example {
+        /// The example's name (default: the one the GUI opens).
+        name: Option<String>,
+    },
+    /// Print a shell completion script (e.g. `lanescope completions bash > ~/.bash_completion.d/lanescope`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `lanescope run`: every setting of a headless run.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// The module (`.spv`).
+    pub shader: String,
+    /// Entry point name (needed when the module has several compute entry points).
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// Workgroups to dispatch, `X[,Y[,Z]]`.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_workgroups, default_value = "1,1,1")]
+    pub workgroups: [u32; 3],
+    /// Invocations per subgroup: a power of two from 4 to 128.
+    #[arg(long, value_name = "N", value_parser = parse_subgroup_size, default_value_t = Config::default().subgroup_size)]
+    pub subgroup_size: u32,
+    /// How invocations entering a switch are grouped into tangles.
+    #[arg(long, value_name = "per-value|per-case", value_parser = parse_named::<SwitchTangles>, default_value = "per-value")]
+    pub switch_tangles: SwitchTangles,
+    /// Which of several runnable tangles of a subgroup runs first.
+    #[arg(long, value_name = "lowest-lane|highest-lane|oldest|newest", value_parser = parse_named::<SiblingOrder>, default_value = "lowest-lane")]
+    pub sibling_order: SiblingOrder,
+    /// Override a specialization constant: `ID=VALUE`, read with the constant's own type
+    /// (integers in decimal or 0x hex, floats, true/false). An ID the module lacks is ignored
+    /// with a warning.
+    #[arg(long = "spec", value_name = "ID=VALUE", value_parser = parse_spec)]
+    pub spec: Vec<(u32, String)>,
+    /// The push constants' bytes.
+    #[arg(long, value_name = "FILE")]
+    pub push: Option<String>,
+    /// Bind a buffer: `SET:BINDING=FILE` (initial bytes; its size is the file's), or
+    /// `SET:BINDING=@SET2:BINDING2` to bind the buffer bound at SET2:BINDING2 there too.
+    #[arg(long = "buffer", value_name = "SET:BINDING=FILE|@SET:BINDING", value_parser = parse_buffer)]
+    pub buffers: Vec<BufferArg>,
+    /// Write the final bytes of the buffer bound at SET:BINDING to FILE.
+    #[arg(long = "out", value_name = "SET:BINDING=FILE", value_parser = parse_out)]
+    pub outs: Vec<(u32, u32, String)>,
+    /// Stop with an error after this many steps (an endless loop never hangs the tool).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// The simulator's memory for one workgroup (registers, workgroup and private memory).
+    #[arg(long = "max-memory", value_name = "MIB", default_value_t = Config::default().max_memory >> 20)]
+    pub max_memory_mib: u64,
+    /// Most steps `--trace` records.
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_trace_steps)]
+    pub max_trace_steps: usize,
+    /// Most invocations in one workgroup (at most 1048576).
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_invocations)]
+    pub max_invocations: u32,
+    /// The bound buffers and push constants together, checked before a file is read.
+    #[arg(long = "max-buffer-memory", value_name = "MIB", default_value_t = Config::default().max_buffer_memory >> 20)]
+    pub max_buffer_memory_mib: u64,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write every step as JSON (schema in ARCHITECTURE.md).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<String>,
+    /// Cooperative-matrix fragment layout: a built-in name or a JSON table file.
+    #[arg(long, value_name = "nvidia|amd-rdna3|portable|FILE.json")]
+    pub coopmat_layout: Option<String>,
+    /// Run under every cooperative-matrix layout that supports the shader and report the
+    /// buffers whose final contents differ.
+    #[arg(long)]
+    pub portability: bool,
+}
+
+/// A `--buffer` argument: a file to read, or another binding's buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BufferArg {
+    File {
+        set: u32,
+        binding: u32,
+        path: String,
+    },
+    Shared(BufferAlias),
+}
 
 /// A command-line failure: usage errors exit 2, everything else 1.
+#[derive(Debug)]
 pub enum CliError {
     Usage(String),
     Failed(String),
@@ -32,205 +129,121 @@ impl From<std::fmt::Error> for CliError {
     }
 }
 
-#[derive(Debug)]
-pub struct RunArgs {
-    pub shader: String,
-    pub entry: Option<String>,
-    pub workgroups: [u32; 3],
-    pub subgroup_size: u32,
-    pub switch_tangles: SwitchTangles,
-    pub sibling_order: SiblingOrder,
-    pub spec: Vec<(u32, String)>,
-    pub push: Option<String>,
-    pub buffers: Vec<(u32, u32, String)>,
-    /// `--buffer S:B=@S2:B2`: binding (S, B) shares the buffer bound at (S2, B2).
-    pub aliases: Vec<BufferAlias>,
-    pub outs: Vec<(u32, u32, String)>,
-    pub max_steps: u64,
-    pub max_memory_mib: u64,
-    pub max_trace_steps: usize,
-    pub max_invocations: u32,
-    pub max_buffer_memory_mib: u64,
-    pub json: bool,
-    pub trace: Option<String>,
-    /// `--coopmat-layout`: a built-in layout name or a JSON table file.
-    pub coopmat_layout: Option<String>,
-    pub portability: bool,
-}
-
-pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
-
-fn usage(msg: impl Into<String>) -> CliError {
-    CliError::Usage(msg.into())
-}
-
-fn parse_u32(s: &str, what: &str) -> Result<u32, CliError> {
+fn parse_u32(s: &str) -> Result<u32, String> {
     let v = if let Some(h) = s.strip_prefix("0x") {
         u32::from_str_radix(h, 16)
     } else {
         s.parse()
     };
-    v.map_err(|_| usage(format!("{what}: `{s}` is not a number")))
+    v.map_err(|_| format!("`{s}` is not a number"))
 }
 
-fn parse_set_binding(s: &str, flag: &str) -> Result<(u32, u32, String), CliError> {
+fn parse_workgroups(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 3 {
+        return Err(format!("wants X,Y,Z, got `{s}`"));
+    }
+    let mut w = [1u32; 3];
+    for (k, p) in parts.iter().enumerate() {
+        w[k] = parse_u32(p)?;
+    }
+    Ok(w)
+}
+
+fn parse_subgroup_size(s: &str) -> Result<u32, String> {
+    let v = parse_u32(s)?;
+    if lanescope_core::valid_subgroup_size(v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{v}: a subgroup size is a power of two from 4 to 128"
+        ))
+    }
+}
+
+fn parse_named<T: NamedSetting>(s: &str) -> Result<T, String> {
+    T::parse(s).ok_or_else(|| format!("`{s}` is not one of {}", T::names().join(", ")))
+}
+
+fn parse_spec(s: &str) -> Result<(u32, String), String> {
+    let (id, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("wants ID=VALUE, got `{s}`"))?;
+    Ok((parse_u32(id)?, value.to_string()))
+}
+
+fn parse_set_binding(s: &str) -> Result<(u32, u32), String> {
+    let (set, binding) = s
+        .split_once(':')
+        .ok_or_else(|| format!("wants SET:BINDING, got `{s}`"))?;
+    Ok((parse_u32(set)?, parse_u32(binding)?))
+}
+
+fn parse_out(s: &str) -> Result<(u32, u32, String), String> {
     let (sb, file) = s
         .split_once('=')
-        .ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
-    let (set, binding) = sb
-        .split_once(':')
-        .ok_or_else(|| usage(format!("{flag} wants SET:BINDING=FILE, got `{s}`")))?;
-    Ok((
-        parse_u32(set, flag)?,
-        parse_u32(binding, flag)?,
-        file.to_string(),
-    ))
+        .ok_or_else(|| format!("wants SET:BINDING=FILE, got `{s}`"))?;
+    let (set, binding) = parse_set_binding(sb)?;
+    Ok((set, binding, file.to_string()))
 }
 
-pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
-    let mut it = args.iter();
-    let mut shader = None;
-    let mut a = RunArgs {
-        shader: String::new(),
-        entry: None,
-        workgroups: [1, 1, 1],
-        subgroup_size: 32,
-        switch_tangles: SwitchTangles::PerValue,
-        sibling_order: SiblingOrder::LowestLane,
-        spec: Vec::new(),
-        push: None,
-        buffers: Vec::new(),
-        aliases: Vec::new(),
-        outs: Vec::new(),
-        max_steps: DEFAULT_MAX_STEPS,
-        max_memory_mib: 1024,
-        max_trace_steps: 5_000_000,
-        max_invocations: Config::default().max_invocations,
-        max_buffer_memory_mib: Config::default().max_buffer_memory >> 20,
-        json: false,
-        trace: None,
-        coopmat_layout: None,
-        portability: false,
-    };
-    while let Some(arg) = it.next() {
-        let mut val = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| usage(format!("{name} needs a value")))
-        };
-        match arg.as_str() {
-            "--entry" => a.entry = Some(val("--entry")?),
-            "--workgroups" => {
-                let v = val("--workgroups")?;
-                let parts: Vec<&str> = v.split(',').collect();
-                if parts.is_empty() || parts.len() > 3 {
-                    return Err(usage(format!("--workgroups wants X,Y,Z, got `{v}`")));
-                }
-                for (k, p) in parts.iter().enumerate() {
-                    a.workgroups[k] = parse_u32(p, "--workgroups")?;
-                }
-            }
-            "--subgroup-size" => {
-                let v = parse_u32(&val("--subgroup-size")?, "--subgroup-size")?;
-                if !lanescope_core::valid_subgroup_size(v) {
-                    return Err(usage(format!(
-                        "--subgroup-size {v}: a subgroup size is a power of two from 4 to 128"
-                    )));
-                }
-                a.subgroup_size = v;
-            }
-            "--switch-tangles" => {
-                a.switch_tangles = match val("--switch-tangles")?.as_str() {
-                    "per-value" => SwitchTangles::PerValue,
-                    "per-case" => SwitchTangles::PerCase,
-                    other => {
-                        return Err(usage(format!(
-                            "--switch-tangles: `{other}` is not per-value or per-case"
-                        )))
-                    }
-                }
-            }
-            "--sibling-order" => {
-                a.sibling_order = match val("--sibling-order")?.as_str() {
-                    "lowest-lane" => SiblingOrder::LowestLane,
-                    "highest-lane" => SiblingOrder::HighestLane,
-                    "oldest" => SiblingOrder::Oldest,
-                    "newest" => SiblingOrder::Newest,
-                    other => {
-                        return Err(usage(format!(
-                    "--sibling-order: `{other}` is not lowest-lane, highest-lane, oldest or newest"
-                )))
-                    }
-                }
-            }
-            "--spec" => {
-                let v = val("--spec")?;
-                let (id, value) = v
-                    .split_once('=')
-                    .ok_or_else(|| usage(format!("--spec wants ID=VALUE, got `{v}`")))?;
-                a.spec.push((parse_u32(id, "--spec")?, value.to_string()));
-            }
-            "--push" => a.push = Some(val("--push")?),
-            "--buffer" => {
-                let (set, binding, file) = parse_set_binding(&val("--buffer")?, "--buffer")?;
-                if let Some(target) = file.strip_prefix('@') {
-                    let (of_set, of_binding, _) =
-                        parse_set_binding(&format!("{target}=-"), "--buffer ...=@")?;
-                    a.aliases.push(BufferAlias {
-                        set,
-                        binding,
-                        of_set,
-                        of_binding,
-                    });
-                } else {
-                    a.buffers.push((set, binding, file));
-                }
-            }
-            "--out" => a.outs.push(parse_set_binding(&val("--out")?, "--out")?),
-            "--max-steps" => {
-                let v = val("--max-steps")?;
-                a.max_steps = v
-                    .parse()
-                    .map_err(|_| usage(format!("--max-steps: `{v}` is not a number")))?;
-            }
-            "--max-memory" => {
-                let v = val("--max-memory")?;
-                a.max_memory_mib = v
-                    .parse()
-                    .map_err(|_| usage(format!("--max-memory: `{v}` is not a number of MiB")))?;
-            }
-            "--max-trace-steps" => {
-                let v = val("--max-trace-steps")?;
-                a.max_trace_steps = v
-                    .parse()
-                    .map_err(|_| usage(format!("--max-trace-steps: `{v}` is not a number")))?;
-            }
-            "--max-invocations" => {
-                let v = val("--max-invocations")?;
-                a.max_invocations = v
-                    .parse()
-                    .map_err(|_| usage(format!("--max-invocations: `{v}` is not a number")))?;
-            }
-            "--max-buffer-memory" => {
-                let v = val("--max-buffer-memory")?;
-                a.max_buffer_memory_mib = v.parse().map_err(|_| {
-                    usage(format!("--max-buffer-memory: `{v}` is not a number of MiB"))
-                })?;
-            }
-            "--json" => a.json = true,
-            "--trace" => a.trace = Some(val("--trace")?),
-            "--coopmat-layout" => a.coopmat_layout = Some(val("--coopmat-layout")?),
-            "--portability" => a.portability = true,
-            s if s.starts_with("--") => return Err(usage(format!("unknown option `{s}`"))),
-            s => {
-                if shader.replace(s.to_string()).is_some() {
-                    return Err(usage(format!("more than one shader given (`{s}`)")));
-                }
-            }
+fn parse_buffer(s: &str) -> Result<BufferArg, String> {
+    let (set, binding, file) = parse_out(s)?;
+    Ok(match file.strip_prefix('@') {
+        Some(target) => {
+            let (of_set, of_binding) = parse_set_binding(target)?;
+            BufferArg::Shared(BufferAlias {
+                set,
+                binding,
+                of_set,
+                of_binding,
+            })
         }
+        None => BufferArg::File {
+            set,
+            binding,
+            path: file,
+        },
+    })
+}
+
+/// Parses `lanescope run` arguments (without the `run`), as scripts and tests call it.
+pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
+    let argv = std::iter::once("lanescope").chain(std::iter::once("run"));
+    let cli = Cli::try_parse_from(argv.map(String::from).chain(args.iter().cloned()))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    match cli.command {
+        Some(Command::Run(a)) => Ok(*a),
+        _ => Err(CliError::Usage("not a run command".into())),
     }
-    a.shader = shader.ok_or_else(|| usage("no shader given"))?;
-    Ok(a)
+}
+
+/// How to raise a limit from the command line.
+fn raise_hint(limit: Limit) -> &'static str {
+    match limit {
+        Limit::Invocations => "raise it with --max-invocations",
+        Limit::Memory => "raise it with --max-memory, in MiB",
+        Limit::BufferMemory => "raise it with --max-buffer-memory, in MiB",
+    }
+}
+
+/// A run error as the command line words it: limits say which flag raises them.
+fn run_error(shader: &str, e: &RunError) -> CliError {
+    match e.limit() {
+        Some(l) => CliError::Failed(format!("{shader}: {e} ({})", raise_hint(l))),
+        None => CliError::Failed(format!("{shader}: {e}")),
+    }
+}
+
+fn load_error(shader: &str, e: &LoadError) -> CliError {
+    let hint = match e {
+        LoadError::EntryPoint { what } if what.starts_with("several") => " (pick one with --entry)",
+        LoadError::Unsupported { what, .. } if what.starts_with("layout `") => {
+            " (--coopmat-layout chooses the layout)"
+        }
+        _ => "",
+    };
+    CliError::Failed(format!("{shader}: {e}{hint}"))
 }
 
 /// Warnings go to stderr (and, with `--json`, into the summary).
@@ -266,13 +279,12 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
 }
 
 pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
-    let fail = |e: &dyn std::fmt::Display| CliError::Failed(format!("{}: {e}", a.shader));
     let coopmat_layout = match &a.coopmat_layout {
         Some(name) => lanescope_core::coopmat::parse_layout(name, |f| {
             std::fs::read_to_string(f).map_err(|e| format!("cannot read layout `{f}`: {e}"))
         })
         .map_err(CliError::Failed)?,
-        None => lanescope_core::coopmat::LayoutChoice::default(),
+        None => LayoutChoice::default(),
     };
     let opts = LoadOptions {
         entry: a.entry.clone(),
@@ -287,12 +299,16 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let mut bindings = Bindings::default();
     let buffer_limit = a.max_buffer_memory_mib.saturating_mul(1 << 20);
     let raise = " (raise it with --max-buffer-memory, in MiB)";
-    for (set, binding, file) in &a.buffers {
-        bindings
-            .buffers
-            .push((*set, *binding, read(file, "buffer", buffer_limit, raise)?));
+    for b in &a.buffers {
+        match b {
+            BufferArg::File { set, binding, path } => {
+                bindings
+                    .buffers
+                    .push((*set, *binding, read(path, "buffer", buffer_limit, raise)?))
+            }
+            BufferArg::Shared(alias) => bindings.aliases.push(*alias),
+        }
     }
-    bindings.aliases.clone_from(&a.aliases);
     if let Some(p) = &a.push {
         bindings.push_constants = read(p, "push constants", buffer_limit, raise)?;
     }
@@ -310,11 +326,8 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     };
     if a.portability {
         let layouts: Vec<_> = match &a.coopmat_layout {
-            Some(_)
-                if !lanescope_core::coopmat::LayoutChoice::builtin()
-                    .contains(&opts.coopmat_layout) =>
-            {
-                let mut v = lanescope_core::coopmat::LayoutChoice::builtin();
+            Some(_) if !LayoutChoice::builtin().contains(&opts.coopmat_layout) => {
+                let mut v = LayoutChoice::builtin();
                 v.push(opts.coopmat_layout.clone());
                 v
             }
@@ -331,10 +344,11 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         print_warnings(&report.warnings);
         return Ok(crate::report::portability(&report, &a.shader, a.json));
     }
-    let prog = Arc::new(load(bytes, &opts).map_err(|e| fail(&e))?);
-    let mut sim = Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| fail(&e))?;
+    let prog = Arc::new(load(bytes, &opts).map_err(|e| load_error(&a.shader, &e))?);
+    let mut sim =
+        Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| run_error(&a.shader, &e))?;
     print_warnings(sim.warnings());
-    let outcome = sim.run(a.max_steps).map_err(|e| fail(&e))?;
+    let outcome = sim.run(a.max_steps).map_err(|e| run_error(&a.shader, &e))?;
     if outcome == Outcome::Budget {
         return Err(CliError::Failed(format!(
             "{}: stopped after {} steps without finishing (an infinite loop?); raise the limit with --max-steps",
@@ -343,16 +357,13 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     }
     for (set, binding, file) in &a.outs {
         let data = sim.buffer(*set, *binding).ok_or_else(|| {
-            CliError::Failed(format!(
-                "--out {set}:{binding}: the shader has no buffer there"
-            ))
+            CliError::Failed(format!("--out {set}:{binding}: no buffer is bound there"))
         })?;
         std::fs::write(file, data)
             .map_err(|e| CliError::Failed(format!("cannot write `{file}`: {e}")))?;
     }
     if let Some(t) = &a.trace {
-        let doc = crate::report::trace_json(&sim);
-        std::fs::write(t, doc)
+        crate::report::write_trace(&sim, t)
             .map_err(|e| CliError::Failed(format!("cannot write trace `{t}`: {e}")))?;
     }
     if a.json {

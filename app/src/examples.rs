@@ -1,7 +1,7 @@
 //! Built-in examples: every `.spv` in `assets/`, embedded at build time.
 
 #[cfg(not(target_arch = "wasm32"))]
-use crate::cli::{self, CliError};
+use crate::cli::CliError;
 use lanescope_core::Bindings;
 #[cfg(not(target_arch = "wasm32"))]
 use lanescope_core::{load, Config, LoadOptions, Simulator};
@@ -78,7 +78,7 @@ pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
         .map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
     let mut sim = Simulator::new(Arc::new(prog), cfg, &bindings)
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    sim.run(cli::DEFAULT_MAX_STEPS)
+    sim.run(lanescope_core::DEFAULT_MAX_STEPS)
         .map_err(|e| CliError::Failed(e.to_string()))?;
     Ok(format!(
         "example {name}\n{}",

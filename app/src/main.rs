@@ -7,37 +7,43 @@ use lanescope::{cli, examples, gui};
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use cli::CliError;
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        None => gui_main(None, None),
-        // A permalink (the fragment, or a whole address holding one).
-        Some(link) if link.contains('#') && !std::path::Path::new(link).is_file() => {
-            let fragment = &link[link.find('#').unwrap_or(0)..];
-            gui_main(None, Some(fragment.to_owned()))
+    use clap::{CommandFactory, Parser};
+    use cli::{Cli, CliError, Command};
+    // clap prints help and version itself (exit 0) and usage errors with exit status 2.
+    let args = Cli::parse();
+    let result = match (args.command, args.open) {
+        (Some(Command::Run(a)), _) => cli::run(&a),
+        (Some(Command::Example { name }), _) => examples::run_example(name.as_deref()),
+        (Some(Command::Completions { shell }), _) => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "lanescope", &mut out);
+            Ok(String::from_utf8_lossy(&out).into_owned())
         }
-        Some("run") => cli::parse_run(&args[1..]).and_then(|a| cli::run(&a)),
-        Some("example") => examples::run_example(args.get(1).map(String::as_str)),
-        Some("-h" | "--help" | "help") => Ok(format!("{}\n", cli::USAGE)),
-        Some(path) if !path.starts_with('-') && std::path::Path::new(path).is_file() => {
-            match lanescope::gui::read_module(std::path::Path::new(path)) {
+        (None, None) => gui_main(None, None),
+        // A permalink (the fragment, or a whole address holding one).
+        (None, Some(link)) if link.contains('#') && !std::path::Path::new(&link).is_file() => {
+            let fragment = link[link.find('#').unwrap_or(0)..].to_owned();
+            gui_main(None, Some(fragment))
+        }
+        (None, Some(path)) if std::path::Path::new(&path).is_file() => {
+            match lanescope::gui::read_module(std::path::Path::new(&path)) {
                 Ok(bytes) => {
-                    let name = std::path::Path::new(path)
+                    let name = std::path::Path::new(&path)
                         .file_name()
-                        .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned());
+                        .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned());
                     gui_main(Some((name, bytes)), None)
                 }
                 Err(e) => Err(CliError::Failed(format!("{path}: {e}"))),
             }
         }
-        Some(other) => Err(CliError::Usage(format!(
+        (None, Some(other)) => Err(CliError::Usage(format!(
             "unknown command or missing file `{other}`"
         ))),
     };
     match result {
         Ok(out) => print!("{out}"),
         Err(CliError::Usage(msg)) => {
-            eprintln!("error: {msg}\n{}", cli::USAGE);
+            eprintln!("error: {msg}\n\n{}", Cli::command().render_usage());
             std::process::exit(2);
         }
         Err(CliError::Failed(msg)) => {

@@ -102,21 +102,49 @@ pub fn summary_text(sim: &Simulator) -> String {
 }
 
 /// The full trace: program blocks (so indices can be named) and every step.
-pub fn trace_json(sim: &Simulator) -> String {
+/// The trace document (schema in ARCHITECTURE.md), streamed: steps are written one at a time,
+/// never gathered into one JSON value.
+pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::Result<()> {
     let p = sim.program();
-    let blocks: Vec<Value> = p
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| json!({ "index": i, "label": b.label, "name": p.block_name(i as u32), "function": p.func_name(b.func), "steps": b.len() }))
-        .collect();
-    let doc = json!({
-        "schema": "lanescope-trace/1",
-        "summary": summary_value(sim),
-        "blocks": blocks,
-        "steps": sim.trace(),
-    });
-    serde_json::to_string(&doc).unwrap_or_default()
+    w.write_all(br#"{"schema":"lanescope-trace/1","summary":"#)?;
+    serde_json::to_writer(&mut *w, &summary_value(sim))?;
+    w.write_all(br#","blocks":["#)?;
+    for (i, b) in p.blocks.iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        let block = json!({ "index": i, "label": b.label, "name": p.block_name(i as u32), "function": p.func_name(b.func), "steps": b.len() });
+        serde_json::to_writer(&mut *w, &block)?;
+    }
+    w.write_all(br#"],"steps":["#)?;
+    for (i, step) in sim.trace().iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *w, step)?;
+    }
+    w.write_all(b"]}")?;
+    w.flush()
+}
+
+/// Writes the trace to a file, reporting any write error.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn write_trace(sim: &Simulator, path: &str) -> std::io::Result<()> {
+    let file = std::fs::File::create(path)?;
+    let mut w = std::io::BufWriter::new(file);
+    write_trace_to(sim, &mut w)?;
+    w.into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?
+        .sync_all()
+}
+
+/// The trace document in memory (for the app's export, which hands bytes to a save dialog or
+/// a download).
+pub fn trace_json(sim: &Simulator) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_trace_to(sim, &mut out);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The portability check's report: which layouts ran and which buffers differ.

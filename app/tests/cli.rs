@@ -409,3 +409,39 @@ fn nonsense_subgroup_sizes_are_usage_errors() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("power of two"));
     }
 }
+
+/// The trace is streamed to its file; a write error is reported, not ignored.
+#[test]
+fn trace_write_errors_are_reported() {
+    let mut args = if_else_args(&tmp("trace_err.bin"));
+    args.extend(["--trace".into(), "/nonexistent-dir/trace.json".into()]);
+    let o = exe().args(&args).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write trace"));
+}
+
+/// Generated help for every subcommand, and shell completions.
+#[test]
+fn help_and_completions() {
+    let o = exe().arg("--help").output().unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("opens the GUI") && text.contains("permalink"),
+        "{text}"
+    );
+    let o = exe().args(["run", "--help"]).output().unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    for flag in [
+        "--coopmat-layout",
+        "--portability",
+        "--buffer",
+        "--max-buffer-memory",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from `run --help`");
+    }
+    let o = exe().args(["completions", "bash"]).output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("--subgroup-size"));
+}

@@ -23,8 +23,8 @@ pub mod sched;
 pub mod sim;
 pub mod trace;
 
-pub use sched::{SiblingOrder, SwitchTangles};
+pub use sched::{NamedSetting, SiblingOrder, SwitchTangles};
 pub use sim::{
-    valid_subgroup_size, Bindings, BufferAlias, Config, Outcome, RunError, Simulator, Stats,
-    HARD_MAX_INVOCATIONS,
+    valid_subgroup_size, Bindings, BufferAlias, Config, Limit, Outcome, RunError, Simulator, Stats,
+    DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,
 };

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 pub type RecordId = u32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SwitchTangles {
     /// One tangle per selector value through the whole case construct, until the merge.
@@ -27,7 +27,7 @@ pub enum SwitchTangles {
     PerCase,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SiblingOrder {
     /// Run the tangle holding the lowest-numbered lane first.
@@ -38,6 +38,49 @@ pub enum SiblingOrder {
     Oldest,
     /// Run the tangle created last (depth-first).
     Newest,
+}
+
+/// A setting that is one of a few named values (kebab-case, as in `--json` and on the command
+/// line).
+pub trait NamedSetting: Sized + Copy + 'static {
+    /// Every value, in the order menus list them.
+    const ALL: &'static [Self];
+    fn name(self) -> &'static str;
+    /// The value named `s`.
+    fn parse(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.name() == s)
+    }
+    /// The names, for help text and errors.
+    fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|v| v.name()).collect()
+    }
+}
+
+impl NamedSetting for SwitchTangles {
+    const ALL: &'static [Self] = &[Self::PerValue, Self::PerCase];
+    fn name(self) -> &'static str {
+        match self {
+            Self::PerValue => "per-value",
+            Self::PerCase => "per-case",
+        }
+    }
+}
+
+impl NamedSetting for SiblingOrder {
+    const ALL: &'static [Self] = &[
+        Self::LowestLane,
+        Self::HighestLane,
+        Self::Oldest,
+        Self::Newest,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Self::LowestLane => "lowest-lane",
+            Self::HighestLane => "highest-lane",
+            Self::Oldest => "oldest",
+            Self::Newest => "newest",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -99,7 +99,7 @@ fn missing_or_short_buffers_are_run_errors() {
     let e = Simulator::new(Arc::clone(&prog), Config::default(), &Bindings::default())
         .err()
         .unwrap();
-    assert!(e.message.contains("set 0 binding"), "{e}");
+    assert!(e.to_string().contains("set 0 binding"), "{e}");
     let e = Simulator::new(
         prog,
         Config {
@@ -110,14 +110,14 @@ fn missing_or_short_buffers_are_run_errors() {
     )
     .err()
     .unwrap();
-    assert!(e.message.contains("power of two"), "{e}");
+    assert!(e.to_string().contains("power of two"), "{e}");
     let prog = Arc::new(load(&spv("c01_if_else.spv"), &LoadOptions::default()).unwrap());
     let small = Config {
         max_memory: 1024,
         ..Config::default()
     };
     let e = Simulator::new(prog, small, &bindings(64)).err().unwrap();
-    assert!(e.message.contains("--max-memory"), "{e}");
+    assert!(e.limit() == Some(lanescope_core::Limit::Memory), "{e}");
 }
 
 #[test]
@@ -333,15 +333,18 @@ fn invocation_and_buffer_limits_stop_a_run_before_it_starts_and_say_how_to_raise
         ..Config::default()
     };
     let e = Simulator::new(Arc::clone(&prog), few, &b).err().unwrap();
-    assert!(e.message.contains("64 invocations"), "{e}");
-    assert!(e.message.contains("--max-invocations"), "{e}");
+    assert!(e.to_string().contains("64 invocations"), "{e}");
+    assert!(e.limit() == Some(lanescope_core::Limit::Invocations), "{e}");
     let bound: usize = b.buffers.iter().map(|(_, _, d)| d.len()).sum();
     let small = Config {
         max_buffer_memory: bound as u64 - 1,
         ..Config::default()
     };
     let e = Simulator::new(Arc::clone(&prog), small, &b).err().unwrap();
-    assert!(e.message.contains("--max-buffer-memory"), "{e}");
+    assert!(
+        e.limit() == Some(lanescope_core::Limit::BufferMemory),
+        "{e}"
+    );
     let exact = Config {
         max_buffer_memory: bound as u64,
         max_invocations: 64,

@@ -70,7 +70,7 @@ fn push_constants_must_be_large_enough() {
         ..Bindings::default()
     };
     let e = Simulator::new(prog, Config::default(), &b).err().unwrap();
-    assert!(e.message.contains("push constants"), "{e}");
+    assert!(e.to_string().contains("push constants"), "{e}");
 }
 
 #[test]

@@ -214,13 +214,13 @@ fn binding_errors_and_warnings() {
         ..Bindings::default()
     };
     let e = new(&b).err().unwrap();
-    assert!(e.message.contains("set 3 binding 3"), "{e}");
+    assert!(e.to_string().contains("set 3 binding 3"), "{e}");
     // One binding bound twice.
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 32]), (0, 0, vec![0; 32])],
         ..Bindings::default()
     };
-    assert!(new(&b).err().unwrap().message.contains("bound twice"));
+    assert!(new(&b).err().unwrap().to_string().contains("bound twice"));
     // A buffer at a binding the shader does not declare: accepted, with a warning, and still
     // readable (it may be an alias's target).
     let b = Bindings {

@@ -116,6 +116,14 @@ pub struct Session {
     pub future: Vec<StepEvent>,
 }
 
+/// A run error for the error bar: a limit says where to raise it.
+fn run_error(name: &str, e: &lanescope_core::RunError) -> String {
+    match e.limit() {
+        Some(_) => format!("{name}: {e} (raise it in the Limits menu)"),
+        None => format!("{name}: {e}"),
+    }
+}
+
 impl Session {
     /// Loads `bytes` and starts a simulator. Errors are ready for the error bar.
     pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
@@ -125,7 +133,7 @@ impl Session {
             .map_err(|e| format!("{name}: {e}"))?;
         let disasm = Disassembly::new(&bytes, &program);
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|e| run_error(name, &e))?;
         Ok(Self {
             name: name.to_owned(),
             bytes,
@@ -153,7 +161,7 @@ impl Session {
             )
         };
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &self.initial)
-            .map_err(|e| format!("{}: {e}", self.name))?;
+            .map_err(|e| run_error(&self.name, &e))?;
         self.program = program;
         self.history = History::new(sim, 256);
         self.previous_buffers.clear();

@@ -313,7 +313,7 @@ impl LayoutChoice {
     pub fn fragment(&self, s: &Shape) -> Result<Fragment, String> {
         let unsupported = |why: &str| {
             Err(format!(
-                "layout `{}` does not support {}{why}; it supports: {}. Choose another layout (e.g. --coopmat-layout portable)",
+                "layout `{}` does not support {}{why}; it supports: {}. Choose another layout (`portable` lays out every shape)",
                 self.name(),
                 s.describe(),
                 self.supported().join("; ")

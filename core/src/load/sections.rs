@@ -176,10 +176,7 @@ impl Ctx<'_> {
                     }
                     _ => {
                         return Err(LoadError::EntryPoint {
-                            what: format!(
-                                "several compute entry points, pick one with --entry: {}",
-                                list()
-                            ),
+                            what: format!("several compute entry points; choose one: {}", list()),
                         })
                     }
                 }

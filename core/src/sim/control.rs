@@ -1,6 +1,6 @@
 //! Control flow: terminators (with the merge instructions of their block), calls.
 
-use super::{err, RunError, Simulator};
+use super::{RunError, Simulator};
 use crate::exec::Mask;
 use crate::program::{Inst, Merge, Program, Terminator};
 use crate::sched::{Events, Record, RecordKind, SwitchTangles, Tangle};
@@ -221,11 +221,15 @@ impl Simulator {
             let mut staged: Vec<(u32, usize, u64)> = Vec::new();
             for phi in &tb.phis {
                 let Some((_, src)) = phi.incoming.iter().find(|(p, _)| *p == t.block) else {
-                    return Err(err(format!(
-                        "OpPhi in {} has no value for predecessor {}",
-                        prog.block_name(target),
-                        prog.block_name(t.block)
-                    )));
+                    return Err(RunError::Internal {
+                        what: format!(
+                            "OpPhi in {} has no value for predecessor {}",
+                            prog.block_name(target),
+                            prog.block_name(t.block)
+                        ),
+                        function: prog.func_name(tb.func),
+                        block: prog.block_name(target),
+                    });
                 };
                 for k in 0..phi.width {
                     for l in lanes_of(lanes) {
@@ -262,7 +266,11 @@ impl Simulator {
         let sg = &mut self.sgs[g];
         if is_switch_header && mode == SwitchTangles::PerCase {
             let Some(sw) = ctx else {
-                return Err(err("internal: switch without record"));
+                return Err(RunError::Internal {
+                    what: "a switch without its record".into(),
+                    function: prog.func_name(block.func),
+                    block: prog.block_name(t.block),
+                });
             };
             let merge = sg.record(sw).map_or(0, |r| r.target);
             let falls = prog.fallthrough.get(&t.block).cloned().unwrap_or_default();

@@ -42,6 +42,9 @@ pub struct Config {
 /// indices stay well inside their integer types.
 pub const HARD_MAX_INVOCATIONS: u32 = 1 << 20;
 
+/// Steps a headless run takes before it stops as endless (the CLI's `--max-steps` default).
+pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
+
 /// Subgroup sizes the simulator takes: powers of two from 4 to 128 (Vulkan's range).
 pub fn valid_subgroup_size(s: u32) -> bool {
     (4..=128).contains(&s) && s.is_power_of_two()
@@ -95,7 +98,9 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
     let mut seen = BTreeSet::new();
     for (set, binding, _) in &bindings.buffers {
         if !seen.insert((*set, *binding)) {
-            return Err(err(format!("set {set} binding {binding} is bound twice")));
+            return Err(bind_err(format!(
+                "set {set} binding {binding} is bound twice"
+            )));
         }
     }
     // (set, binding) -> storage index, for direct bindings then aliases.
@@ -105,7 +110,7 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
         .collect();
     for a in &bindings.aliases {
         if !seen.insert((a.set, a.binding)) {
-            return Err(err(format!(
+            return Err(bind_err(format!(
                 "set {} binding {} is bound twice",
                 a.set, a.binding
             )));
@@ -115,7 +120,7 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
             .find(|(k, _)| *k == (a.of_set, a.of_binding))
             .map(|(_, i)| *i)
             .ok_or_else(|| {
-                err(format!(
+                bind_err(format!(
                     "set {} binding {} shares the buffer at set {} binding {}, where no buffer is bound",
                     a.set, a.binding, a.of_set, a.of_binding
                 ))
@@ -135,7 +140,7 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
                 .find(|(k, _)| *k == (res.set, res.binding))
                 .map(|(_, i)| *i)
                 .ok_or_else(|| {
-                    err(format!(
+                    bind_err(format!(
                         "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
                         res.set, res.binding, res.name, res.min_size
                     ))
@@ -151,7 +156,7 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
                     res.set, res.binding, res.name
                 )
             };
-            return Err(err(format!(
+            return Err(bind_err(format!(
                 "{what} has {len} bytes; the shader's declaration needs at least {}",
                 res.min_size
             )));
@@ -183,24 +188,82 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
     Ok((mem, warnings, bound))
 }
 
+/// A limit a run can hit; the CLI and the app say how to raise each one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// `Config::max_invocations`: invocations in one workgroup.
+    Invocations,
+    /// `Config::max_memory`: the simulator's memory for one workgroup, in bytes.
+    Memory,
+    /// `Config::max_buffer_memory`: the bound buffers and push constants, in bytes.
+    BufferMemory,
+}
+
+impl Limit {
+    /// What is limited, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            Self::Invocations => "invocations per workgroup",
+            Self::Memory => "simulator memory per workgroup",
+            Self::BufferMemory => "buffer memory",
+        }
+    }
+}
+
 /// Why a run could not start or go on.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct RunError {
-    pub message: String,
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum RunError {
+    /// A setting outside what the simulator takes (a subgroup size, a workgroup count).
+    #[error("{what}")]
+    Setting { what: String },
+    /// The host's bindings do not fit the shader: a missing or short buffer, a binding bound
+    /// twice, an alias of nothing.
+    #[error("{what}")]
+    Binding { what: String },
+    /// A limit of `Config` is lower than what the run needs.
+    #[error("{needs}; the limit is {allowed_text}")]
+    Limit {
+        limit: Limit,
+        /// What the run needs, in words.
+        needs: String,
+        /// The limit's value in the limit's unit (invocations or bytes).
+        allowed: u64,
+        allowed_text: String,
+    },
+    /// Lanes wait at reconvergence points that can never complete.
+    #[error("deadlock in workgroup {workgroup:?}, subgroup {subgroup}: lanes {lanes:?} wait at reconvergence points that can never complete (is the control flow structured?)")]
+    Deadlock {
+        workgroup: [u32; 3],
+        subgroup: u32,
+        lanes: Vec<u32>,
+    },
+    /// The program reached a state its loader should have refused (a bug in Lanescope).
+    #[error("internal error at {block} in function {function}: {what}")]
+    Internal {
+        what: String,
+        function: String,
+        block: String,
+    },
 }
 
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+impl RunError {
+    /// The limit this error is about, if it is one (so a front end can say how to raise it).
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            Self::Limit { limit, .. } => Some(*limit),
+            _ => None,
+        }
     }
 }
 
-impl std::error::Error for RunError {}
+fn setting(what: impl Into<String>) -> RunError {
+    RunError::Setting { what: what.into() }
+}
 
-fn err(message: impl Into<String>) -> RunError {
-    RunError {
-        message: message.into(),
-    }
+fn bind_err(what: impl Into<String>) -> RunError {
+    RunError::Binding { what: what.into() }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -248,7 +311,7 @@ impl Simulator {
     pub fn new(prog: Arc<Program>, cfg: Config, bindings: &Bindings) -> Result<Self, RunError> {
         let s = cfg.subgroup_size;
         if !valid_subgroup_size(s) {
-            return Err(err(format!(
+            return Err(setting(format!(
                 "subgroup size {s} must be a power of two from 4 to 128"
             )));
         }
@@ -258,7 +321,7 @@ impl Simulator {
             .iter()
             .any(|t| matches!(t, crate::program::Type::CoopMat(c) if !c.workgroup));
         if subgroup_coop && prog.coop_subgroup_size != s {
-            return Err(err(format!(
+            return Err(setting(format!(
                 "the program's Subgroup-scope cooperative matrices were laid out for subgroup size {} (LoadOptions::subgroup_size), not {s}",
                 prog.coop_subgroup_size
             )));
@@ -267,30 +330,37 @@ impl Simulator {
         let invocations = u64::from(x) * u64::from(y) * u64::from(z);
         let max_inv = cfg.max_invocations.min(HARD_MAX_INVOCATIONS);
         if invocations == 0 {
-            return Err(err(format!(
+            return Err(setting(format!(
                 "workgroup size {x}x{y}x{z} has no invocations"
             )));
         }
-        if invocations > u64::from(max_inv) {
-            let how = if invocations <= u64::from(HARD_MAX_INVOCATIONS) {
-                " (raise it with --max-invocations, or in the app's Limits menu)".to_string()
-            } else {
-                format!("; the simulator takes at most {HARD_MAX_INVOCATIONS}")
-            };
-            return Err(err(format!(
-                "workgroup size {x}x{y}x{z} = {invocations} invocations; the limit is {max_inv}{how}"
+        if invocations > u64::from(HARD_MAX_INVOCATIONS) {
+            return Err(setting(format!(
+                "workgroup size {x}x{y}x{z} = {invocations} invocations; the simulator takes at most {HARD_MAX_INVOCATIONS}"
             )));
+        }
+        if invocations > u64::from(max_inv) {
+            return Err(RunError::Limit {
+                limit: Limit::Invocations,
+                needs: format!("workgroup size {x}x{y}x{z} = {invocations} invocations"),
+                allowed: u64::from(max_inv),
+                allowed_text: max_inv.to_string(),
+            });
         }
         let subgroups = invocations.div_ceil(u64::from(s));
         let need = u64::from(prog.num_slots) * u64::from(s) * 8 * subgroups
             + invocations * u64::from(prog.invocation_bytes)
             + u64::from(prog.workgroup_bytes);
         if need > cfg.max_memory {
-            return Err(err(format!(
-                "simulating a workgroup of this shader needs {} KiB (registers and private memory); the limit is {} KiB (raise it with --max-memory, in MiB, or in the app's Limits menu)",
-                need.div_ceil(1024),
-                cfg.max_memory >> 10
-            )));
+            return Err(RunError::Limit {
+                limit: Limit::Memory,
+                needs: format!(
+                    "simulating a workgroup of this shader needs {} KiB (registers and private memory)",
+                    need.div_ceil(1024)
+                ),
+                allowed: cfg.max_memory,
+                allowed_text: format!("{} KiB", cfg.max_memory >> 10),
+            });
         }
         let wg_total = cfg
             .workgroups
@@ -298,7 +368,7 @@ impl Simulator {
             .map(|w| u64::from(*w))
             .product::<u64>();
         if wg_total == 0 || wg_total > 1 << 20 {
-            return Err(err(format!(
+            return Err(setting(format!(
                 "{wg_total} workgroups requested; supported: 1 to 1048576"
             )));
         }
@@ -309,11 +379,12 @@ impl Simulator {
             .sum::<u64>()
             + bindings.push_constants.len() as u64;
         if bound > cfg.max_buffer_memory {
-            return Err(err(format!(
-                "the bound buffers hold {} KiB; the buffer-memory limit is {} KiB (raise it with --max-buffer-memory, in MiB, or in the app's Limits menu)",
-                bound.div_ceil(1024),
-                cfg.max_buffer_memory >> 10
-            )));
+            return Err(RunError::Limit {
+                limit: Limit::BufferMemory,
+                needs: format!("the bound buffers hold {} KiB", bound.div_ceil(1024)),
+                allowed: cfg.max_buffer_memory,
+                allowed_text: format!("{} KiB", cfg.max_buffer_memory >> 10),
+            });
         }
         let (mem, warnings, bound) = bind_buffers(&prog, bindings)?;
         let mut sim = Self {
@@ -535,12 +606,11 @@ impl Simulator {
                 continue;
             }
             if let Some(sg) = self.sgs.iter().find(|sg| sg.finished != sg.live) {
-                return Err(err(format!(
-                    "deadlock in workgroup {:?}, subgroup {}: lanes {} wait at reconvergence points that can never complete (is the control flow structured?)",
-                    self.workgroup_id(),
-                    sg.index,
-                    mask_list(sg.live & !sg.finished)
-                )));
+                return Err(RunError::Deadlock {
+                    workgroup: self.workgroup_id(),
+                    subgroup: sg.index,
+                    lanes: lanes_list(sg.live & !sg.finished),
+                });
             }
             self.stats.workgroups_done += 1;
             if self.wg_linear + 1 >= self.wg_total {
@@ -638,7 +708,7 @@ impl Simulator {
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
             self.cfg.record_trace = false;
-            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit; later steps are not recorded (raise it with --max-trace-steps, or in the app's Limits menu)", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
+            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
         }
         if self.cfg.record_trace {
             self.trace.push(StepEvent {
@@ -752,9 +822,4 @@ pub fn lanes_list(m: Mask) -> Vec<u32> {
         m &= m - 1;
     }
     v
-}
-
-fn mask_list(m: Mask) -> String {
-    let v: Vec<String> = lanes_list(m).iter().map(u32::to_string).collect();
-    v.join(",")
 }
