@@ -19,6 +19,9 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 echo "== cargo test"
 cargo test --workspace --release
 
+echo "== core tests in debug (integer overflow checks on)"
+cargo test -p lanescope_core
+
 echo "== fuzz smoke run (hostile input; the regression inputs above run as ordinary tests)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     for target in load run settings differential; do
