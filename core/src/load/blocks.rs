@@ -18,9 +18,8 @@ impl Ctx<'_> {
         let mut inst_indices = Vec::new();
         let mut merge = None;
         let mut term = None;
-        let first_inst_index = self.cur_index + 1;
+        let label_index = self.cur_index;
         for inst in &b.instructions {
-            self.cur_index += 1;
             self.set_cur(inst);
             let here = self.cur_index;
             if term.is_some() {
@@ -53,6 +52,7 @@ impl Ctx<'_> {
             what: format!("block %{label} has no terminator"),
             at: self.loc(label_inst),
         })?;
+        let first_inst_index = label_index + 1;
         Ok(Block {
             label,
             func,

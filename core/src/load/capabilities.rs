@@ -111,7 +111,6 @@ impl Ctx<'_> {
             declared.contains_key(&(C::WorkgroupMemoryExplicitLayoutKHR as u32));
         let mut used: BTreeSet<u32> = BTreeSet::new();
         let mut grammar: HashMap<u32, &'static [C]> = HashMap::new();
-        let mut index = 0u32;
         for inst in all_instructions(m) {
             let needs = needs_of(inst, &mut grammar, self);
             for alternatives in needs {
@@ -131,7 +130,6 @@ impl Ctx<'_> {
                     .find(|c| enabled.contains(&(**c as u32)))
                     .or(alternatives.first())
                     .map_or_else(String::new, |c| format!("{c:?}"));
-                self.cur_index = index;
                 self.set_cur(inst);
                 return Err(self.unsupported(
                     inst,
@@ -145,7 +143,6 @@ impl Ctx<'_> {
                 if let Some(Operand::IdRef(set)) = inst.operands.first() {
                     if let Some(ExtSet::Other(name)) = self.ext_sets.get(set) {
                         let name = name.clone();
-                        self.cur_index = index;
                         self.set_cur(inst);
                         return Err(self.unsupported(
                             inst,
@@ -154,7 +151,6 @@ impl Ctx<'_> {
                     }
                 }
             }
-            index += 1;
         }
         let mut in_order: Vec<&(C, u32)> = declared.values().collect();
         in_order.sort_by_key(|(_, k)| *k);
@@ -197,7 +193,7 @@ impl Ctx<'_> {
     /// a compute shader's results): an ignored mode would make results silently wrong.
     pub(super) fn check_execution_modes(&mut self, entry: u32) -> Result<(), LoadError> {
         use rspirv::spirv::ExecutionMode as M;
-        for (k, m) in self.module.execution_modes.iter().enumerate() {
+        for m in &self.module.execution_modes {
             if !matches!(m.operands.first(), Some(Operand::IdRef(f)) if *f == entry) {
                 continue;
             }
@@ -222,12 +218,7 @@ impl Ctx<'_> {
                     | M::DerivativeGroupLinearKHR
             );
             if !fine {
-                self.cur_index = (self.module.capabilities.len()
-                    + self.module.extensions.len()
-                    + self.module.ext_inst_imports.len()
-                    + self.module.memory_model.iter().count()
-                    + self.module.entry_points.len()
-                    + k) as u32;
+                self.set_cur(m);
                 return Err(self.unsupported(
                     m,
                     format!(
@@ -240,8 +231,8 @@ impl Ctx<'_> {
     }
 }
 
-/// Every instruction of the module in binary order.
-fn all_instructions(m: &rspirv::dr::Module) -> impl Iterator<Item = &Instruction> {
+/// Every instruction rspirv parsed, in binary order.
+pub(super) fn all_instructions(m: &rspirv::dr::Module) -> impl Iterator<Item = &Instruction> {
     m.capabilities
         .iter()
         .chain(&m.extensions)

@@ -12,8 +12,8 @@ mod structure;
 pub use error::{LoadError, Location, Warning, WarningCode};
 
 use crate::program::{
-    Block, Function, Layout, Program, Resource, Space, SpecConstantInfo, Type, TypeId, Types,
-    Variable,
+    literal_string, Block, Function, Layout, Program, Resource, Space, SpecConstantInfo,
+    SpirvModule, Type, TypeId, Types, Variable,
 };
 use crate::value::ScalarTy;
 use rspirv::dr::{self, Instruction, Operand};
@@ -112,47 +112,99 @@ const MAX_VALUE_COMPONENTS: usize = 1 << 16;
 
 /// Parse and lower a module.
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadError> {
-    let mut words = to_words(bytes)?;
+    let words = to_words(bytes)?;
     let offsets = instruction_offsets(&words)?;
-    // rspirv's loader rejects OpExecutionModeId; as OpExecutionMode it parses the same operands
-    // (the mode's grammar says they are ids), so rewrite the opcode in place.
-    for &o in &offsets {
-        let i = o as usize / 4;
-        if words[i] & 0xffff == 331 {
-            words[i] = (words[i] & 0xffff_0000) | 16;
-        }
-    }
-    // Capabilities newer than the grammar Lanescope knows: rspirv cannot decode them, so they
-    // are read here and stand in as `Shader` (what a module declares but does not use is only
-    // a warning; an instruction that needs one is an opcode Lanescope does not know either).
-    let mut unknown_caps = Vec::new();
-    for (k, &o) in offsets.iter().enumerate() {
-        let i = o as usize / 4;
-        if words[i] & 0xffff == 17 && words[i] >> 16 == 2 {
-            let c = words[i + 1];
-            if rspirv::spirv::Capability::from_u32(c).is_none() {
-                unknown_caps.push((c, k as u32));
-                words[i + 1] = rspirv::spirv::Capability::Shader as u32;
+    let raw = SpirvModule::new(words, offsets.iter().map(|o| o / 4).collect());
+    let stream = SemanticStream::of(&raw);
+    let module = dr::load_words(&stream.words).map_err(|e| parse_error(&e, &stream, &raw))?;
+    let mut cx = Ctx::new(&module, std::sync::Arc::new(raw), stream.kept);
+    cx.unknown_caps = stream.unknown_caps;
+    cx.run(opts)
+}
+
+/// Extended instruction sets that carry only debug information.
+fn debug_only_set(name: &str) -> bool {
+    name.starts_with("NonSemantic.") || name == "OpenCL.DebugInfo.100" || name == "DebugInfo"
+}
+
+/// The words rspirv parses: the module without its debug-only instructions (OpLine, OpSource,
+/// OpString, non-semantic extended instructions), which the SPIR-V spec lets appear where
+/// rspirv's loader refuses or moves them (between functions, between blocks). They are read
+/// from the verbatim stream instead (`debuginfo.rs`), and every kept instruction remembers
+/// its index there, so locations always name the module's own instruction numbers.
+struct SemanticStream {
+    words: Vec<u32>,
+    /// For each kept instruction, its index in the verbatim stream.
+    kept: Vec<u32>,
+    /// Word index of each kept instruction in `words`.
+    starts: Vec<u32>,
+    /// Capabilities newer than the grammar Lanescope knows: (value, instruction index).
+    unknown_caps: Vec<(u32, u32)>,
+}
+
+impl SemanticStream {
+    fn of(raw: &SpirvModule) -> Self {
+        let mut debug_sets = std::collections::BTreeSet::new();
+        let mut out = Self {
+            words: raw.header().to_vec(),
+            kept: Vec::with_capacity(raw.len()),
+            starts: Vec::with_capacity(raw.len()),
+            unknown_caps: Vec::new(),
+        };
+        for (k, inst) in raw.instructions().enumerate() {
+            let op = inst[0] & 0xffff;
+            if op == 11 && inst.len() >= 3 && debug_only_set(&literal_string(&inst[2..]).0) {
+                debug_sets.insert(inst[1]);
+            }
+            let debug_only = matches!(op, 2 | 3 | 4 | 7 | 8 | 317)
+                || (op == 12 && inst.len() >= 4 && debug_sets.contains(&inst[3]));
+            if debug_only {
+                continue;
+            }
+            out.starts.push(out.words.len() as u32);
+            out.kept.push(k as u32);
+            let at = out.words.len();
+            out.words.extend_from_slice(inst);
+            match op {
+                // rspirv's loader rejects OpExecutionModeId; as OpExecutionMode it parses the
+                // same operands (the mode's grammar says they are ids).
+                331 => out.words[at] = (inst[0] & 0xffff_0000) | 16,
+                // A capability rspirv cannot decode stands in as `Shader`: what a module
+                // declares but does not use is only a warning, and an instruction that needs
+                // it is an opcode Lanescope does not know either.
+                17 if inst.len() == 2 && rspirv::spirv::Capability::from_u32(inst[1]).is_none() => {
+                    out.unknown_caps.push((inst[1], k as u32));
+                    out.words[at + 1] = rspirv::spirv::Capability::Shader as u32;
+                }
+                _ => {}
             }
         }
+        out
     }
-    let module = dr::load_words(&words).map_err(|e| parse_error(&e, &offsets))?;
-    let mut cx = Ctx::new(&module, offsets);
-    cx.unknown_caps = unknown_caps;
-    cx.run(opts)
+
+    /// The verbatim index of the kept instruction starting at `byte` of `words`.
+    fn index_at_byte(&self, byte: usize) -> Option<u32> {
+        let w = (byte / 4) as u32;
+        let k = self.starts.binary_search(&w).ok()?;
+        self.kept.get(k).copied()
+    }
 }
 
 /// rspirv's parse errors, as load errors: what its grammar does not know (an opcode or operand
 /// value from an extension newer than it) is unsupported; the rest is malformed.
-fn parse_error(e: &rspirv::binary::ParseState, offsets: &[u32]) -> LoadError {
+fn parse_error(
+    e: &rspirv::binary::ParseState,
+    stream: &SemanticStream,
+    raw: &SpirvModule,
+) -> LoadError {
     use rspirv::binary::ParseState as S;
-    let at_byte = |byte: usize| Location {
-        instruction: offsets
-            .iter()
-            .position(|o| *o as usize == byte)
-            .map(|i| i as u32),
-        byte_offset: Some(byte as u32),
-        ..Location::default()
+    let at_byte = |byte: usize| {
+        let instruction = stream.index_at_byte(byte);
+        Location {
+            instruction,
+            byte_offset: instruction.and_then(|k| raw.byte_offset(k as usize)),
+            ..Location::default()
+        }
     };
     match e {
         S::OpcodeUnknown(byte, _, op) => LoadError::Unsupported {
@@ -422,7 +474,12 @@ pub(crate) enum ExtSet {
 
 pub(crate) struct Ctx<'m> {
     pub module: &'m dr::Module,
-    offsets: Vec<u32>,
+    /// The verbatim module, for locations and the debug information.
+    pub raw: std::sync::Arc<SpirvModule>,
+    /// Verbatim index of each instruction rspirv parsed, in its order.
+    kept: Vec<u32>,
+    /// An rspirv instruction's address -> its verbatim index.
+    inst_index: HashMap<usize, u32>,
     /// result id -> module instruction index
     pub id_index: HashMap<u32, u32>,
     pub names: BTreeMap<u32, String>,
@@ -477,10 +534,12 @@ pub(crate) struct Ctx<'m> {
 }
 
 impl<'m> Ctx<'m> {
-    fn new(module: &'m dr::Module, offsets: Vec<u32>) -> Self {
+    fn new(module: &'m dr::Module, raw: std::sync::Arc<SpirvModule>, kept: Vec<u32>) -> Self {
         Self {
             module,
-            offsets,
+            raw,
+            kept,
+            inst_index: HashMap::new(),
             id_index: HashMap::new(),
             names: BTreeMap::new(),
             decos: HashMap::new(),
@@ -547,7 +606,7 @@ impl<'m> Ctx<'m> {
     pub fn loc(&self, inst: Option<&Instruction>) -> Location {
         Location {
             instruction: Some(self.cur_index),
-            byte_offset: self.offsets.get(self.cur_index as usize).copied(),
+            byte_offset: self.raw.byte_offset(self.cur_index as usize),
             opcode: inst.map(|i| format!("Op{}", i.class.opname)),
             id: inst.and_then(|i| i.result_id),
             function: self.cur_function.clone(),
@@ -679,7 +738,7 @@ impl<'m> Ctx<'m> {
     }
 
     fn run(&mut self, opts: &LoadOptions) -> Result<Program, LoadError> {
-        self.index_ids();
+        self.index_ids()?;
         self.read_debug_and_annotations();
         self.check_capabilities()?;
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
@@ -738,7 +797,7 @@ impl<'m> Ctx<'m> {
             names,
             id_slots,
             is_reconv_target,
-            module_instructions: self.offsets.len() as u32,
+            module_instructions: self.raw.len() as u32,
             leaf_tables: std::mem::take(&mut self.leaf_tables),
             fallthrough,
             slot_width,
@@ -746,6 +805,7 @@ impl<'m> Ctx<'m> {
             coop_frags: std::mem::take(&mut self.coop_frags),
             coop_subgroup_size: self.coop_subgroup_size,
             warnings: std::mem::take(&mut self.warnings),
+            module: std::sync::Arc::clone(&self.raw),
         })
     }
 

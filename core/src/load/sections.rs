@@ -7,60 +7,40 @@ use rspirv::spirv::Op;
 use std::collections::HashMap;
 
 impl Ctx<'_> {
-    /// Walk the module in binary order to number instructions.
-    pub(super) fn index_ids(&mut self) {
-        let m = self.module;
-        let mut idx = 0u32;
-        let mut note = |inst: &Instruction, map: &mut HashMap<u32, u32>| {
+    /// Numbers rspirv's instructions by their index in the verbatim stream (rspirv keeps the
+    /// semantic instructions in stream order; the debug-only ones never reach it).
+    pub(super) fn index_ids(&mut self) -> Result<(), LoadError> {
+        let mut ids = HashMap::new();
+        let mut at = HashMap::new();
+        let mut n = 0usize;
+        for inst in super::capabilities::all_instructions(self.module) {
+            let Some(&k) = self.kept.get(n) else {
+                break;
+            };
+            n += 1;
+            at.insert(std::ptr::from_ref(inst) as usize, k);
             if let Some(r) = inst.result_id {
-                map.insert(r, idx);
-            }
-            idx += 1;
-        };
-        let mut map = HashMap::new();
-        let header_sections: [&[Instruction]; 9] = [
-            &m.capabilities,
-            &m.extensions,
-            &m.ext_inst_imports,
-            m.memory_model.as_slice(),
-            &m.entry_points,
-            &m.execution_modes,
-            &m.debug_string_source,
-            &m.debug_names,
-            &m.debug_module_processed,
-        ];
-        for sec in header_sections {
-            for i in sec {
-                note(i, &mut map);
+                ids.insert(r, k);
             }
         }
-        for i in m.annotations.iter().chain(&m.types_global_values) {
-            note(i, &mut map);
+        if n != self.kept.len() {
+            return Err(LoadError::Malformed {
+                what: format!(
+                    "{} instructions parsed where the stream holds {}",
+                    n,
+                    self.kept.len()
+                ),
+                at: Location::default(),
+            });
         }
-        for f in &m.functions {
-            if let Some(d) = &f.def {
-                note(d, &mut map);
-            }
-            for p in &f.parameters {
-                note(p, &mut map);
-            }
-            for b in &f.blocks {
-                if let Some(l) = &b.label {
-                    note(l, &mut map);
-                }
-                for i in &b.instructions {
-                    note(i, &mut map);
-                }
-            }
-            if let Some(e) = &f.end {
-                note(e, &mut map);
-            }
-        }
-        self.id_index = map;
+        self.id_index = ids;
+        self.inst_index = at;
+        Ok(())
     }
 
+    /// Makes `inst` the instruction errors name.
     pub fn set_cur(&mut self, inst: &Instruction) {
-        if let Some(i) = inst.result_id.and_then(|r| self.id_index.get(&r)) {
+        if let Some(i) = self.inst_index.get(&(std::ptr::from_ref(inst) as usize)) {
             self.cur_index = *i;
         }
     }

@@ -2,12 +2,14 @@
 //! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
 
 mod inst;
+mod module;
 mod types;
 
 pub use inst::{
     AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, UnOp,
     WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
+pub use module::{literal_string, SpirvModule};
 pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types, MAX_TYPE_BYTES};
 
 use crate::value::ScalarTy;
@@ -58,8 +60,7 @@ pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Terminator,
     pub merge: Option<Merge>,
-    /// Index in the module's instruction stream of the first instruction of `insts` (or of the
-    /// terminator when `insts` is empty), for naming locations.
+    /// Index in the module's instruction stream of the instruction after the block's OpLabel.
     pub first_inst_index: u32,
     /// Module instruction index of each step (insts, then the terminator).
     pub inst_indices: Vec<u32>,
@@ -183,6 +184,8 @@ pub struct Program {
     pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// Invocations per subgroup the Subgroup-scope fragments were built for.
     pub coop_subgroup_size: u32,
+    /// The module's instructions as read, for the disassembly and source views.
+    pub module: std::sync::Arc<SpirvModule>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
     pub warnings: Vec<crate::load::Warning>,
