@@ -102,11 +102,20 @@ pub fn summary_text(sim: &Simulator) -> String {
 }
 
 /// The full trace: program blocks (so indices can be named) and every step.
+/// A trace step with the source position of its instruction.
+#[derive(serde::Serialize)]
+struct StepWithSource<'a> {
+    #[serde(flatten)]
+    step: &'a lanescope_core::trace::StepEvent,
+    file: &'a str,
+    line: u32,
+}
+
 /// The trace document (schema in ARCHITECTURE.md), streamed: steps are written one at a time,
 /// never gathered into one JSON value.
 pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::Result<()> {
     let p = sim.program();
-    w.write_all(br#"{"schema":"lanescope-trace/1","summary":"#)?;
+    w.write_all(br#"{"schema":"lanescope-trace/2","summary":"#)?;
     serde_json::to_writer(&mut *w, &summary_value(sim))?;
     w.write_all(br#","blocks":["#)?;
     for (i, b) in p.blocks.iter().enumerate() {
@@ -117,11 +126,30 @@ pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::
         serde_json::to_writer(&mut *w, &block)?;
     }
     w.write_all(br#"],"steps":["#)?;
+    // Each step's source position, looked up once per instruction.
+    let debug = p.debug.as_ref();
+    let mut pos_cache: std::collections::HashMap<(u32, u32), Option<(String, u32)>> =
+        std::collections::HashMap::new();
     for (i, step) in sim.trace().iter().enumerate() {
         if i > 0 {
             w.write_all(b",")?;
         }
-        serde_json::to_writer(&mut *w, step)?;
+        let pos = pos_cache.entry((step.block, step.inst)).or_insert_with(|| {
+            let d = debug?;
+            let sp = d.pos(p.step_index(step.block, step.inst))?;
+            Some((d.file_name(sp.file)?.to_owned(), sp.line))
+        });
+        match pos {
+            Some((file, line)) => serde_json::to_writer(
+                &mut *w,
+                &StepWithSource {
+                    step,
+                    file,
+                    line: *line,
+                },
+            )?,
+            None => serde_json::to_writer(&mut *w, step)?,
+        }
     }
     w.write_all(b"]}")?;
     w.flush()

@@ -70,7 +70,7 @@ fn run_writes_outputs_and_a_json_summary() {
     assert_eq!(w(5 * 516 + 5), 0xffff_ffff);
     let t: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
-    assert_eq!(t["schema"], "lanescope-trace/1");
+    assert_eq!(t["schema"], "lanescope-trace/2");
     assert_eq!(
         t["steps"].as_array().unwrap().len() as u64,
         summary["steps"].as_u64().unwrap()

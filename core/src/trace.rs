@@ -4,6 +4,35 @@
 use crate::exec::Mask;
 use serde::Serialize;
 
+/// Where an instruction came from in the source, when the module says: the innermost source
+/// position, and the call sites it was inlined at (innermost first).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceRef {
+    /// The file name as the module writes it (`OpString` / `DebugSource`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based; absent when the compiler gave none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inlined_at: Vec<crate::program::debug::Frame>,
+}
+
+impl SourceRef {
+    /// `file:line:col` (or less, as known), for messages.
+    pub fn describe(&self) -> Option<String> {
+        let file = self.file.as_deref().unwrap_or("?");
+        let line = self.line?;
+        Some(match self.column {
+            Some(c) => format!("{file}:{line}:{c}"),
+            None => format!("{file}:{line}"),
+        })
+    }
+}
+
 /// A run-time finding: undefined behaviour or an undefined result, with where and who.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
@@ -20,6 +49,9 @@ pub struct Diagnostic {
     pub lanes: Vec<u32>,
     /// Step at which it was first seen.
     pub step: u64,
+    /// The source position of the instruction, when the module carries line information.
+    #[serde(flatten)]
+    pub source: SourceRef,
 }
 
 /// One step: a tangle executing one instruction.
@@ -93,4 +125,6 @@ pub struct PoisonStore {
     /// Storage class of the memory written, and for buffers their (set, binding).
     pub memory: String,
     pub binding: Option<(u32, u32)>,
+    #[serde(flatten)]
+    pub source: SourceRef,
 }

@@ -222,7 +222,7 @@ try {
     page.keyboard.press("Control+Shift+E"),
   ]);
   const trace = JSON.parse(await readFile(await json.path(), "utf8"));
-  check(trace.schema === "lanescope-trace/1" && trace.steps.length === 13 && trace.summary.steps === 13,
+  check(trace.schema === "lanescope-trace/2" && trace.steps.length === 13 && trace.summary.steps === 13,
     `the exported trace holds the 13 steps (${trace.schema}, ${trace.steps?.length} steps)`);
   // A hostile link is an error in the app, not a dead page.
   await page.goto(`${base}#module=x.spv:AAAA&step=5`);

@@ -110,6 +110,38 @@ impl Memory {
         })
     }
 
+    /// Reads a leaf without the access rules of a shader's load (for views): `None` when out
+    /// of bounds.
+    pub fn peek(&self, ptr: u64, leaf: Leaf, inv: usize) -> Option<u64> {
+        let (space, region, base) = decode_ptr(ptr);
+        let size = leaf.ty.size_bytes() as usize;
+        let start = base as usize + leaf.offset as usize;
+        let (mem, lo, limit): (&[u8], usize, usize) = match space {
+            Space::Buffer => {
+                let b = self.buffers.get(self.storage(region)?)?;
+                (b, 0, b.len())
+            }
+            Space::Workgroup => (&self.workgroup, 0, self.workgroup.len()),
+            Space::Invocation => (
+                &self.invocation,
+                inv * self.per_invocation,
+                self.per_invocation,
+            ),
+        };
+        if start + size > limit {
+            return None;
+        }
+        let bytes = mem.get(lo + start..lo + start + size)?;
+        let mut b = [0u8; 8];
+        b[..size].copy_from_slice(bytes);
+        let v = u64::from_le_bytes(b);
+        Some(if leaf.ty == ScalarTy::Bool {
+            u64::from(v != 0)
+        } else {
+            v
+        })
+    }
+
     #[inline]
     pub fn write(&mut self, ptr: u64, leaf: Leaf, inv: usize, v: u64) -> Result<(), OutOfBounds> {
         let size = leaf.ty.size_bytes();

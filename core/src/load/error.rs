@@ -12,6 +12,8 @@ pub struct Location {
     pub opcode: Option<String>,
     pub id: Option<u32>,
     pub function: Option<String>,
+    /// The source position (`file:line[:col]`), when the module carries line information.
+    pub source: Option<String>,
 }
 
 impl fmt::Display for Location {
@@ -31,6 +33,9 @@ impl fmt::Display for Location {
         }
         if let Some(func) = &self.function {
             parts.push(format!("in function {func}"));
+        }
+        if let Some(src) = &self.source {
+            parts.push(format!("from {src}"));
         }
         if parts.is_empty() {
             write!(f, "in the module")

@@ -2,6 +2,7 @@
 
 mod blocks;
 mod capabilities;
+mod debuginfo;
 mod decode;
 mod decode_coop;
 mod decode_ops;
@@ -523,6 +524,8 @@ pub(crate) struct Ctx<'m> {
     /// Type id -> its defining instruction, for questions asked before types are lowered.
     pub type_defs: HashMap<u32, &'m Instruction>,
     pub warnings: Vec<Warning>,
+    /// The module's debug information (read first, for source positions in errors).
+    pub debug: Option<crate::program::debug::DebugInfo>,
     /// Capabilities the grammar does not know: (value, instruction index).
     pub unknown_caps: Vec<(u32, u32)>,
     /// Whether the module declares WorkgroupMemoryExplicitLayoutKHR: Block-decorated
@@ -581,6 +584,7 @@ impl<'m> Ctx<'m> {
                 .collect(),
             warnings: Vec::new(),
             unknown_caps: Vec::new(),
+            debug: None,
             explicit_workgroup_layout: false,
             block_workgroup_vars: false,
             plain_workgroup_vars: false,
@@ -604,7 +608,17 @@ impl<'m> Ctx<'m> {
     }
 
     pub fn loc(&self, inst: Option<&Instruction>) -> Location {
+        let source = self.debug.as_ref().and_then(|d| {
+            let p = d.pos(self.cur_index)?;
+            let file = d.file_name(p.file)?;
+            Some(if p.column > 0 {
+                format!("{file}:{}:{}", p.line, p.column)
+            } else {
+                format!("{file}:{}", p.line)
+            })
+        });
         Location {
+            source,
             instruction: Some(self.cur_index),
             byte_offset: self.raw.byte_offset(self.cur_index as usize),
             opcode: inst.map(|i| format!("Op{}", i.class.opname)),
@@ -738,6 +752,8 @@ impl<'m> Ctx<'m> {
     }
 
     fn run(&mut self, opts: &LoadOptions) -> Result<Program, LoadError> {
+        // First, so that errors can name the source line.
+        self.debug = debuginfo::read(&self.raw);
         self.index_ids()?;
         self.read_debug_and_annotations();
         self.check_capabilities()?;
@@ -806,6 +822,7 @@ impl<'m> Ctx<'m> {
             coop_subgroup_size: self.coop_subgroup_size,
             warnings: std::mem::take(&mut self.warnings),
             module: std::sync::Arc::clone(&self.raw),
+            debug: self.debug.take(),
         })
     }
 

@@ -1,6 +1,7 @@
 //! Lanescope's own program representation: what the loader builds from SPIR-V and the only thing
 //! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
 
+pub mod debug;
 mod inst;
 mod module;
 mod types;
@@ -186,6 +187,8 @@ pub struct Program {
     pub coop_subgroup_size: u32,
     /// The module's instructions as read, for the disassembly and source views.
     pub module: std::sync::Arc<SpirvModule>,
+    /// Source files, lines, functions and variables, when the module carries them.
+    pub debug: Option<debug::DebugInfo>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
     pub warnings: Vec<crate::load::Warning>,
@@ -211,6 +214,60 @@ pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
 }
 
 impl Program {
+    /// Where module instruction `k` came from in the source, as far as the module says.
+    pub fn source_ref(&self, k: u32) -> crate::trace::SourceRef {
+        let Some(d) = &self.debug else {
+            return crate::trace::SourceRef::default();
+        };
+        let mut frames = d.frames(k);
+        if frames.is_empty() {
+            return crate::trace::SourceRef::default();
+        }
+        let first = frames.remove(0);
+        crate::trace::SourceRef {
+            file: first.file,
+            line: Some(first.line),
+            column: first.column,
+            inlined_at: frames,
+        }
+    }
+
+    /// Where a breakpoint on `file:line` stops: the first step of every run of consecutive
+    /// steps (in the module's order) the compiler put at that line, so a line inlined twice,
+    /// or split by a loop, stops in each place.
+    pub fn line_breakpoints(&self, file: u32, line: u32) -> Vec<u32> {
+        let Some(d) = &self.debug else {
+            return Vec::new();
+        };
+        let mut steps: Vec<u32> = self
+            .blocks
+            .iter()
+            .flat_map(|b| b.inst_indices.iter().copied())
+            .collect();
+        steps.sort_unstable();
+        let at = |k: u32| d.pos(k).is_some_and(|p| p.file == file && p.line == line);
+        let mut out = Vec::new();
+        let mut prev = false;
+        for k in steps {
+            let here = at(k);
+            if here && !prev {
+                out.push(k);
+            }
+            prev = here;
+        }
+        out
+    }
+
+    /// Module instruction index of step `inst` of block `b` (the terminator for the last).
+    pub fn step_index(&self, b: BlockId, inst: u32) -> u32 {
+        self.blocks.get(b as usize).map_or(0, |bl| {
+            bl.inst_indices
+                .get(inst as usize)
+                .copied()
+                .unwrap_or(bl.first_inst_index)
+        })
+    }
+
     pub fn name_of(&self, id: u32) -> String {
         self.names
             .get(&id)

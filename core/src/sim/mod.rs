@@ -8,7 +8,10 @@ use crate::sched::{Events, SiblingOrder, Subgroup, SwitchTangles, Tangle};
 mod control;
 mod coop;
 mod poison;
+mod source;
 mod views;
+
+pub use source::SourceValue;
 
 use crate::load::{Warning, WarningCode};
 use crate::trace::{Diagnostic, PoisonStore, StepEvent};
@@ -796,20 +799,18 @@ impl Simulator {
             return;
         }
         let b = &self.prog.blocks[block as usize];
+        let instruction = self.prog.step_index(block, inst);
         self.diags.push(Diagnostic {
             code: code.into(),
             message,
             function: self.prog.func_name(b.func),
             block: self.prog.block_name(block),
-            instruction: b
-                .inst_indices
-                .get(inst as usize)
-                .copied()
-                .unwrap_or(b.first_inst_index),
+            instruction,
             workgroup: self.workgroup_id(),
             subgroup,
             lanes: lanes_list(lanes),
             step: self.stats.steps,
+            source: self.prog.source_ref(instruction),
         });
     }
 }

@@ -248,15 +248,13 @@ impl Simulator {
                 })
                 .flatten();
             let b = &prog.blocks[t.block as usize];
+            let instruction = prog.step_index(t.block, t.inst);
             self.poison_stores.push(PoisonStore {
                 step: self.stats.steps,
                 function: prog.func_name(b.func),
                 block: prog.block_name(t.block),
-                instruction: b
-                    .inst_indices
-                    .get(t.inst as usize)
-                    .copied()
-                    .unwrap_or(b.first_inst_index),
+                instruction,
+                source: prog.source_ref(instruction),
                 workgroup: self.workgroup_id(),
                 subgroup: g as u32,
                 lanes: lanes_list(stored),

@@ -1,0 +1,156 @@
+//! Source-level views: where a tangle is in the source, which source variables are in scope
+//! there, and their values lane by lane.
+
+use super::Simulator;
+use crate::program::debug::{SourcePos, SourceVariable, VarHome};
+use crate::program::{Layout, Type, TypeId};
+use crate::trace::SourceRef;
+
+/// A source variable's value in every lane of a subgroup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceValue {
+    /// The variable's SPIR-V type (the pointee for variables in memory), to format the lanes.
+    pub ty: TypeId,
+    /// Per lane: the raw components, or `None` where the lane has no value (not live, or the
+    /// variable is not readable there).
+    pub lanes: Vec<Option<Vec<u64>>>,
+    /// For a variable given by `DebugValue` with indexes: the part of it this value is.
+    pub indexes: Vec<u32>,
+}
+
+impl Simulator {
+    /// Module instruction index where tangle `id` of subgroup `g` is (its next instruction).
+    pub fn tangle_instruction(&self, g: usize, id: u64) -> Option<u32> {
+        let t = self.sgs.get(g)?.tangles.iter().find(|t| t.id == id)?;
+        Some(self.prog.step_index(t.block, t.inst))
+    }
+
+    /// Where tangle `id` of subgroup `g` is in the source.
+    pub fn tangle_source(&self, g: usize, id: u64) -> SourceRef {
+        self.tangle_instruction(g, id)
+            .map(|k| self.prog.source_ref(k))
+            .unwrap_or_default()
+    }
+
+    /// The source position of module instruction `k`, when known.
+    pub fn source_pos(&self, k: u32) -> Option<SourcePos> {
+        self.prog.debug.as_ref()?.pos(k)
+    }
+
+    /// Source variables visible at module instruction `k`: those of every scope enclosing it
+    /// (declared at or before its line, when both are known), then the globals. A name
+    /// declared in an inner scope hides the same name further out.
+    pub fn variables_at(&self, k: u32) -> Vec<(u32, &SourceVariable)> {
+        let Some(d) = &self.prog.debug else {
+            return Vec::new();
+        };
+        let origin = d.origin(k);
+        let scope = origin.and_then(|o| o.scope);
+        let here = origin.and_then(|o| o.pos);
+        let mut out: Vec<(u32, &SourceVariable)> = Vec::new();
+        let visible = |v: &SourceVariable| match v.scope {
+            None => true,
+            Some(s) => {
+                d.encloses(s, scope)
+                    && match (v.pos, here) {
+                        (Some(vp), Some(h)) if vp.file == h.file => vp.line <= h.line,
+                        _ => true,
+                    }
+            }
+        };
+        // Innermost first: deeper scopes hide outer names.
+        let depth = |v: &SourceVariable| {
+            let mut n = 0;
+            let mut s = v.scope;
+            while let Some(x) = s {
+                n += 1;
+                s = d.scopes.get(x as usize).and_then(|sc| sc.parent);
+                if n > 256 {
+                    break;
+                }
+            }
+            n
+        };
+        let mut cands: Vec<(u32, &SourceVariable)> = d
+            .variables
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| visible(v))
+            .map(|(i, v)| (i as u32, v))
+            .collect();
+        cands.sort_by_key(|(i, v)| (std::cmp::Reverse(depth(v)), *i));
+        for (i, v) in cands {
+            if !out.iter().any(|(_, o)| o.name == v.name) {
+                out.push((i, v));
+            }
+        }
+        out
+    }
+
+    /// The variable named `name` visible at module instruction `k`.
+    pub fn variable_named(&self, k: u32, name: &str) -> Option<u32> {
+        self.variables_at(k)
+            .into_iter()
+            .find(|(_, v)| v.name == name)
+            .map(|(i, _)| i)
+    }
+
+    /// The value of source variable `var` (an index into the program's debug variables) in
+    /// every lane of subgroup `g`, as it is at module instruction `k`.
+    pub fn source_value(&self, g: usize, var: u32, k: u32) -> Option<SourceValue> {
+        let d = self.prog.debug.as_ref()?;
+        let v = d.variables.get(var as usize)?;
+        let sg = self.sgs.get(g)?;
+        let s = self.cfg.subgroup_size as usize;
+        let live = |l: usize| sg.live >> l & 1 == 1;
+        match &v.home {
+            VarHome::Memory { pointer } => {
+                let &(slot, _, pty) = self.prog.id_slots.get(pointer)?;
+                let Type::Pointer { pointee, .. } = self.prog.types.get(pty) else {
+                    return None;
+                };
+                let leaves = self.prog.types.leaves(*pointee, Layout::Plain);
+                let lanes = (0..s)
+                    .map(|l| {
+                        if !live(l) {
+                            return None;
+                        }
+                        let p = sg.regs[slot as usize * s + l];
+                        leaves
+                            .iter()
+                            .map(|leaf| self.mem.peek(p, *leaf, g * s + l))
+                            .collect::<Option<Vec<u64>>>()
+                    })
+                    .collect();
+                Some(SourceValue {
+                    ty: *pointee,
+                    lanes,
+                    indexes: Vec::new(),
+                })
+            }
+            VarHome::Values { values } => {
+                // The last DebugValue at or before `k` in the module's order.
+                let at = values
+                    .iter()
+                    .filter(|x| x.at <= k)
+                    .max_by_key(|x| x.at)
+                    .or_else(|| values.iter().min_by_key(|x| x.at))?;
+                let &(slot, width, ty) = self.prog.id_slots.get(&at.value)?;
+                let lanes = (0..s)
+                    .map(|l| {
+                        live(l).then(|| {
+                            (0..width)
+                                .map(|c| sg.regs[(slot + c) as usize * s + l])
+                                .collect()
+                        })
+                    })
+                    .collect();
+                Some(SourceValue {
+                    ty,
+                    lanes,
+                    indexes: at.indexes.clone(),
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,4 @@
+uint scale(uint x) {
+    uint y = x * 3u;
+    return y + 1u;
+}
