@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const USAGE: &str = "\
-usage: lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-size N]
+usage: lanescope [FILE.spv | '#LINK']  the app, on a file, a permalink or a built-in example
+                                      (where no file dialog can be shown: pass the file here,
+                                      or drop it on the window)
+       lanescope run SHADER.spv [--entry NAME] [--workgroups X,Y,Z] [--subgroup-size N]
            [--switch-tangles per-value|per-case]
            [--sibling-order lowest-lane|highest-lane|oldest|newest]
            [--spec ID=VALUE]... [--push FILE] [--buffer SET:BINDING=FILE]...

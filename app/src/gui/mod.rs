@@ -2,6 +2,7 @@
 //! Panels draw from `Session` (the model); nothing here changes simulation results.
 
 pub mod cfg;
+pub mod dialog;
 pub mod disasm;
 pub mod export;
 mod links;
@@ -17,9 +18,13 @@ pub mod views;
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
 use session::{Session, Settings, Stop, SIBLING_ORDERS};
 
-/// A file the open dialog delivered: (name, bytes or why it could not be read), or `None`
-/// when cancelled.
-type Picked = Option<(String, Result<Vec<u8>, String>)>;
+/// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
+/// none (no dialog could be shown, the file could not be read).
+type Picked = Result<Option<(String, Vec<u8>)>, String>;
+
+/// How the error bar words a file dialog that could not be shown (there is no portal, or no
+/// D-Bus session): what to do instead.
+const NO_DIALOG_HINT: &str = "drop a file on the window or pass it on the command line";
 
 /// Reads a file to open, refusing one past the loader's size limit before reading it.
 #[cfg(not(target_arch = "wasm32"))]
@@ -71,7 +76,7 @@ pub struct LanescopeApp {
     pub disasm_visible: std::ops::Range<usize>,
     /// Lines of the disassembly drawn last frame (a change means another module).
     pub disasm_len: usize,
-    open_promise: Option<poll_promise::Promise<Picked>>,
+    open_promise: Option<dialog::Pending<Picked>>,
     pub show_frame_time: bool,
     frame_ms: f32,
     /// The view under the CFG.
@@ -192,16 +197,21 @@ impl LanescopeApp {
             }
         }
         if let Some(p) = &self.saving {
-            if let Some(r) = p.ready() {
-                match r.clone() {
-                    Some(Ok(msg)) => self.status = msg,
-                    Some(Err(e)) => self.error = Some(e),
-                    None => self.status = "not saved".into(),
+            match p.poll() {
+                dialog::Poll::Waiting => {
+                    ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                    return;
                 }
-                self.saving = None;
-            } else {
-                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                dialog::Poll::Ready(Ok(Some(msg))) => self.status = msg,
+                dialog::Poll::Ready(Ok(None)) => self.status = "not saved".into(),
+                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
+                dialog::Poll::Lost => {
+                    self.dialog_error(
+                        "the save dialog stopped unexpectedly; nothing was saved".into(),
+                    );
+                }
             }
+            self.saving = None;
         }
     }
 
@@ -520,41 +530,55 @@ impl LanescopeApp {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            self.open_promise = Some(poll_promise::Promise::spawn_thread("open", || {
-                let path = rfd::FileDialog::new()
-                    .add_filter("SPIR-V", &["spv"])
-                    .pick_file()?;
-                let name = path.file_name()?.to_string_lossy().into_owned();
-                Some((name, read_module(&path)))
+            self.open_promise = Some(dialog::Pending::spawn("open", || {
+                let picked = dialog::native(|| {
+                    rfd::FileDialog::new()
+                        .add_filter("SPIR-V", &["spv"])
+                        .pick_file()
+                })
+                .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
+                let Some(path) = picked else { return Ok(None) };
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let bytes = read_module(&path).map_err(|e| format!("{name}: {e}"))?;
+                Ok(Some((name, bytes)))
             }));
         }
         #[cfg(target_arch = "wasm32")]
         {
-            self.open_promise = Some(poll_promise::Promise::spawn_local(async {
-                let file = rfd::AsyncFileDialog::new()
+            self.open_promise = Some(dialog::Pending::spawn_local(async {
+                let Some(file) = rfd::AsyncFileDialog::new()
                     .add_filter("SPIR-V", &["spv"])
                     .pick_file()
-                    .await?;
-                // Checked before reading: the browser would hold all of it in memory.
-                let bytes = match too_large(file.inner().size() as u64) {
-                    Ok(()) => Ok(file.read().await),
-                    Err(e) => Err(e),
+                    .await
+                else {
+                    return Ok(None);
                 };
-                Some((file.file_name(), bytes))
+                let name = file.file_name();
+                // Checked before reading: the browser would hold all of it in memory.
+                match too_large(file.inner().size() as u64) {
+                    Ok(()) => Ok(Some((name, file.read().await))),
+                    Err(e) => Err(format!("{name}: {e}")),
+                }
             }));
         }
     }
 
     fn poll_inputs(&mut self, ctx: &egui::Context) {
         if let Some(p) = &self.open_promise {
-            if let Some(result) = p.ready() {
-                let picked = result.clone();
+            let answer = p.poll();
+            if !matches!(answer, dialog::Poll::Waiting) {
                 self.open_promise = None;
-                match picked {
-                    Some((name, Ok(bytes))) => self.open(&name, bytes),
-                    Some((name, Err(e))) => self.error = Some(format!("{name}: {e}")),
-                    None => {}
-                }
+            }
+            match answer {
+                dialog::Poll::Waiting | dialog::Poll::Ready(Ok(None)) => {}
+                dialog::Poll::Ready(Ok(Some((name, bytes)))) => self.open(&name, bytes),
+                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
+                dialog::Poll::Lost => self.dialog_error(format!(
+                    "the file dialog stopped unexpectedly — {NO_DIALOG_HINT}"
+                )),
             }
         }
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
@@ -571,11 +595,22 @@ impl LanescopeApp {
             #[cfg(target_arch = "wasm32")]
             if self.open_promise.is_none() {
                 // Browsers read files asynchronously: deliver it like the open dialog does.
-                self.open_promise = Some(poll_promise::Promise::spawn_local(async move {
-                    Some((name, f.bytes_async().await))
+                self.open_promise = Some(dialog::Pending::spawn_local(async move {
+                    match f.bytes_async().await {
+                        Ok(bytes) => Ok(Some((name, bytes))),
+                        Err(e) => Err(format!("{name}: {e}")),
+                    }
                 }));
             }
         }
+    }
+
+    /// An error from a dialog: in the bar, and natively on stderr too, for a person who started
+    /// the app from a terminal when the bar says no dialog could be shown.
+    fn dialog_error(&mut self, e: String) {
+        #[cfg(not(target_arch = "wasm32"))]
+        eprintln!("lanescope: {e}");
+        self.error = Some(e);
     }
 
     /// The title the window (and the browser tab) shows: module and step, for people and tests.

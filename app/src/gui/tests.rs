@@ -648,3 +648,46 @@ fn an_oversized_file_is_refused_before_reading() {
     let missing = super::read_module(std::path::Path::new("/nonexistent/x.spv")).unwrap_err();
     assert!(!missing.is_empty());
 }
+
+/// Polls until the app has taken the dialog's answer.
+fn until_answered(h: &mut Harness<'_, LanescopeApp>) {
+    for _ in 0..200 {
+        h.run_steps(1);
+        if h.state().open_promise.is_none() && h.state().saving.is_none() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the dialog's answer never arrived");
+}
+
+/// A file dialog that dies (rfd panicked without a runtime: "there is no reactor running") or
+/// cannot be shown (no portal, no D-Bus) ends in the error bar; the session stays.
+#[test]
+fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
+    let mut h = harness("if_else");
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    h.state_mut().open_promise = Some(super::dialog::Pending::spawn(
+        "open",
+        || -> super::Picked { panic!("there is no reactor running (a test of a dying dialog)") },
+    ));
+    until_answered(&mut h);
+    let err = h.state().error.clone().expect("an error is shown");
+    assert!(err.contains("file dialog stopped unexpectedly"), "{err}");
+    h.state_mut().saving = Some(super::dialog::Pending::spawn("save", || {
+        panic!("a test of a dying save dialog")
+    }));
+    until_answered(&mut h);
+    let err = h.state().error.clone().expect("an error is shown");
+    assert!(err.contains("nothing was saved"), "{err}");
+    // No dialog at all: what `dialog::native` makes of rfd's answer, as the open thread words it.
+    h.state_mut().open_promise = Some(super::dialog::Pending::ready(Err(format!(
+        "no file dialog available: no D-Bus — {}",
+        super::NO_DIALOG_HINT
+    ))));
+    until_answered(&mut h);
+    h.get_by_label_contains("Error: no file dialog available");
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!((s.name.as_str(), s.step_count()), ("if_else.spv", 1));
+}
