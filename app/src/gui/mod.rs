@@ -329,6 +329,10 @@ impl LanescopeApp {
                 self.animating = false;
                 self.selected_tangle = None;
                 self.selected_lane = None;
+                // What was picked in the last module means nothing in this one: a highlighted
+                // id number would mark an unrelated value, a pending jump would move it.
+                self.selected_id = None;
+                self.seek = None;
                 self.matrix_sel = views::matrix::Selection::default();
                 self.lesson = None;
                 self.comparison = None;

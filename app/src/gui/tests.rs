@@ -691,3 +691,57 @@ fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
     let s = h.state().session.as_ref().unwrap();
     assert_eq!((s.name.as_str(), s.step_count()), ("if_else.spv", 1));
 }
+
+/// Selection, watches, breakpoints and a pending jump belong to the module they were made in;
+/// another module opens without them.
+#[test]
+fn opening_another_module_clears_what_belonged_to_the_last() {
+    let mut h = harness("if_else");
+    // Watch an id by clicking it in the disassembly, as a person does (one in the middle: near
+    // the end the scroll springs back while the click is under way).
+    let (line, id, text) = {
+        let s = h.state().session.as_ref().unwrap();
+        let (i, l) = s
+            .disasm
+            .lines
+            .iter()
+            .enumerate()
+            .skip(s.disasm.lines.len() / 2)
+            .find(|(_, l)| {
+                l.result_id
+                    .is_some_and(|id| s.program.id_slots.contains_key(&id))
+                    && s.disasm
+                        .lines
+                        .iter()
+                        .filter(|m| m.result == l.result)
+                        .count()
+                        == 1
+            })
+            .unwrap();
+        (i, l.result_id.unwrap(), l.result.clone())
+    };
+    h.state_mut().scroll_to_line = Some(line);
+    h.run_steps(3);
+    h.get_by_label(&text).click();
+    h.run_steps(2);
+    h.get_by_label(&format!("breakpoint at instruction {line}"))
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected_id, Some(id));
+    assert_eq!(h.state().watches, vec![id]);
+    // A tangle and a lane picked (as a click in the Lanes tab does).
+    h.state_mut().selected_tangle = Some((0, 0));
+    h.state_mut().selected_lane = Some((0, 3));
+    // A jump still under way when the other module opens.
+    h.state_mut().seek = Some(150);
+    h.state_mut().open_example("nested_if");
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
+    assert_eq!(app.selected_id, None, "the id stays highlighted");
+    assert!(app.watches.is_empty());
+    assert!(app.session.as_ref().unwrap().breakpoints.is_empty());
+    assert_eq!((app.selected_tangle, app.selected_lane), (None, None));
+    assert_eq!(app.seek, None);
+    assert_eq!(steps(&h), 0, "the old module's jump carried over");
+}
