@@ -54,6 +54,7 @@ const SLICE_SECONDS: f64 = 0.012;
 const STEPS_PER_CHECK: u64 = 32;
 
 pub struct LanescopeApp {
+    /// What the open module runs under (the toolbar shows and changes these).
     pub settings: Settings,
     pub session: Option<Session>,
     pub error: Option<String>,
@@ -91,6 +92,8 @@ pub struct LanescopeApp {
     pub lessons: Vec<views::lesson::Lesson>,
     /// Index in `lessons` of the open lesson.
     pub lesson: Option<usize>,
+    /// A lesson was just opened: its text is brought into view in the next frame.
+    pub lesson_scroll: bool,
     /// Large fonts, high contrast, Space steps: for a projector.
     pub presenter: bool,
     /// A step being reached in frame-sized slices (a permalink's step).
@@ -136,6 +139,7 @@ impl LanescopeApp {
             rotate_anim: (0, 0.0),
             lessons: views::lesson::all().0,
             lesson: None,
+            lesson_scroll: false,
             presenter: false,
             seek: None,
             last_fragment: String::new(),
@@ -282,26 +286,23 @@ impl LanescopeApp {
         self.status = format!("going to step {target}… (at {})", s.step_count());
     }
 
-    /// Opens lesson `i`: its settings, its example, and the view that explains it.
+    /// Opens lesson `i`: its example under all of its settings, the view its text starts with,
+    /// and the text in sight.
     pub fn open_lesson(&mut self, i: usize) {
         let Some(l) = self.lessons.get(i).cloned() else {
             return;
         };
-        if let Some(p) = l.per_case {
-            self.settings.per_case_switch = p;
-        }
-        if let Some(n) = l.subgroup_size {
-            self.settings.subgroup_size = n;
-        }
-        self.open_example(&l.example);
-        if self.error.is_none() {
+        let opened = match example(&l.example) {
+            Ok((name, bytes)) => self.open_under(&name, bytes, l.settings(&self.settings)),
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        };
+        if opened {
             self.lesson = Some(i);
-            self.tab = match l.example.split('_').next() {
-                Some("rotate") => views::Tab::Rotate,
-                Some("dot") => views::Tab::Dot,
-                Some("coopmat") => views::Tab::Matrix,
-                _ => views::Tab::Timeline,
-            };
+            self.tab = l.view;
+            self.lesson_scroll = true;
         }
     }
 
@@ -319,41 +320,46 @@ impl LanescopeApp {
 
     /// Opens a module; on failure the error bar says why and the current session stays.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
-        match Session::open(name, bytes, &self.settings) {
-            Ok(s) => {
-                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
-                self.session = Some(s);
-                self.error = None;
-                self.status = format!("opened {name}");
-                self.running = false;
-                self.animating = false;
-                self.selected_tangle = None;
-                self.selected_lane = None;
-                // What was picked in the last module means nothing in this one: a highlighted
-                // id number would mark an unrelated value, a pending jump would move it.
-                self.selected_id = None;
-                self.seek = None;
-                self.matrix_sel = views::matrix::Selection::default();
-                self.lesson = None;
-                self.comparison = None;
-                self.compare_runner = None;
-                self.watches.clear();
-                // A new module opens where it starts, not at the old one's scroll position.
-                self.scroll_to_line = Some(
-                    self.session
-                        .as_ref()
-                        .and_then(Session::focus_instruction)
-                        .unwrap_or(0) as usize,
-                );
-            }
+        self.open_under(name, bytes, self.settings.clone());
+    }
+
+    pub fn open_example(&mut self, name: &str) {
+        match example(name) {
+            Ok((n, bytes)) => self.open(&n, bytes),
             Err(e) => self.error = Some(e),
         }
     }
 
-    pub fn open_example(&mut self, name: &str) {
-        match EXAMPLES.iter().find(|e| e.0 == name) {
-            Some((n, bytes, _)) => self.open(&format!("{n}.spv"), bytes.to_vec()),
-            None => self.error = Some(format!("no built-in example named `{name}`")),
+    /// Opens a module under `settings`; true when it opened. Everything that belongs to the
+    /// module on screen (selection, watches, a pending jump, a comparison, the lesson) starts
+    /// afresh; the person's preferences (view, zoom, number format) stay.
+    pub(super) fn open_under(&mut self, name: &str, bytes: Vec<u8>, settings: Settings) -> bool {
+        match Session::open(name, bytes, &settings) {
+            Ok(s) => {
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                // A new module opens where it starts, not at the old one's scroll position.
+                self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
+                self.session = Some(s);
+                self.settings = settings;
+                self.error = None;
+                self.status = format!("opened {name}");
+                self.running = false;
+                self.animating = false;
+                self.seek = None;
+                self.selected_tangle = None;
+                self.selected_lane = None;
+                self.selected_id = None;
+                self.watches.clear();
+                self.matrix_sel = views::matrix::Selection::default();
+                self.lesson = None;
+                self.comparison = None;
+                self.compare_runner = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
         }
     }
 
@@ -716,6 +722,15 @@ fn js_sys_now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
+}
+
+/// A built-in example's file name and bytes.
+fn example(name: &str) -> Result<(String, Vec<u8>), String> {
+    EXAMPLES
+        .iter()
+        .find(|e| e.0 == name)
+        .map(|(n, bytes, _)| (format!("{n}.spv"), bytes.to_vec()))
+        .ok_or_else(|| format!("no built-in example named `{name}`"))
 }
 
 pub struct EframeApp(pub LanescopeApp);

@@ -745,3 +745,109 @@ fn opening_another_module_clears_what_belonged_to_the_last() {
     assert_eq!(app.seek, None);
     assert_eq!(steps(&h), 0, "the old module's jump carried over");
 }
+
+fn link(fragment: &str) -> super::permalink::Link {
+    super::permalink::Link::parse(fragment).unwrap()
+}
+
+/// Runs the open module to its end (or 100k steps) and says how it went.
+fn run_to_end(app: &mut LanescopeApp) -> String {
+    let s = app.session.as_mut().unwrap();
+    let stop = s.run_slice(100_000, u64::MAX);
+    format!(
+        "{stop:?} {}",
+        serde_json::to_string(&s.sim().stats()).unwrap()
+    )
+}
+
+/// A lesson's text describes what is on screen, so a lesson runs the same whatever was set
+/// before it: by hand, or by a link. The link case is the one found in use: `sg=16` made
+/// lesson 1 run four subgroups of 16 under text about two of 32.
+#[test]
+fn every_lesson_fixes_every_setting_its_text_depends_on() {
+    let mut plain = LanescopeApp::new(Settings::default());
+    let mut by_hand = LanescopeApp::new(Settings {
+        subgroup_size: 8,
+        workgroups: [2, 1, 1],
+        per_case_switch: true,
+        sibling_order: 3,
+        coop_layout: "amd-rdna3".into(),
+        ..Settings::default()
+    });
+    let mut by_link = LanescopeApp::new(Settings::default());
+    by_link.apply_link(link(
+        "#example=if_else&sg=16&wg=1,2,1&switch=per-case&order=2&layout=portable&view=compare",
+    ));
+    assert!(by_link.error.is_none(), "{:?}", by_link.error);
+    by_link.open_lesson(0);
+    let s = by_link.session.as_ref().unwrap();
+    assert_eq!(s.name, "if_else.spv");
+    assert_eq!(
+        (s.sim().config().subgroup_size, s.sim().subgroup_count()),
+        (32, 2),
+        "lesson 1 speaks of two subgroups of 32"
+    );
+    let lessons = plain.lessons.clone();
+    for (i, l) in lessons.iter().enumerate() {
+        let mut seen = Vec::new();
+        for app in [&mut plain, &mut by_hand, &mut by_link] {
+            app.open_lesson(i);
+            assert!(app.error.is_none(), "{}: {:?}", l.slug, app.error);
+            let s = app.session.as_ref().unwrap();
+            let config = serde_json::to_string(s.sim().config()).unwrap();
+            let layout = s.program.coop_layout.name();
+            let (tab, lesson) = (app.tab, app.lesson);
+            seen.push((config, layout, tab, lesson, run_to_end(app)));
+        }
+        assert_eq!(
+            seen[0], seen[1],
+            "{}: opened over settings set by hand",
+            l.slug
+        );
+        assert_eq!(
+            seen[0], seen[2],
+            "{}: opened over a link's settings",
+            l.slug
+        );
+        assert_eq!(seen[0].2, l.view, "{}", l.slug);
+    }
+}
+
+/// Opening a lesson brings its text into sight, even with the panel scrolled far down to the
+/// buffers or the lesson folded away.
+#[test]
+fn an_opened_lessons_text_is_in_sight() {
+    let mut h = harness("if_else");
+    h.state_mut().open_lesson(0);
+    h.run_steps(3);
+    // Fold the lesson and scroll the side panel to the bottom of the buffers.
+    h.get_by_label("Lesson").click();
+    h.run_steps(3);
+    h.event(egui::Event::PointerMoved(egui::pos2(1300.0, 600.0)));
+    for _ in 0..5 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -4000.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.run_steps(2);
+    }
+    assert!(
+        h.query_by_label("Lesson")
+            .is_none_or(|n| n.rect().bottom() < 0.0),
+        "the panel is scrolled past the lesson"
+    );
+    h.get_by_label("Lessons").click();
+    h.run_steps(2);
+    let second = h.state().lessons[1].title.clone();
+    h.get_by_label(&format!("2. {second}")).click();
+    h.run_steps(4);
+    assert_eq!(h.state().lesson, Some(1));
+    let title = h.get_by_label(&second).rect();
+    assert!(
+        title.top() >= 0.0 && title.bottom() <= 900.0,
+        "the lesson's title is on screen: {title:?}"
+    );
+}
