@@ -56,6 +56,9 @@ const STEPS_PER_CHECK: u64 = 32;
 pub struct LanescopeApp {
     /// What the open module runs under (the toolbar shows and changes these).
     pub settings: Settings,
+    /// The person's own settings while a link's or a lesson's are in force: they come back with
+    /// the next example or file opened, and they are what is saved between runs.
+    own: Option<Settings>,
     pub session: Option<Session>,
     pub error: Option<String>,
     pub status: String,
@@ -114,6 +117,7 @@ impl LanescopeApp {
     pub fn new(settings: Settings) -> Self {
         Self {
             settings,
+            own: None,
             session: None,
             error: None,
             status: String::new(),
@@ -292,6 +296,7 @@ impl LanescopeApp {
         let Some(l) = self.lessons.get(i).cloned() else {
             return;
         };
+        let own = self.own_settings();
         let opened = match example(&l.example) {
             Ok((name, bytes)) => self.open_under(&name, bytes, l.settings(&self.settings)),
             Err(e) => {
@@ -300,9 +305,26 @@ impl LanescopeApp {
             }
         };
         if opened {
+            self.set_aside(own);
             self.lesson = Some(i);
             self.tab = l.view;
             self.lesson_scroll = true;
+        }
+    }
+
+    /// The person's own settings: the toolbar's, or those a link or a lesson set aside (the
+    /// limits and the speed are always the person's). What is saved between runs.
+    pub fn own_settings(&self) -> Settings {
+        match &self.own {
+            Some(o) => o.clone().with_limits_of(&self.settings),
+            None => self.settings.clone(),
+        }
+    }
+
+    /// Keeps the person's settings aside while a link's or a lesson's are in force.
+    pub(super) fn set_aside(&mut self, own: Settings) {
+        if self.own.is_none() {
+            self.own = Some(own);
         }
     }
 
@@ -318,9 +340,12 @@ impl LanescopeApp {
         }
     }
 
-    /// Opens a module; on failure the error bar says why and the current session stays.
+    /// Opens a module under the person's own settings (a link's or a lesson's end here); on
+    /// failure the error bar says why and the current session stays as it was.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
-        self.open_under(name, bytes, self.settings.clone());
+        if self.open_under(name, bytes, self.own_settings()) {
+            self.own = None;
+        }
     }
 
     pub fn open_example(&mut self, name: &str) {
@@ -787,7 +812,8 @@ impl eframe::App for EframeApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, SETTINGS_KEY, &self.0.settings);
+        // A link's or a lesson's settings belong to that session, not to the next start.
+        eframe::set_value(storage, SETTINGS_KEY, &self.0.own_settings());
     }
 }
 

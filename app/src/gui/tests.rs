@@ -851,3 +851,79 @@ fn an_opened_lessons_text_is_in_sight() {
         "the lesson's title is on screen: {title:?}"
     );
 }
+
+/// What is saved for the next start through eframe's storage.
+#[derive(Default)]
+struct Saved(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Saved {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
+    let mut e = super::EframeApp(app);
+    let mut store = Saved::default();
+    eframe::App::save(&mut e, &mut store);
+    let s = eframe::get_value(&store, super::SETTINGS_KEY).expect("settings are saved");
+    (e.0, s)
+}
+
+/// A link's settings hold for the link's session only: the saved settings stay the person's,
+/// and the next example opened runs under them again.
+#[test]
+fn a_links_settings_do_not_become_the_saved_ones() {
+    let mut h = harness("if_else");
+    // The person's own choice, as the toolbar makes it.
+    h.state_mut().settings.subgroup_size = 8;
+    h.state_mut().reset();
+    h.run_steps(2);
+    h.state_mut()
+        .apply_link(link("#example=loop_divergent&sg=16&switch=per-case"));
+    h.run_steps(2);
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!(
+        s.sim().config().subgroup_size,
+        16,
+        "the link runs as it says"
+    );
+    // A limit raised meanwhile is the person's and is kept.
+    h.state_mut().settings.max_steps = 123_456;
+    let (app, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    *h.state_mut() = app;
+    assert_eq!(
+        (saved.subgroup_size, saved.per_case_switch, saved.max_steps),
+        (8, false, 123_456)
+    );
+    // The next example runs under the person's settings again.
+    h.get_by_label("Examples").click();
+    h.run_steps(2);
+    h.get_by_label("nested_if").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
+    assert_eq!(app.settings.subgroup_size, 8);
+    assert!(!app.settings.per_case_switch);
+    let cfg = app.session.as_ref().unwrap().sim().config();
+    assert_eq!(cfg.subgroup_size, 8);
+    assert_eq!(app.settings.max_steps, 123_456);
+    // A lesson's settings are set aside the same way.
+    h.state_mut().open_lesson(8);
+    assert_eq!(h.state().settings.subgroup_size, 32);
+    let (_, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    assert_eq!(saved.subgroup_size, 8);
+}
