@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the core/UI dependency rule, every test.
-# Usage: scripts/check.sh        (what CI runs; needs only cargo)
+# Usage: scripts/check.sh        (what CI runs; needs cargo, and apt for the native and web parts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +21,13 @@ cargo test --workspace --release
 
 echo "== core tests in debug (integer overflow checks on)"
 cargo test -p lanescope_core
+
+echo "== native file dialogs under Xvfb with the xdg portal (LANESCOPE_SKIP_NATIVE=1 skips)"
+if [ "${LANESCOPE_SKIP_NATIVE:-0}" != 1 ]; then
+    bash scripts/setup-native.sh
+    cargo build --release -p lanescope
+    bash tests/native/dialogs.sh
+fi
 
 echo "== fuzz smoke run (hostile input; the regression inputs above run as ordinary tests)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

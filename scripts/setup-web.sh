@@ -4,7 +4,7 @@
 #
 #   scripts/setup-web.sh            wasm toolchain, wasm-bindgen, Trunk, binaryen, Chromium, playwright-core
 #   scripts/setup-web.sh --no-trunk the same without Trunk (CI builds without it; Trunk takes 10+ minutes)
-#   scripts/setup-web.sh --native   also Xvfb and screenshot tools for looking at the native app
+#   scripts/setup-web.sh --native   also what driving the native app needs (scripts/setup-native.sh)
 #
 # Why this route: rustup cannot fetch the wasm32 standard library on these machines, so Debian's
 # rustc-web builds std for wasm32 itself (-Zbuild-std, see scripts/build-web.sh). rustup's toolchain
@@ -34,7 +34,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 # --- Debian packages -------------------------------------------------------------------------
 packages=(rustc-web cargo-web rust-web-src rust-web-llvm lld-22 chromium fonts-dejavu-core)
-if [ "$want_native" = 1 ]; then packages+=(xvfb x11-apps netpbm xdotool); fi
+if [ "$want_native" = 1 ]; then bash scripts/setup-native.sh; fi
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

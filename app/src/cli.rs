@@ -13,7 +13,8 @@ use std::sync::Arc;
 ///
 /// With no command, `lanescope` opens the GUI on its built-in example; `lanescope FILE.spv`
 /// opens a module, and `lanescope '#example=loop_divergent&sg=16&step=120'` (or a whole address
-/// holding such a fragment) opens a permalink the app's "Copy link" made.
+/// holding such a fragment) opens a permalink the app's "Copy link" made. Where no file
+/// dialog can be shown (no desktop portal), drop a file on the window or pass it here.
 #[derive(Parser, Debug)]
 #[command(name = "lanescope", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {

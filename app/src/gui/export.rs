@@ -50,26 +50,29 @@ fn crc32<'a>(bytes: impl IntoIterator<Item = &'a u8>) -> u32 {
     !c
 }
 
-/// A save under way: resolves to where it went, or why not (`None`: cancelled).
-pub type Saving = poll_promise::Promise<Option<Result<String, String>>>;
+/// A save under way: resolves to where it went (`None`: cancelled), or why not.
+pub type Saving = super::dialog::Pending<Result<Option<String>, String>>;
 
 /// Offers `bytes` to the person as a file called `name`.
 pub fn save(name: String, mime: &'static str, bytes: Vec<u8>) -> Saving {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = mime;
-        poll_promise::Promise::spawn_thread("save", move || {
-            let path = rfd::FileDialog::new().set_file_name(&name).save_file()?;
-            Some(
-                std::fs::write(&path, &bytes)
-                    .map(|()| format!("saved {}", path.display()))
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
-            )
+        super::dialog::Pending::spawn("save", move || {
+            let Some(path) =
+                super::dialog::native(|| rfd::FileDialog::new().set_file_name(&name).save_file())
+                    .map_err(|e| format!("{e} — {name} was not saved"))?
+            else {
+                return Ok(None);
+            };
+            std::fs::write(&path, &bytes)
+                .map(|()| Some(format!("saved {}", path.display())))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
         })
     }
     #[cfg(target_arch = "wasm32")]
     {
-        poll_promise::Promise::from_ready(Some(download(&name, mime, &bytes)))
+        super::dialog::Pending::ready(download(&name, mime, &bytes).map(Some))
     }
 }
 

@@ -28,26 +28,19 @@ impl LanescopeApp {
         })
     }
 
-    /// Opens what a permalink names, under its settings, and heads for its step.
+    /// Opens what a permalink names, under its settings, and heads for its step. The link's
+    /// settings hold for this session only: the person's own are set aside, not replaced.
     pub fn apply_link(&mut self, l: permalink::Link) {
         self.error = None;
         self.seek = None;
+        let own = self.own_settings();
         let before = self.settings.clone();
-        // A link fixes every setting it can carry: those it leaves out take their defaults, so
-        // the same link opens the same state whatever was open before. Limits stay.
-        self.settings = Settings {
-            max_steps: before.max_steps,
-            max_memory_mib: before.max_memory_mib,
-            max_trace_steps: before.max_trace_steps,
-            max_invocations: before.max_invocations,
-            max_buffer_mib: before.max_buffer_mib,
-            speed: before.speed,
-            ..Settings::default()
-        };
+        // A link fixes every setting it can carry: those it leaves out take their defaults (or
+        // its lesson's), so the same link opens the same state whatever was open before.
+        let mut st = Settings::default().with_limits_of(&before);
         let mut lesson_settings = None;
         if let Some(i) = l.lesson {
             if i == 0 || i > self.lessons.len() {
-                self.settings = before;
                 self.error = Some(format!("link: there is no lesson {i}"));
                 return;
             }
@@ -55,10 +48,9 @@ impl LanescopeApp {
             if self.error.is_some() {
                 return;
             }
-            lesson_settings = Some(self.settings.clone());
+            st = self.settings.clone();
+            lesson_settings = Some(st.clone());
         }
-        let open_settings = lesson_settings.clone().unwrap_or_else(|| before.clone());
-        let st = &mut self.settings;
         if let Some(n) = l.subgroup_size {
             st.subgroup_size = n;
         }
@@ -74,28 +66,31 @@ impl LanescopeApp {
         if let Some(name) = l.layout {
             st.coop_layout = name;
         }
-        match (lesson_settings, l.module, &l.example) {
+        let opened = match (lesson_settings, l.module, &l.example) {
+            // The lesson's example is open; the link may refine its settings.
             (Some(ls), _, _) => {
-                // The lesson's example is open; the link may refine its settings.
-                if self.settings != ls {
-                    let lesson = self.lesson;
-                    self.reset();
-                    self.lesson = lesson;
-                }
+                let lesson = self.lesson;
+                self.restart_under(st, ls);
+                self.lesson = lesson;
+                self.error.is_none()
             }
-            (None, Some((name, bytes)), _) => self.open(&name, bytes),
-            (None, None, Some(e)) => self.open_example(e),
+            (None, Some((name, bytes)), _) => self.open_under(&name, bytes, st),
+            (None, None, Some(e)) => match super::example(e) {
+                Ok((name, bytes)) => self.open_under(&name, bytes, st),
+                Err(e) => {
+                    self.error = Some(e);
+                    false
+                }
+            },
             (None, None, None) => {
-                if self.settings != before {
-                    self.reset();
-                }
+                self.restart_under(st, before);
+                self.error.is_none()
             }
-        }
-        if self.error.is_some() {
-            // The session that stays open runs under the settings it had.
-            self.settings = open_settings;
+        };
+        if !opened {
             return;
         }
+        self.set_aside(own);
         if let Some(t) = l.tab {
             self.tab = t;
             if t == views::Tab::Compare {
@@ -119,6 +114,18 @@ impl LanescopeApp {
                 self.status = format!("going to step {n}…");
             }
             _ => {}
+        }
+    }
+
+    /// Restarts the open module under `st` if it differs from `was`; on failure the session
+    /// stays under `was`.
+    fn restart_under(&mut self, st: Settings, was: Settings) {
+        if st != was {
+            self.settings = st;
+            self.reset();
+            if self.error.is_some() {
+                self.settings = was;
+            }
         }
     }
 

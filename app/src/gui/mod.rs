@@ -2,6 +2,7 @@
 //! Panels draw from `Session` (the model); nothing here changes simulation results.
 
 pub mod cfg;
+pub mod dialog;
 pub mod disasm;
 pub mod export;
 mod links;
@@ -17,9 +18,13 @@ pub mod views;
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
 use session::{Session, Settings, Stop, SIBLING_ORDERS};
 
-/// A file the open dialog delivered: (name, bytes or why it could not be read), or `None`
-/// when cancelled.
-type Picked = Option<(String, Result<Vec<u8>, String>)>;
+/// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
+/// none (no dialog could be shown, the file could not be read).
+type Picked = Result<Option<(String, Vec<u8>)>, String>;
+
+/// How the error bar words a file dialog that could not be shown (there is no portal, or no
+/// D-Bus session): what to do instead.
+const NO_DIALOG_HINT: &str = "drop a file on the window or pass it on the command line";
 
 /// Reads a file to open, refusing one past the loader's size limit before reading it.
 #[cfg(not(target_arch = "wasm32"))]
@@ -49,7 +54,11 @@ const SLICE_SECONDS: f64 = 0.012;
 const STEPS_PER_CHECK: u64 = 32;
 
 pub struct LanescopeApp {
+    /// What the open module runs under (the toolbar shows and changes these).
     pub settings: Settings,
+    /// The person's own settings while a link's or a lesson's are in force: they come back with
+    /// the next example or file opened, and they are what is saved between runs.
+    own: Option<Settings>,
     pub session: Option<Session>,
     pub error: Option<String>,
     pub status: String,
@@ -71,7 +80,7 @@ pub struct LanescopeApp {
     pub disasm_visible: std::ops::Range<usize>,
     /// Lines of the disassembly drawn last frame (a change means another module).
     pub disasm_len: usize,
-    open_promise: Option<poll_promise::Promise<Picked>>,
+    open_promise: Option<dialog::Pending<Picked>>,
     pub show_frame_time: bool,
     frame_ms: f32,
     /// The view under the CFG.
@@ -86,6 +95,8 @@ pub struct LanescopeApp {
     pub lessons: Vec<views::lesson::Lesson>,
     /// Index in `lessons` of the open lesson.
     pub lesson: Option<usize>,
+    /// A lesson was just opened: its text is brought into view in the next frame.
+    pub lesson_scroll: bool,
     /// Large fonts, high contrast, Space steps: for a projector.
     pub presenter: bool,
     /// A step being reached in frame-sized slices (a permalink's step).
@@ -106,6 +117,7 @@ impl LanescopeApp {
     pub fn new(settings: Settings) -> Self {
         Self {
             settings,
+            own: None,
             session: None,
             error: None,
             status: String::new(),
@@ -131,6 +143,7 @@ impl LanescopeApp {
             rotate_anim: (0, 0.0),
             lessons: views::lesson::all().0,
             lesson: None,
+            lesson_scroll: false,
             presenter: false,
             seek: None,
             last_fragment: String::new(),
@@ -192,16 +205,21 @@ impl LanescopeApp {
             }
         }
         if let Some(p) = &self.saving {
-            if let Some(r) = p.ready() {
-                match r.clone() {
-                    Some(Ok(msg)) => self.status = msg,
-                    Some(Err(e)) => self.error = Some(e),
-                    None => self.status = "not saved".into(),
+            match p.poll() {
+                dialog::Poll::Waiting => {
+                    ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                    return;
                 }
-                self.saving = None;
-            } else {
-                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                dialog::Poll::Ready(Ok(Some(msg))) => self.status = msg,
+                dialog::Poll::Ready(Ok(None)) => self.status = "not saved".into(),
+                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
+                dialog::Poll::Lost => {
+                    self.dialog_error(
+                        "the save dialog stopped unexpectedly; nothing was saved".into(),
+                    );
+                }
             }
+            self.saving = None;
         }
     }
 
@@ -272,26 +290,41 @@ impl LanescopeApp {
         self.status = format!("going to step {target}… (at {})", s.step_count());
     }
 
-    /// Opens lesson `i`: its settings, its example, and the view that explains it.
+    /// Opens lesson `i`: its example under all of its settings, the view its text starts with,
+    /// and the text in sight.
     pub fn open_lesson(&mut self, i: usize) {
         let Some(l) = self.lessons.get(i).cloned() else {
             return;
         };
-        if let Some(p) = l.per_case {
-            self.settings.per_case_switch = p;
-        }
-        if let Some(n) = l.subgroup_size {
-            self.settings.subgroup_size = n;
-        }
-        self.open_example(&l.example);
-        if self.error.is_none() {
+        let own = self.own_settings();
+        let opened = match example(&l.example) {
+            Ok((name, bytes)) => self.open_under(&name, bytes, l.settings(&self.settings)),
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        };
+        if opened {
+            self.set_aside(own);
             self.lesson = Some(i);
-            self.tab = match l.example.split('_').next() {
-                Some("rotate") => views::Tab::Rotate,
-                Some("dot") => views::Tab::Dot,
-                Some("coopmat") => views::Tab::Matrix,
-                _ => views::Tab::Timeline,
-            };
+            self.tab = l.view;
+            self.lesson_scroll = true;
+        }
+    }
+
+    /// The person's own settings: the toolbar's, or those a link or a lesson set aside (the
+    /// limits and the speed are always the person's). What is saved between runs.
+    pub fn own_settings(&self) -> Settings {
+        match &self.own {
+            Some(o) => o.clone().with_limits_of(&self.settings),
+            None => self.settings.clone(),
+        }
+    }
+
+    /// Keeps the person's settings aside while a link's or a lesson's are in force.
+    pub(super) fn set_aside(&mut self, own: Settings) {
+        if self.own.is_none() {
+            self.own = Some(own);
         }
     }
 
@@ -307,39 +340,51 @@ impl LanescopeApp {
         }
     }
 
-    /// Opens a module; on failure the error bar says why and the current session stays.
+    /// Opens a module under the person's own settings (a link's or a lesson's end here); on
+    /// failure the error bar says why and the current session stays as it was.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
-        match Session::open(name, bytes, &self.settings) {
-            Ok(s) => {
-                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
-                self.session = Some(s);
-                self.error = None;
-                self.status = format!("opened {name}");
-                self.running = false;
-                self.animating = false;
-                self.selected_tangle = None;
-                self.selected_lane = None;
-                self.matrix_sel = views::matrix::Selection::default();
-                self.lesson = None;
-                self.comparison = None;
-                self.compare_runner = None;
-                self.watches.clear();
-                // A new module opens where it starts, not at the old one's scroll position.
-                self.scroll_to_line = Some(
-                    self.session
-                        .as_ref()
-                        .and_then(Session::focus_instruction)
-                        .unwrap_or(0) as usize,
-                );
-            }
-            Err(e) => self.error = Some(e),
+        if self.open_under(name, bytes, self.own_settings()) {
+            self.own = None;
         }
     }
 
     pub fn open_example(&mut self, name: &str) {
-        match EXAMPLES.iter().find(|e| e.0 == name) {
-            Some((n, bytes, _)) => self.open(&format!("{n}.spv"), bytes.to_vec()),
-            None => self.error = Some(format!("no built-in example named `{name}`")),
+        match example(name) {
+            Ok((n, bytes)) => self.open(&n, bytes),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Opens a module under `settings`; true when it opened. Everything that belongs to the
+    /// module on screen (selection, watches, a pending jump, a comparison, the lesson) starts
+    /// afresh; the person's preferences (view, zoom, number format) stay.
+    pub(super) fn open_under(&mut self, name: &str, bytes: Vec<u8>, settings: Settings) -> bool {
+        match Session::open(name, bytes, &settings) {
+            Ok(s) => {
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                // A new module opens where it starts, not at the old one's scroll position.
+                self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
+                self.session = Some(s);
+                self.settings = settings;
+                self.error = None;
+                self.status = format!("opened {name}");
+                self.running = false;
+                self.animating = false;
+                self.seek = None;
+                self.selected_tangle = None;
+                self.selected_lane = None;
+                self.selected_id = None;
+                self.watches.clear();
+                self.matrix_sel = views::matrix::Selection::default();
+                self.lesson = None;
+                self.comparison = None;
+                self.compare_runner = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
         }
     }
 
@@ -520,41 +565,55 @@ impl LanescopeApp {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            self.open_promise = Some(poll_promise::Promise::spawn_thread("open", || {
-                let path = rfd::FileDialog::new()
-                    .add_filter("SPIR-V", &["spv"])
-                    .pick_file()?;
-                let name = path.file_name()?.to_string_lossy().into_owned();
-                Some((name, read_module(&path)))
+            self.open_promise = Some(dialog::Pending::spawn("open", || {
+                let picked = dialog::native(|| {
+                    rfd::FileDialog::new()
+                        .add_filter("SPIR-V", &["spv"])
+                        .pick_file()
+                })
+                .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
+                let Some(path) = picked else { return Ok(None) };
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let bytes = read_module(&path).map_err(|e| format!("{name}: {e}"))?;
+                Ok(Some((name, bytes)))
             }));
         }
         #[cfg(target_arch = "wasm32")]
         {
-            self.open_promise = Some(poll_promise::Promise::spawn_local(async {
-                let file = rfd::AsyncFileDialog::new()
+            self.open_promise = Some(dialog::Pending::spawn_local(async {
+                let Some(file) = rfd::AsyncFileDialog::new()
                     .add_filter("SPIR-V", &["spv"])
                     .pick_file()
-                    .await?;
-                // Checked before reading: the browser would hold all of it in memory.
-                let bytes = match too_large(file.inner().size() as u64) {
-                    Ok(()) => Ok(file.read().await),
-                    Err(e) => Err(e),
+                    .await
+                else {
+                    return Ok(None);
                 };
-                Some((file.file_name(), bytes))
+                let name = file.file_name();
+                // Checked before reading: the browser would hold all of it in memory.
+                match too_large(file.inner().size() as u64) {
+                    Ok(()) => Ok(Some((name, file.read().await))),
+                    Err(e) => Err(format!("{name}: {e}")),
+                }
             }));
         }
     }
 
     fn poll_inputs(&mut self, ctx: &egui::Context) {
         if let Some(p) = &self.open_promise {
-            if let Some(result) = p.ready() {
-                let picked = result.clone();
+            let answer = p.poll();
+            if !matches!(answer, dialog::Poll::Waiting) {
                 self.open_promise = None;
-                match picked {
-                    Some((name, Ok(bytes))) => self.open(&name, bytes),
-                    Some((name, Err(e))) => self.error = Some(format!("{name}: {e}")),
-                    None => {}
-                }
+            }
+            match answer {
+                dialog::Poll::Waiting | dialog::Poll::Ready(Ok(None)) => {}
+                dialog::Poll::Ready(Ok(Some((name, bytes)))) => self.open(&name, bytes),
+                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
+                dialog::Poll::Lost => self.dialog_error(format!(
+                    "the file dialog stopped unexpectedly — {NO_DIALOG_HINT}"
+                )),
             }
         }
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
@@ -571,11 +630,22 @@ impl LanescopeApp {
             #[cfg(target_arch = "wasm32")]
             if self.open_promise.is_none() {
                 // Browsers read files asynchronously: deliver it like the open dialog does.
-                self.open_promise = Some(poll_promise::Promise::spawn_local(async move {
-                    Some((name, f.bytes_async().await))
+                self.open_promise = Some(dialog::Pending::spawn_local(async move {
+                    match f.bytes_async().await {
+                        Ok(bytes) => Ok(Some((name, bytes))),
+                        Err(e) => Err(format!("{name}: {e}")),
+                    }
                 }));
             }
         }
+    }
+
+    /// An error from a dialog: in the bar, and natively on stderr too, for a person who started
+    /// the app from a terminal when the bar says no dialog could be shown.
+    fn dialog_error(&mut self, e: String) {
+        #[cfg(not(target_arch = "wasm32"))]
+        eprintln!("lanescope: {e}");
+        self.error = Some(e);
     }
 
     /// The title the window (and the browser tab) shows: module and step, for people and tests.
@@ -679,6 +749,15 @@ fn js_sys_now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// A built-in example's file name and bytes.
+fn example(name: &str) -> Result<(String, Vec<u8>), String> {
+    EXAMPLES
+        .iter()
+        .find(|e| e.0 == name)
+        .map(|(n, bytes, _)| (format!("{n}.spv"), bytes.to_vec()))
+        .ok_or_else(|| format!("no built-in example named `{name}`"))
+}
+
 pub struct EframeApp(pub LanescopeApp);
 
 const SETTINGS_KEY: &str = "lanescope-settings";
@@ -733,7 +812,8 @@ impl eframe::App for EframeApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, SETTINGS_KEY, &self.0.settings);
+        // A link's or a lesson's settings belong to that session, not to the next start.
+        eframe::set_value(storage, SETTINGS_KEY, &self.0.own_settings());
     }
 }
 

@@ -375,10 +375,18 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .show(ui, |ui| {
                     if let Some(l) = app.lesson.and_then(|i| app.lessons.get(i)) {
                         let size = if app.presenter { 16.0 } else { 13.5 };
-                        egui::CollapsingHeader::new("Lesson")
-                            .default_open(true)
-                            .show(ui, |ui| views::lesson::show(ui, l, size));
+                        let mut header = egui::CollapsingHeader::new("Lesson").default_open(true);
+                        if app.lesson_scroll {
+                            // A lesson just opened: its text open and in sight, wherever the
+                            // panel was scrolled to or whether it was folded before.
+                            header = header.open(Some(true));
+                        }
+                        let r = header.show(ui, |ui| views::lesson::show(ui, l, size));
+                        if app.lesson_scroll {
+                            r.header_response.scroll_to_me(Some(egui::Align::TOP));
+                        }
                     }
+                    app.lesson_scroll = false;
                     egui::CollapsingHeader::new("Watch")
                         .default_open(true)
                         .show(ui, |ui| watch(app, ui));

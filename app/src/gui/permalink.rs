@@ -28,17 +28,6 @@ pub struct Link {
     pub lesson: Option<usize>,
 }
 
-fn tab_name(t: Tab) -> &'static str {
-    match t {
-        Tab::Lanes => "lanes",
-        Tab::Timeline => "timeline",
-        Tab::Rotate => "rotate",
-        Tab::Dot => "dot",
-        Tab::Matrix => "matrix",
-        Tab::Compare => "compare",
-    }
-}
-
 impl Link {
     /// Reads `#key=value&...` (the leading `#` optional). Unknown keys are ignored so older
     /// links keep working; a malformed value is an error naming the key.
@@ -123,14 +112,9 @@ impl Link {
                     l.lane = Some((g.min(u64::from(u32::MAX)) as u32, x as u32));
                 }
                 "view" => {
-                    l.tab = Some(
-                        Tab::ALL
-                            .into_iter()
-                            .find(|t| tab_name(*t) == v)
-                            .ok_or_else(|| {
-                                bad("a view (lanes, timeline, rotate, dot, matrix, compare)")
-                            })?,
-                    );
+                    l.tab = Some(Tab::by_name(v).ok_or_else(|| {
+                        bad("a view (lanes, timeline, rotate, dot, matrix, compare)")
+                    })?);
                 }
                 "lesson" => {
                     l.lesson = Some(
@@ -186,7 +170,7 @@ impl Link {
             parts.push(format!("layout={l}"));
         }
         if let Some(t) = self.tab {
-            parts.push(format!("view={}", tab_name(t)));
+            parts.push(format!("view={}", t.name()));
         }
         if let Some((g, l)) = self.lane {
             parts.push(format!("lane={g}:{l}"));

@@ -62,6 +62,20 @@ pub const SIBLING_ORDERS: [(&str, SiblingOrder); 4] = [
 ];
 
 impl Settings {
+    /// These settings with the limits and speed of `other`: links and lessons fix how a module
+    /// runs, never how far the person lets it run.
+    pub fn with_limits_of(self, other: &Settings) -> Settings {
+        Settings {
+            max_steps: other.max_steps,
+            max_memory_mib: other.max_memory_mib,
+            max_trace_steps: other.max_trace_steps,
+            max_invocations: other.max_invocations,
+            max_buffer_mib: other.max_buffer_mib,
+            speed: other.speed,
+            ..self
+        }
+    }
+
     pub fn load_options(&self) -> LoadOptions {
         LoadOptions {
             subgroup_size: Some(self.subgroup_size),

@@ -648,3 +648,282 @@ fn an_oversized_file_is_refused_before_reading() {
     let missing = super::read_module(std::path::Path::new("/nonexistent/x.spv")).unwrap_err();
     assert!(!missing.is_empty());
 }
+
+/// Polls until the app has taken the dialog's answer.
+fn until_answered(h: &mut Harness<'_, LanescopeApp>) {
+    for _ in 0..200 {
+        h.run_steps(1);
+        if h.state().open_promise.is_none() && h.state().saving.is_none() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the dialog's answer never arrived");
+}
+
+/// A file dialog that dies (rfd panicked without a runtime: "there is no reactor running") or
+/// cannot be shown (no portal, no D-Bus) ends in the error bar; the session stays.
+#[test]
+fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
+    let mut h = harness("if_else");
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    h.state_mut().open_promise = Some(super::dialog::Pending::spawn(
+        "open",
+        || -> super::Picked { panic!("there is no reactor running (a test of a dying dialog)") },
+    ));
+    until_answered(&mut h);
+    let err = h.state().error.clone().expect("an error is shown");
+    assert!(err.contains("file dialog stopped unexpectedly"), "{err}");
+    h.state_mut().saving = Some(super::dialog::Pending::spawn("save", || {
+        panic!("a test of a dying save dialog")
+    }));
+    until_answered(&mut h);
+    let err = h.state().error.clone().expect("an error is shown");
+    assert!(err.contains("nothing was saved"), "{err}");
+    // No dialog at all: what `dialog::native` makes of rfd's answer, as the open thread words it.
+    h.state_mut().open_promise = Some(super::dialog::Pending::ready(Err(format!(
+        "no file dialog available: no D-Bus — {}",
+        super::NO_DIALOG_HINT
+    ))));
+    until_answered(&mut h);
+    h.get_by_label_contains("Error: no file dialog available");
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!((s.name.as_str(), s.step_count()), ("if_else.spv", 1));
+}
+
+/// Selection, watches, breakpoints and a pending jump belong to the module they were made in;
+/// another module opens without them.
+#[test]
+fn opening_another_module_clears_what_belonged_to_the_last() {
+    let mut h = harness("if_else");
+    // Watch an id by clicking it in the disassembly, as a person does (one in the middle: near
+    // the end the scroll springs back while the click is under way).
+    let (line, id, text) = {
+        let s = h.state().session.as_ref().unwrap();
+        let (i, l) = s
+            .disasm
+            .lines
+            .iter()
+            .enumerate()
+            .skip(s.disasm.lines.len() / 2)
+            .find(|(_, l)| {
+                l.result_id
+                    .is_some_and(|id| s.program.id_slots.contains_key(&id))
+                    && s.disasm
+                        .lines
+                        .iter()
+                        .filter(|m| m.result == l.result)
+                        .count()
+                        == 1
+            })
+            .unwrap();
+        (i, l.result_id.unwrap(), l.result.clone())
+    };
+    h.state_mut().scroll_to_line = Some(line);
+    h.run_steps(3);
+    h.get_by_label(&text).click();
+    h.run_steps(2);
+    h.get_by_label(&format!("breakpoint at instruction {line}"))
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().selected_id, Some(id));
+    assert_eq!(h.state().watches, vec![id]);
+    // A tangle and a lane picked (as a click in the Lanes tab does).
+    h.state_mut().selected_tangle = Some((0, 0));
+    h.state_mut().selected_lane = Some((0, 3));
+    // A jump still under way when the other module opens.
+    h.state_mut().seek = Some(150);
+    h.state_mut().open_example("nested_if");
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
+    assert_eq!(app.selected_id, None, "the id stays highlighted");
+    assert!(app.watches.is_empty());
+    assert!(app.session.as_ref().unwrap().breakpoints.is_empty());
+    assert_eq!((app.selected_tangle, app.selected_lane), (None, None));
+    assert_eq!(app.seek, None);
+    assert_eq!(steps(&h), 0, "the old module's jump carried over");
+}
+
+fn link(fragment: &str) -> super::permalink::Link {
+    super::permalink::Link::parse(fragment).unwrap()
+}
+
+/// Runs the open module to its end (or 100k steps) and says how it went.
+fn run_to_end(app: &mut LanescopeApp) -> String {
+    let s = app.session.as_mut().unwrap();
+    let stop = s.run_slice(100_000, u64::MAX);
+    format!(
+        "{stop:?} {}",
+        serde_json::to_string(&s.sim().stats()).unwrap()
+    )
+}
+
+/// A lesson's text describes what is on screen, so a lesson runs the same whatever was set
+/// before it: by hand, or by a link. The link case is the one found in use: `sg=16` made
+/// lesson 1 run four subgroups of 16 under text about two of 32.
+#[test]
+fn every_lesson_fixes_every_setting_its_text_depends_on() {
+    let mut plain = LanescopeApp::new(Settings::default());
+    let mut by_hand = LanescopeApp::new(Settings {
+        subgroup_size: 8,
+        workgroups: [2, 1, 1],
+        per_case_switch: true,
+        sibling_order: 3,
+        coop_layout: "amd-rdna3".into(),
+        ..Settings::default()
+    });
+    let mut by_link = LanescopeApp::new(Settings::default());
+    by_link.apply_link(link(
+        "#example=if_else&sg=16&wg=1,2,1&switch=per-case&order=2&layout=portable&view=compare",
+    ));
+    assert!(by_link.error.is_none(), "{:?}", by_link.error);
+    by_link.open_lesson(0);
+    let s = by_link.session.as_ref().unwrap();
+    assert_eq!(s.name, "if_else.spv");
+    assert_eq!(
+        (s.sim().config().subgroup_size, s.sim().subgroup_count()),
+        (32, 2),
+        "lesson 1 speaks of two subgroups of 32"
+    );
+    let lessons = plain.lessons.clone();
+    for (i, l) in lessons.iter().enumerate() {
+        let mut seen = Vec::new();
+        for app in [&mut plain, &mut by_hand, &mut by_link] {
+            app.open_lesson(i);
+            assert!(app.error.is_none(), "{}: {:?}", l.slug, app.error);
+            let s = app.session.as_ref().unwrap();
+            let config = serde_json::to_string(s.sim().config()).unwrap();
+            let layout = s.program.coop_layout.name();
+            let (tab, lesson) = (app.tab, app.lesson);
+            seen.push((config, layout, tab, lesson, run_to_end(app)));
+        }
+        assert_eq!(
+            seen[0], seen[1],
+            "{}: opened over settings set by hand",
+            l.slug
+        );
+        assert_eq!(
+            seen[0], seen[2],
+            "{}: opened over a link's settings",
+            l.slug
+        );
+        assert_eq!(seen[0].2, l.view, "{}", l.slug);
+    }
+}
+
+/// Opening a lesson brings its text into sight, even with the panel scrolled far down to the
+/// buffers or the lesson folded away.
+#[test]
+fn an_opened_lessons_text_is_in_sight() {
+    let mut h = harness("if_else");
+    h.state_mut().open_lesson(0);
+    h.run_steps(3);
+    // Fold the lesson and scroll the side panel to the bottom of the buffers.
+    h.get_by_label("Lesson").click();
+    h.run_steps(3);
+    h.event(egui::Event::PointerMoved(egui::pos2(1300.0, 600.0)));
+    for _ in 0..5 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -4000.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.run_steps(2);
+    }
+    assert!(
+        h.query_by_label("Lesson")
+            .is_none_or(|n| n.rect().bottom() < 0.0),
+        "the panel is scrolled past the lesson"
+    );
+    h.get_by_label("Lessons").click();
+    h.run_steps(2);
+    let second = h.state().lessons[1].title.clone();
+    h.get_by_label(&format!("2. {second}")).click();
+    h.run_steps(4);
+    assert_eq!(h.state().lesson, Some(1));
+    let title = h.get_by_label(&second).rect();
+    assert!(
+        title.top() >= 0.0 && title.bottom() <= 900.0,
+        "the lesson's title is on screen: {title:?}"
+    );
+}
+
+/// What is saved for the next start through eframe's storage.
+#[derive(Default)]
+struct Saved(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Saved {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
+    let mut e = super::EframeApp(app);
+    let mut store = Saved::default();
+    eframe::App::save(&mut e, &mut store);
+    let s = eframe::get_value(&store, super::SETTINGS_KEY).expect("settings are saved");
+    (e.0, s)
+}
+
+/// A link's settings hold for the link's session only: the saved settings stay the person's,
+/// and the next example opened runs under them again.
+#[test]
+fn a_links_settings_do_not_become_the_saved_ones() {
+    let mut h = harness("if_else");
+    // The person's own choice, as the toolbar makes it.
+    h.state_mut().settings.subgroup_size = 8;
+    h.state_mut().reset();
+    h.run_steps(2);
+    h.state_mut()
+        .apply_link(link("#example=loop_divergent&sg=16&switch=per-case"));
+    h.run_steps(2);
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!(
+        s.sim().config().subgroup_size,
+        16,
+        "the link runs as it says"
+    );
+    // A limit raised meanwhile is the person's and is kept.
+    h.state_mut().settings.max_steps = 123_456;
+    let (app, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    *h.state_mut() = app;
+    assert_eq!(
+        (saved.subgroup_size, saved.per_case_switch, saved.max_steps),
+        (8, false, 123_456)
+    );
+    // The next example runs under the person's settings again.
+    h.get_by_label("Examples").click();
+    h.run_steps(2);
+    h.get_by_label("nested_if").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
+    assert_eq!(app.settings.subgroup_size, 8);
+    assert!(!app.settings.per_case_switch);
+    let cfg = app.session.as_ref().unwrap().sim().config();
+    assert_eq!(cfg.subgroup_size, 8);
+    assert_eq!(app.settings.max_steps, 123_456);
+    // A lesson's settings are set aside the same way.
+    h.state_mut().open_lesson(8);
+    assert_eq!(h.state().settings.subgroup_size, 32);
+    let (_, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    assert_eq!(saved.subgroup_size, 8);
+}

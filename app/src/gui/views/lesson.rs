@@ -1,17 +1,34 @@
 //! Classroom lessons: `assets/lessons/NN-slug.md`, embedded at build time. Format: a `# Title`
-//! line, `key: value` lines (`example`, `settings`) up to the first blank line, then paragraphs
-//! and `- ` bullets.
+//! line, `key: value` lines (`example`, `settings`, `view`) up to the first blank line, then
+//! paragraphs and `- ` bullets.
+//!
+//! A lesson's text describes what the screen shows, so opening one fixes every setting the run
+//! depends on: those its `settings:` line names, the built-in defaults for the rest (whatever
+//! was set before, by hand or by a link). Only the limits and the animation speed stay the
+//! person's.
+
+use super::super::session::{Settings, SIBLING_ORDERS};
+use super::Tab;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lesson {
     pub slug: String,
     pub title: String,
     pub example: String,
-    pub per_case: Option<bool>,
-    pub subgroup_size: Option<u32>,
+    pub subgroup_size: u32,
+    pub workgroups: [u32; 3],
+    pub per_case: bool,
+    /// Index in `SIBLING_ORDERS`.
+    pub sibling_order: u8,
+    pub layout: String,
+    /// The view the text starts with.
+    pub view: Tab,
     /// Paragraphs; a bullet list is one paragraph of lines starting with `- `.
     pub body: Vec<String>,
 }
+
+/// Sibling orders as lesson headers (and the command line) name them.
+const ORDER_NAMES: [&str; 4] = ["lowest-lane", "highest-lane", "oldest", "newest"];
 
 impl Lesson {
     pub fn parse(slug: &str, text: &str) -> Result<Self, String> {
@@ -22,8 +39,12 @@ impl Lesson {
             .ok_or_else(|| format!("lesson {slug}: the first line must be `# Title`"))?
             .trim()
             .to_owned();
+        let d = Settings::default();
         let mut example = None;
-        let (mut per_case, mut subgroup_size) = (None, None);
+        let mut view = None;
+        let (mut subgroup_size, mut workgroups, mut per_case) =
+            (d.subgroup_size, d.workgroups, d.per_case_switch);
+        let (mut sibling_order, mut layout) = (d.sibling_order, d.coop_layout);
         for l in lines.by_ref() {
             if l.trim().is_empty() {
                 break;
@@ -31,23 +52,49 @@ impl Lesson {
             let (k, v) = l
                 .split_once(':')
                 .ok_or_else(|| format!("lesson {slug}: `{l}` is not `key: value`"))?;
+            let bad = |s: &str| format!("lesson {slug}: unknown setting `{s}`");
             match k.trim() {
                 "example" => example = Some(v.trim().to_owned()),
+                "view" => {
+                    view =
+                        Some(Tab::by_name(v.trim()).ok_or_else(|| {
+                            format!("lesson {slug}: `{}` is not a view", v.trim())
+                        })?);
+                }
                 "settings" => {
                     for s in v.split_whitespace() {
-                        match s {
-                            "per-case" => per_case = Some(true),
-                            "per-value" => per_case = Some(false),
-                            _ => {
-                                let n = s
-                                    .strip_prefix("subgroup=")
-                                    .and_then(|n| n.parse::<u32>().ok())
+                        let (name, value) = s.split_once('=').unwrap_or((s, ""));
+                        match name {
+                            "per-case" => per_case = true,
+                            "per-value" => per_case = false,
+                            "subgroup" => {
+                                subgroup_size = value
+                                    .parse::<u32>()
+                                    .ok()
                                     .filter(|n| n.is_power_of_two() && (4..=128).contains(n))
-                                    .ok_or_else(|| {
-                                        format!("lesson {slug}: unknown setting `{s}`")
-                                    })?;
-                                subgroup_size = Some(n);
+                                    .ok_or_else(|| bad(s))?;
                             }
+                            "workgroups" => {
+                                let w: Vec<u32> = value
+                                    .split(',')
+                                    .map(|x| x.parse().ok().filter(|n| (1..=1024).contains(n)))
+                                    .collect::<Option<_>>()
+                                    .ok_or_else(|| bad(s))?;
+                                workgroups = w.try_into().map_err(|_| bad(s))?;
+                            }
+                            "order" => {
+                                sibling_order = ORDER_NAMES
+                                    .iter()
+                                    .position(|o| *o == value)
+                                    .ok_or_else(|| bad(s))?
+                                    as u8;
+                            }
+                            "layout" => {
+                                lanescope_core::coopmat::LayoutChoice::by_name(value)
+                                    .ok_or_else(|| bad(s))?;
+                                value.clone_into(&mut layout);
+                            }
+                            _ => return Err(bad(s)),
                         }
                     }
                 }
@@ -55,6 +102,12 @@ impl Lesson {
             }
         }
         let example = example.ok_or_else(|| format!("lesson {slug}: no `example:` line"))?;
+        let view = view.unwrap_or(match example.split('_').next() {
+            Some("rotate") => Tab::Rotate,
+            Some("dot") => Tab::Dot,
+            Some("coopmat") => Tab::Matrix,
+            _ => Tab::Timeline,
+        });
         let mut body = Vec::new();
         let mut para = String::new();
         for l in lines {
@@ -72,14 +125,32 @@ impl Lesson {
         if !para.is_empty() {
             body.push(para);
         }
+        debug_assert_eq!(ORDER_NAMES.len(), SIBLING_ORDERS.len());
         Ok(Self {
             slug: slug.to_owned(),
             title,
             example,
-            per_case,
             subgroup_size,
+            workgroups,
+            per_case,
+            sibling_order,
+            layout,
+            view,
             body,
         })
+    }
+
+    /// The settings the lesson runs under: all of its own, with the limits and speed of `now`.
+    pub fn settings(&self, now: &Settings) -> Settings {
+        Settings {
+            subgroup_size: self.subgroup_size,
+            workgroups: self.workgroups,
+            per_case_switch: self.per_case,
+            sibling_order: self.sibling_order,
+            coop_layout: self.layout.clone(),
+            ..Settings::default()
+        }
+        .with_limits_of(now)
     }
 }
 
@@ -133,10 +204,31 @@ mod tests {
         .unwrap();
         assert_eq!(l.title, "Switch");
         assert_eq!(l.example, "switch_fallthrough");
-        assert_eq!((l.per_case, l.subgroup_size), (Some(true), Some(16)));
+        assert_eq!((l.per_case, l.subgroup_size), (true, 16));
+        assert_eq!(l.view, super::Tab::Timeline, "by the example's kind");
         assert_eq!(l.body, ["One line.", "- a\n- b"]);
+        // Every setting has a value, named or the default.
+        let all = Lesson::parse(
+            "x",
+            "# T\nexample: e\nview: lanes\nsettings: workgroups=2,1,1 order=newest layout=amd-rdna3\n\nx",
+        )
+        .unwrap();
+        assert_eq!(all.view, super::Tab::Lanes);
+        assert_eq!((all.workgroups, all.sibling_order), ([2, 1, 1], 3));
+        assert_eq!((all.subgroup_size, all.per_case), (32, false));
+        assert_eq!(all.layout, "amd-rdna3");
         assert!(Lesson::parse("x", "no title").is_err());
-        assert!(Lesson::parse("x", "# T\nsettings: subgroup=3\n\nx").is_err());
+        for bad in [
+            "subgroup=3",
+            "workgroups=1,1",
+            "order=sideways",
+            "layout=none",
+            "fast",
+        ] {
+            let text = format!("# T\nexample: e\nsettings: {bad}\n\nx");
+            assert!(Lesson::parse("x", &text).is_err(), "{bad}");
+        }
+        assert!(Lesson::parse("x", "# T\nexample: e\nview: nowhere\n\nx").is_err());
         assert!(Lesson::parse("x", "# T\n\nbody").is_err(), "no example");
     }
 

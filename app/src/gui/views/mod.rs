@@ -127,4 +127,20 @@ impl Tab {
             Self::Compare => "Compare",
         }
     }
+
+    /// The name links and lesson headers use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Lanes => "lanes",
+            Self::Timeline => "timeline",
+            Self::Rotate => "rotate",
+            Self::Dot => "dot",
+            Self::Matrix => "matrix",
+            Self::Compare => "compare",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
 }
