@@ -17,6 +17,7 @@ pub mod history;
 pub mod load;
 pub mod program;
 pub mod value;
+pub mod view;
 
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub mod sched;

@@ -1,0 +1,292 @@
+//! The views' vocabulary: what an instruction means (as the app's extension views explain it),
+//! operands read by handle, lane sets. Front ends see instructions only through these types,
+//! never through the interpreter's pre-decoded form.
+
+use crate::dot::DotKind;
+use crate::program::{BlockId, Inst, Program, SubgroupOp};
+use crate::value::ScalarTy;
+use crate::Simulator;
+use std::fmt;
+
+/// A set of lanes of one subgroup (subgroups have at most 128 lanes): bit `l` is lane `l`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LaneMask(pub u128);
+
+impl LaneMask {
+    pub const EMPTY: Self = Self(0);
+
+    /// The first `n` lanes (all 128 from 128 on).
+    pub fn first(n: u32) -> Self {
+        Self(if n >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        })
+    }
+
+    pub fn single(lane: u32) -> Self {
+        Self(1u128.checked_shl(lane).unwrap_or(0))
+    }
+
+    pub fn contains(self, lane: u32) -> bool {
+        lane < 128 && self.0 >> lane & 1 == 1
+    }
+
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The lowest lane, if any.
+    pub fn lowest(self) -> Option<u32> {
+        (self.0 != 0).then(|| self.0.trailing_zeros())
+    }
+
+    /// The lanes, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = u32> {
+        let mut m = self.0;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let l = m.trailing_zeros();
+                m &= m - 1;
+                l
+            })
+        })
+    }
+
+    /// The lanes as a list.
+    pub fn to_vec(self) -> Vec<u32> {
+        self.iter().collect()
+    }
+
+    /// The lanes as `0-3,8,10-11`.
+    pub fn ranges(self) -> String {
+        let mut out = Vec::new();
+        let mut it = self.iter().peekable();
+        while let Some(a) = it.next() {
+            let mut b = a;
+            while it.peek() == Some(&(b + 1)) {
+                b = it.next().unwrap_or(b);
+            }
+            out.push(if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            });
+        }
+        out.join(",")
+    }
+}
+
+impl FromIterator<u32> for LaneMask {
+    fn from_iter<I: IntoIterator<Item = u32>>(it: I) -> Self {
+        Self(
+            it.into_iter()
+                .filter(|l| *l < 128)
+                .fold(0, |m, l| m | 1 << l),
+        )
+    }
+}
+
+impl std::ops::BitOr for LaneMask {
+    type Output = Self;
+    fn bitor(self, o: Self) -> Self {
+        Self(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitAnd for LaneMask {
+    type Output = Self;
+    fn bitand(self, o: Self) -> Self {
+        Self(self.0 & o.0)
+    }
+}
+
+impl std::ops::Not for LaneMask {
+    type Output = Self;
+    fn not(self) -> Self {
+        Self(!self.0)
+    }
+}
+
+impl fmt::Debug for LaneMask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LaneMask({:#x})", self.0)
+    }
+}
+
+/// An operand of an instruction, to read its value in every lane with
+/// [`Simulator::operand_values`]. Named by its SPIR-V id where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operand {
+    pub(crate) slot: u32,
+    /// Scalar components per lane.
+    pub width: u32,
+    /// The SPIR-V id whose value this is, when the operand is one.
+    pub id: Option<u32>,
+}
+
+/// What an instruction does, for the views that explain it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Meaning {
+    /// `OpGroupNonUniformRotateKHR`: each lane reads `value` from the lane `delta` further in
+    /// its cluster of `cluster` lanes (the whole subgroup without one).
+    Rotate {
+        value: Operand,
+        delta: Operand,
+        cluster: Option<Operand>,
+        result: Operand,
+        /// The component type of `value`.
+        ty: ScalarTy,
+    },
+    /// `OpSDot`/`OpUDot`/`OpSUDot` and their `AccSat` forms: the dot product of `a` and `b`
+    /// (four 8-bit components packed in a 32-bit scalar when `packed`), plus `acc` saturated.
+    IntDot {
+        kind: DotKind,
+        packed: bool,
+        comp_bits: u32,
+        result_bits: u32,
+        a: Operand,
+        b: Operand,
+        acc: Option<Operand>,
+        result: Operand,
+    },
+    /// `OpCooperativeMatrixMulAddKHR`: Result = A x B + C (SPIR-V ids of the matrices).
+    CoopMulAdd {
+        a: Option<u32>,
+        b: Option<u32>,
+        c: Option<u32>,
+        result: Option<u32>,
+    },
+    /// Anything the views do not explain.
+    Other,
+}
+
+impl Meaning {
+    pub fn is_rotate(&self) -> bool {
+        matches!(self, Self::Rotate { .. })
+    }
+    pub fn is_int_dot(&self) -> bool {
+        matches!(self, Self::IntDot { .. })
+    }
+    pub fn is_coop_muladd(&self) -> bool {
+        matches!(self, Self::CoopMulAdd { .. })
+    }
+}
+
+/// The source lane a rotate reads for `lane` (SPV_KHR_subgroup_rotate): `((lane + delta) &
+/// (group - 1)) + (lane & !(group - 1))`, `group` the cluster size or the subgroup size.
+pub fn rotate_source(lane: u32, delta: u64, group: u32) -> u32 {
+    crate::exec::subgroup::rotate_source(lane as usize, delta, group as usize) as u32
+}
+
+impl Program {
+    /// The operand at register slot `slot`, `width` components wide.
+    fn operand(&self, slot: u32, width: u32) -> Operand {
+        let id = self
+            .id_slots
+            .iter()
+            .find(|(_, (s, w, _))| *s == slot && *w == width)
+            .map(|(id, _)| *id);
+        Operand { slot, width, id }
+    }
+
+    /// The SPIR-V id whose value starts at `slot`, if it is a cooperative matrix.
+    fn coop_id_at(&self, slot: u32) -> Option<u32> {
+        self.id_slots.iter().find_map(|(&id, &(s, _, ty))| {
+            (s == slot && matches!(self.types.get(ty), crate::program::Type::CoopMat(_)))
+                .then_some(id)
+        })
+    }
+
+    /// What step `inst` of block `block` does (the terminator is [`Meaning::Other`]).
+    pub fn meaning(&self, block: BlockId, inst: u32) -> Meaning {
+        let Some(i) = self
+            .blocks
+            .get(block as usize)
+            .and_then(|b| b.insts.get(inst as usize))
+        else {
+            return Meaning::Other;
+        };
+        match i {
+            Inst::Subgroup {
+                op: SubgroupOp::Rotate { delta, cluster },
+                ty,
+                n,
+                dst,
+                a,
+            } => Meaning::Rotate {
+                value: self.operand(*a, *n),
+                delta: self.operand(*delta, 1),
+                cluster: cluster.map(|c| self.operand(c, 1)),
+                result: self.operand(*dst, *n),
+                ty: *ty,
+            },
+            Inst::IntDot {
+                kind,
+                packed,
+                comp_bits,
+                n,
+                result_bits,
+                dst,
+                a,
+                b,
+                acc,
+            } => {
+                let w = if *packed { 1 } else { *n };
+                Meaning::IntDot {
+                    kind: *kind,
+                    packed: *packed,
+                    comp_bits: *comp_bits,
+                    result_bits: *result_bits,
+                    a: self.operand(*a, w),
+                    b: self.operand(*b, w),
+                    acc: acc.map(|x| self.operand(x, 1)),
+                    result: self.operand(*dst, 1),
+                }
+            }
+            Inst::Coop(op) => match op.kind {
+                crate::coopmat::CoopKind::MulAdd { dst, a, b, c, .. } => Meaning::CoopMulAdd {
+                    a: self.coop_id_at(a),
+                    b: self.coop_id_at(b),
+                    c: self.coop_id_at(c),
+                    result: self.coop_id_at(dst),
+                },
+                _ => Meaning::Other,
+            },
+            _ => Meaning::Other,
+        }
+    }
+}
+
+impl Simulator {
+    /// The value of `op` in every lane of subgroup `g` (raw component bits).
+    pub fn operand_values(&self, g: usize, op: &Operand) -> Option<Vec<Vec<u64>>> {
+        self.slot_values(g, op.slot, op.width)
+    }
+
+    /// The lanes of subgroup `g` where `op` holds an undefined (poison) value.
+    pub fn operand_poison(&self, g: usize, op: &Operand) -> LaneMask {
+        LaneMask(self.slot_poison(g, op.slot, op.width))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LaneMask;
+
+    #[test]
+    fn lane_masks() {
+        let m: LaneMask = [0, 1, 2, 3, 8, 10, 11].into_iter().collect();
+        assert_eq!(m.ranges(), "0-3,8,10-11");
+        assert_eq!(m.count(), 7);
+        assert_eq!(m.lowest(), Some(0));
+        assert!(m.contains(8) && !m.contains(9) && !m.contains(200));
+        assert_eq!(LaneMask::first(128).count(), 128);
+        assert_eq!(LaneMask::first(3).to_vec(), [0, 1, 2]);
+        assert_eq!(LaneMask::single(127).lowest(), Some(127));
+    }
+}
