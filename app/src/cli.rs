@@ -52,6 +52,9 @@ pub struct RunArgs {
     /// Workgroups to dispatch, `X[,Y[,Z]]`.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_workgroups, default_value = "1,1,1")]
     pub workgroups: [u32; 3],
+    /// Simulate only this workgroup (`X,Y,Z`; repeatable); the others are not run.
+    #[arg(long = "only-workgroup", value_name = "X,Y,Z", value_parser = parse_workgroup_id)]
+    pub only_workgroups: Vec<[u32; 3]>,
     /// Invocations per subgroup: a power of two from 4 to 128.
     #[arg(long, value_name = "N", value_parser = parse_subgroup_size, default_value_t = Config::default().subgroup_size)]
     pub subgroup_size: u32,
@@ -145,6 +148,18 @@ fn parse_workgroups(s: &str) -> Result<[u32; 3], String> {
         return Err(format!("wants X,Y,Z, got `{s}`"));
     }
     let mut w = [1u32; 3];
+    for (k, p) in parts.iter().enumerate() {
+        w[k] = parse_u32(p)?;
+    }
+    Ok(w)
+}
+
+fn parse_workgroup_id(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 3 {
+        return Err(format!("wants X,Y,Z, got `{s}`"));
+    }
+    let mut w = [0u32; 3];
     for (k, p) in parts.iter().enumerate() {
         w[k] = parse_u32(p)?;
     }
@@ -323,6 +338,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         max_trace_steps: a.max_trace_steps,
         max_invocations: a.max_invocations,
         max_buffer_memory: buffer_limit,
+        only_workgroups: a.only_workgroups.clone(),
         ..Config::default()
     };
     if a.portability {

@@ -11,6 +11,7 @@ fn settings(sim: &Simulator) -> Value {
         "workgroups": c.workgroups,
         "switch_tangles": c.switch_tangles,
         "sibling_order": c.sibling_order,
+        "only_workgroups": c.only_workgroups,
     })
 }
 

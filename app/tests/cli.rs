@@ -445,3 +445,48 @@ fn help_and_completions() {
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("--subgroup-size"));
 }
+
+/// `--only-workgroup` runs the named workgroups alone, and warns when the shader's atomics
+/// on buffer memory may make them depend on the others.
+#[test]
+fn only_some_workgroups() {
+    let out = tmp("onlywg.bin");
+    let count = tmp("onlywg.count");
+    write_words(&out, std::iter::repeat_n(0, 12));
+    write_words(&count, std::iter::repeat_n(0, 1));
+    let (o, c) = (tmp("onlywg.out"), tmp("onlywg.cout"));
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "run".to_string(),
+            data("per_workgroup.spv"),
+            "--workgroups".into(),
+            "3".into(),
+            "--buffer".into(),
+            format!("0:0={}", out.display()),
+            "--buffer".into(),
+            format!("0:1={}", count.display()),
+            "--out".into(),
+            format!("0:0={}", o.display()),
+            "--out".into(),
+            format!("0:1={}", c.display()),
+            "--json".into(),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        exe().args(a).output().unwrap()
+    };
+    let r = run(&["--only-workgroup", "1,0,0", "--only-workgroup", "2"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let words: Vec<u32> = std::fs::read(&o)
+        .unwrap()
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(words, [0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3]);
+    assert_eq!(std::fs::read(&c).unwrap(), 2u32.to_le_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["workgroups_run"], 2);
+    assert_eq!(v["warnings"][0]["code"], "partial-dispatch-atomics");
+    let r = run(&["--only-workgroup", "3,0,0"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("outside the dispatch"));
+}

@@ -281,6 +281,9 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
     }
     if let Some(aop) = atomic_op(op) {
         let (ptr, info) = cx.ptr(inst, 0)?;
+        if info.space == Space::Buffer {
+            cx.buffer_atomics = true;
+        }
         let ty = cx.elem_ty(info.pointee);
         if !matches!(
             ty,

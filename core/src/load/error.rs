@@ -99,6 +99,9 @@ pub enum WarningCode {
     UnknownSpecId,
     /// A buffer bound at a binding the shader does not declare.
     UnusedBinding,
+    /// Only some workgroups run, and the shader has atomics on buffer memory: what they see can
+    /// depend on the workgroups left out.
+    PartialDispatchAtomics,
 }
 
 impl WarningCode {
@@ -109,6 +112,7 @@ impl WarningCode {
             Self::UnusedExtInstSet => "unused-ext-inst-set",
             Self::UnknownSpecId => "unknown-spec-id",
             Self::UnusedBinding => "unused-binding",
+            Self::PartialDispatchAtomics => "partial-dispatch-atomics",
         }
     }
 }

@@ -531,6 +531,8 @@ pub(crate) struct Ctx<'m> {
     /// Whether the module declares WorkgroupMemoryExplicitLayoutKHR: Block-decorated
     /// Workgroup variables then overlay one another from offset 0.
     pub explicit_workgroup_layout: bool,
+    /// Whether an atomic instruction works on buffer memory (workgroups may communicate).
+    pub buffer_atomics: bool,
     /// Which kinds of Workgroup variables were seen (the two may not be mixed).
     pub block_workgroup_vars: bool,
     pub plain_workgroup_vars: bool,
@@ -586,6 +588,7 @@ impl<'m> Ctx<'m> {
             unknown_caps: Vec::new(),
             debug: None,
             explicit_workgroup_layout: false,
+            buffer_atomics: false,
             block_workgroup_vars: false,
             plain_workgroup_vars: false,
         }
@@ -823,6 +826,7 @@ impl<'m> Ctx<'m> {
             warnings: std::mem::take(&mut self.warnings),
             module: std::sync::Arc::clone(&self.raw),
             debug: self.debug.take(),
+            buffer_atomics: self.buffer_atomics,
         })
     }
 

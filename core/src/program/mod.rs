@@ -189,6 +189,9 @@ pub struct Program {
     pub module: std::sync::Arc<SpirvModule>,
     /// Source files, lines, functions and variables, when the module carries them.
     pub debug: Option<debug::DebugInfo>,
+    /// Whether some atomic instruction works on buffer memory: workgroups may then communicate,
+    /// and what one sees can depend on which others ran before it.
+    pub buffer_atomics: bool,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
     pub warnings: Vec<crate::load::Warning>,

@@ -39,6 +39,10 @@ pub struct Config {
     pub max_invocations: u32,
     /// Limit on the bytes of all bound buffers and push constants together.
     pub max_buffer_memory: u64,
+    /// The workgroups to simulate, by id (empty: every workgroup of the dispatch). The others
+    /// are not run: Vulkan gives no order between workgroups, so a workgroup can be looked at
+    /// alone unless workgroups communicate (through atomics).
+    pub only_workgroups: Vec<[u32; 3]>,
 }
 
 /// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
@@ -66,6 +70,7 @@ impl Default for Config {
             max_trace_steps: 5_000_000,
             max_invocations: 4096,
             max_buffer_memory: 1 << 30,
+            only_workgroups: Vec::new(),
         }
     }
 }
@@ -294,6 +299,8 @@ pub struct Simulator {
     mem: Memory,
     pub(crate) sgs: Vec<Subgroup>,
     wg_linear: u32,
+    /// The linear indices of the workgroups to run, in order (every one when empty).
+    wg_order: Vec<u32>,
     wg_total: u32,
     next_tangle: u64,
     stats: Stats,
@@ -389,7 +396,29 @@ impl Simulator {
                 allowed_text: format!("{} KiB", cfg.max_buffer_memory >> 10),
             });
         }
-        let (mem, warnings, bound) = bind_buffers(&prog, bindings)?;
+        let mut wg_order = Vec::new();
+        for w in &cfg.only_workgroups {
+            let [nx, ny, nz] = cfg.workgroups;
+            if w[0] >= nx || w[1] >= ny || w[2] >= nz {
+                return Err(setting(format!(
+                    "workgroup ({}, {}, {}) is outside the dispatch of {nx}x{ny}x{nz} workgroups",
+                    w[0], w[1], w[2]
+                )));
+            }
+            wg_order.push(w[0] + nx * (w[1] + ny * w[2]));
+        }
+        wg_order.sort_unstable();
+        wg_order.dedup();
+        let (mem, mut warnings, bound) = bind_buffers(&prog, bindings)?;
+        if !wg_order.is_empty() && prog.buffer_atomics {
+            warnings.push(Warning {
+                code: WarningCode::PartialDispatchAtomics,
+                message: format!(
+                    "only {} of the dispatch's {wg_total} workgroups run, and the shader has atomics on buffer memory: what they read can depend on the workgroups left out",
+                    wg_order.len()
+                ),
+            });
+        }
         let mut sim = Self {
             prog,
             cfg,
@@ -397,7 +426,8 @@ impl Simulator {
             warnings,
             bound,
             sgs: Vec::new(),
-            wg_linear: 0,
+            wg_linear: wg_order.first().copied().unwrap_or(0),
+            wg_order,
             wg_total: wg_total as u32,
             next_tangle: 0,
             stats: Stats::default(),
@@ -616,11 +646,17 @@ impl Simulator {
                 });
             }
             self.stats.workgroups_done += 1;
-            if self.wg_linear + 1 >= self.wg_total {
+            let next = if self.wg_order.is_empty() {
+                Some(self.wg_linear + 1).filter(|n| *n < self.wg_total)
+            } else {
+                let at = self.wg_order.partition_point(|w| *w <= self.wg_linear);
+                self.wg_order.get(at).copied()
+            };
+            let Some(next) = next else {
                 self.finished = true;
                 return Ok(None);
-            }
-            self.wg_linear += 1;
+            };
+            self.wg_linear = next;
             self.start_workgroup();
         }
     }
