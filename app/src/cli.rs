@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::{
     load, Bindings, BufferAlias, Config, Limit, LoadError, LoadOptions, NamedSetting, Outcome,
-    RunError, SiblingOrder, Simulator, SpecValue, SwitchTangles, DEFAULT_MAX_STEPS,
+    RunError, Schedule, SiblingOrder, Simulator, SpecValue, SwitchTangles, DEFAULT_MAX_STEPS,
 };
 use std::sync::Arc;
 
@@ -52,6 +52,14 @@ pub struct RunArgs {
     /// Workgroups to dispatch, `X[,Y[,Z]]`.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_workgroups, default_value = "1,1,1")]
     pub workgroups: [u32; 3],
+    /// Which tangle, subgroup and workgroup runs when several can: `default` (follows
+    /// --sibling-order), `reverse`, or `random:SEED` (a random interleaving at every step).
+    #[arg(long, value_name = "default|reverse|random:SEED", value_parser = parse_schedule, default_value = "default")]
+    pub schedule: Schedule,
+    /// Run N schedules (default, reverse, then random seeds 1, 2, ...) and report the output
+    /// words that differ between them (a report: the exit status does not depend on it).
+    #[arg(long, value_name = "N")]
+    pub explore: Option<u64>,
     /// Simulate only this workgroup (`X,Y,Z`; repeatable); the others are not run.
     #[arg(long = "only-workgroup", value_name = "X,Y,Z", value_parser = parse_workgroup_id)]
     pub only_workgroups: Vec<[u32; 3]>,
@@ -152,6 +160,10 @@ fn parse_workgroups(s: &str) -> Result<[u32; 3], String> {
         w[k] = parse_u32(p)?;
     }
     Ok(w)
+}
+
+fn parse_schedule(s: &str) -> Result<Schedule, String> {
+    Schedule::parse(s).ok_or_else(|| format!("`{s}` is not default, reverse or random:SEED"))
 }
 
 fn parse_workgroup_id(s: &str) -> Result<[u32; 3], String> {
@@ -339,6 +351,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         max_invocations: a.max_invocations,
         max_buffer_memory: buffer_limit,
         only_workgroups: a.only_workgroups.clone(),
+        schedule: a.schedule,
         ..Config::default()
     };
     if a.portability {
@@ -383,9 +396,20 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         crate::report::write_trace(&sim, t)
             .map_err(|e| CliError::Failed(format!("cannot write trace `{t}`: {e}")))?;
     }
+    let exploration = a.explore.map(|n| {
+        let c = Config {
+            record_trace: false,
+            ..sim.config().clone()
+        };
+        lanescope_core::explore::explore(&prog, &c, &bindings, n, a.max_steps)
+    });
     if a.json {
-        Ok(crate::report::summary_json(&sim))
+        Ok(crate::report::summary_json_with(&sim, exploration.as_ref()))
     } else {
-        Ok(crate::report::summary_text(&sim))
+        let mut out = crate::report::summary_text(&sim);
+        if let Some(x) = &exploration {
+            out.push_str(&crate::report::exploration_text(x));
+        }
+        Ok(out)
     }
 }

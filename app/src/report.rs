@@ -12,6 +12,7 @@ fn settings(sim: &Simulator) -> Value {
         "switch_tangles": c.switch_tangles,
         "sibling_order": c.sibling_order,
         "only_workgroups": c.only_workgroups,
+        "schedule": c.schedule.to_string(),
     })
 }
 
@@ -36,8 +37,56 @@ pub fn summary_value(sim: &Simulator) -> Value {
 }
 
 pub fn summary_json(sim: &Simulator) -> String {
-    let mut s = serde_json::to_string_pretty(&summary_value(sim)).unwrap_or_default();
+    summary_json_with(sim, None)
+}
+
+/// The summary, with the schedules explored and the words that depend on them.
+pub fn summary_json_with(
+    sim: &Simulator,
+    exploration: Option<&lanescope_core::explore::Exploration>,
+) -> String {
+    let mut v = summary_value(sim);
+    if let (Some(x), Some(obj)) = (exploration, v.as_object_mut()) {
+        obj.insert("schedules".into(), json!(x.runs));
+        obj.insert("order_dependence".into(), json!(x.order_dependence));
+        obj.insert("order_dependence_more".into(), json!(x.more));
+    }
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');
+    s
+}
+
+/// The exploration as text: each schedule, then each word that depends on the schedule.
+pub fn exploration_text(x: &lanescope_core::explore::Exploration) -> String {
+    let mut s = String::new();
+    let names: Vec<String> = x
+        .runs
+        .iter()
+        .map(|r| match &r.failed {
+            Some(why) => format!("{} (failed: {why})", r.schedule),
+            None => r.schedule.clone(),
+        })
+        .collect();
+    let _ = writeln!(s, "schedules     {}", names.join(", "));
+    if x.order_dependence.is_empty() {
+        let _ = writeln!(s, "order         no output word depends on the schedule");
+        return s;
+    }
+    let _ = writeln!(
+        s,
+        "order         {} output words depend on the schedule:",
+        x.order_dependence.len() + x.more
+    );
+    for d in &x.order_dependence {
+        let _ = writeln!(
+            s,
+            "  set {} binding {} word {}: {} under {}, {} under {}",
+            d.set, d.binding, d.word, d.values[0], d.schedules[0], d.values[1], d.schedules[1]
+        );
+    }
+    if x.more > 0 {
+        let _ = writeln!(s, "  ... and {} more", x.more);
+    }
     s
 }
 

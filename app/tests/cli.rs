@@ -490,3 +490,48 @@ fn only_some_workgroups() {
     assert_eq!(r.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&r.stderr).contains("outside the dispatch"));
 }
+
+/// `--explore N` runs N schedules and lists the words that differ between them; a race-free
+/// shader lists none. `--schedule` replays one of them.
+#[test]
+fn explore_finds_order_dependent_results() {
+    let buf = tmp("explore.bin");
+    write_words(&buf, std::iter::repeat_n(0, 32));
+    let run = |shader: &str, extra: &[&str]| {
+        let mut a = vec![
+            "run".to_string(),
+            data(shader),
+            "--buffer".into(),
+            format!("0:0={}", buf.display()),
+            "--json".into(),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        let o = exe().args(a).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let v = run("tile_no_barrier.spv", &["--explore", "4"]);
+    let deps = v["order_dependence"].as_array().unwrap();
+    assert_eq!(deps.len(), 32, "{v}");
+    assert_eq!(
+        deps[0]["schedules"],
+        serde_json::json!(["default", "reverse"])
+    );
+    assert_eq!(deps[0]["values"], serde_json::json!([1, 0]));
+    assert_eq!(v["schedules"].as_array().unwrap().len(), 4);
+    let v = run("tile_barrier.spv", &["--explore", "4"]);
+    assert_eq!(v["order_dependence"], serde_json::json!([]));
+    // A schedule named on the command line is the one the summary ran.
+    let v = run("tile_no_barrier.spv", &["--schedule", "random:3"]);
+    assert_eq!(v["settings"]["schedule"], "random:3");
+    let o = exe()
+        .args([
+            "run",
+            &data("tile_no_barrier.spv"),
+            "--schedule",
+            "sometimes",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -12,6 +12,7 @@
 pub mod coopmat;
 pub mod dot;
 pub mod exec;
+pub mod explore;
 pub mod glsl450;
 pub mod history;
 pub mod load;
@@ -24,7 +25,7 @@ pub mod sched;
 pub mod sim;
 pub mod trace;
 
-pub use sched::{NamedSetting, SiblingOrder, SwitchTangles};
+pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};
 pub use sim::{
     valid_subgroup_size, Bindings, BufferAlias, Config, Limit, Outcome, RunError, Simulator, Stats,
     DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,

@@ -40,6 +40,74 @@ pub enum SiblingOrder {
     Newest,
 }
 
+/// How the scheduler chooses among what can run. Results the spec defines never depend on it;
+/// a result that does depends on an order the hardware does not promise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Schedule {
+    /// Subgroups in order, each tangle running until it blocks, siblings by the sibling
+    /// order; workgroups in order.
+    Default,
+    /// Subgroups and workgroups in reverse order, siblings highest lane first.
+    Reverse,
+    /// At every step a tangle chosen at random among every one that can run, and the
+    /// workgroups in a random order, from this seed (so a schedule can be replayed).
+    Random(u64),
+}
+
+impl Schedule {
+    /// `default`, `reverse` or `random:SEED`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "default" => Some(Self::Default),
+            "reverse" => Some(Self::Reverse),
+            _ => s
+                .strip_prefix("random:")
+                .and_then(|n| n.parse().ok())
+                .map(Self::Random),
+        }
+    }
+
+    /// The `n`-th schedule an exploration tries: default, reverse, then random seeds 1, 2, ...
+    pub fn nth(n: u64) -> Self {
+        match n {
+            0 => Self::Default,
+            1 => Self::Reverse,
+            k => Self::Random(k - 1),
+        }
+    }
+}
+
+impl std::fmt::Display for Schedule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Default => f.write_str("default"),
+            Self::Reverse => f.write_str("reverse"),
+            Self::Random(seed) => write!(f, "random:{seed}"),
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64): the random schedules must be the same on
+/// every platform and replay identically from a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next()) * n as u128) >> 64) as usize
+    }
+}
+
 /// A setting that is one of a few named values (kebab-case, as in `--json` and on the command
 /// line).
 pub trait NamedSetting: Sized + Copy + 'static {

@@ -10,7 +10,7 @@
 mod common;
 
 use common::to_words;
-use lanescope_core::{load, Bindings, Config, LoadOptions, SiblingOrder, Simulator};
+use lanescope_core::{load, Bindings, Config, LoadOptions, Schedule, SiblingOrder, Simulator};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -35,6 +35,10 @@ fn example_bindings(prog: &lanescope_core::program::Program) -> Bindings {
 }
 
 fn run(spv: &Path, order: SiblingOrder) -> Simulator {
+    run_with(spv, order, Schedule::Default)
+}
+
+fn run_with(spv: &Path, order: SiblingOrder, schedule: Schedule) -> Simulator {
     let prog = Arc::new(
         load(&std::fs::read(spv).unwrap(), &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", spv.display())),
@@ -44,6 +48,7 @@ fn run(spv: &Path, order: SiblingOrder) -> Simulator {
         record_trace: true,
         workgroups: [2, 1, 1],
         sibling_order: order,
+        schedule,
         ..Config::default()
     };
     let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
@@ -87,18 +92,23 @@ fn check_tangles(sim: &Simulator, spv: &Path) {
 fn golden_text(spv: &Path) -> String {
     let sim = run(spv, SiblingOrder::LowestLane);
     let prog = Arc::clone(sim.program());
-    // The sibling order is a scheduling choice: what ends in the buffers cannot depend on it.
-    for order in [
-        SiblingOrder::HighestLane,
-        SiblingOrder::Oldest,
-        SiblingOrder::Newest,
-    ] {
-        let other = run(spv, order);
+    // The sibling order and the schedule are scheduling choices: what ends in the buffers
+    // cannot depend on them.
+    let others = [
+        (SiblingOrder::HighestLane, Schedule::Default),
+        (SiblingOrder::Oldest, Schedule::Default),
+        (SiblingOrder::Newest, Schedule::Default),
+        (SiblingOrder::LowestLane, Schedule::Reverse),
+        (SiblingOrder::LowestLane, Schedule::Random(1)),
+        (SiblingOrder::LowestLane, Schedule::Random(2)),
+    ];
+    for (order, schedule) in others {
+        let other = run_with(spv, order, schedule);
         for r in prog.resources.iter().filter(|r| !r.push_constant) {
             assert_eq!(
                 sim.buffer(r.set, r.binding),
                 other.buffer(r.set, r.binding),
-                "{}: buffer {}:{} differs under {order:?}",
+                "{}: buffer {}:{} differs under {order:?}, {schedule}",
                 spv.display(),
                 r.set,
                 r.binding

@@ -4,7 +4,7 @@ use crate::exec::memory::Memory;
 use crate::exec::step::{self, Findings, Flow};
 use crate::exec::Mask;
 use crate::program::{Program, Space};
-use crate::sched::{Events, SiblingOrder, Subgroup, SwitchTangles, Tangle};
+use crate::sched::{Events, Rng, Schedule, SiblingOrder, Subgroup, SwitchTangles, Tangle};
 mod control;
 mod coop;
 mod poison;
@@ -43,6 +43,8 @@ pub struct Config {
     /// are not run: Vulkan gives no order between workgroups, so a workgroup can be looked at
     /// alone unless workgroups communicate (through atomics).
     pub only_workgroups: Vec<[u32; 3]>,
+    /// Which tangle, subgroup and workgroup runs when several can.
+    pub schedule: Schedule,
 }
 
 /// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
@@ -71,6 +73,7 @@ impl Default for Config {
             max_invocations: 4096,
             max_buffer_memory: 1 << 30,
             only_workgroups: Vec::new(),
+            schedule: Schedule::Default,
         }
     }
 }
@@ -299,9 +302,14 @@ pub struct Simulator {
     mem: Memory,
     pub(crate) sgs: Vec<Subgroup>,
     wg_linear: u32,
-    /// The linear indices of the workgroups to run, in order (every one when empty).
+    /// The linear indices of the workgroups to run, in the order they run (every one, in
+    /// order, when empty).
     wg_order: Vec<u32>,
+    /// Position of the current workgroup in `wg_order`.
+    wg_pos: usize,
     wg_total: u32,
+    /// The random schedule's generator (part of the state: a replay makes the same choices).
+    rng: Rng,
     next_tangle: u64,
     stats: Stats,
     diags: Vec<Diagnostic>,
@@ -409,6 +417,24 @@ impl Simulator {
         }
         wg_order.sort_unstable();
         wg_order.dedup();
+        let mut rng = Rng(match cfg.schedule {
+            Schedule::Random(seed) => seed,
+            _ => 0,
+        });
+        if cfg.schedule != Schedule::Default {
+            if wg_order.is_empty() {
+                wg_order = (0..wg_total as u32).collect();
+            }
+            match cfg.schedule {
+                Schedule::Reverse => wg_order.reverse(),
+                Schedule::Random(_) => {
+                    for i in (1..wg_order.len()).rev() {
+                        wg_order.swap(i, rng.below(i + 1));
+                    }
+                }
+                Schedule::Default => {}
+            }
+        }
         let (mem, mut warnings, bound) = bind_buffers(&prog, bindings)?;
         if !wg_order.is_empty() && prog.buffer_atomics {
             warnings.push(Warning {
@@ -428,7 +454,9 @@ impl Simulator {
             sgs: Vec::new(),
             wg_linear: wg_order.first().copied().unwrap_or(0),
             wg_order,
+            wg_pos: 0,
             wg_total: wg_total as u32,
+            rng,
             next_tangle: 0,
             stats: Stats::default(),
             diags: Vec::new(),
@@ -613,7 +641,8 @@ impl Simulator {
 
     /// Choose the tangle to run next: keep running the current one while it can.
     fn select(&mut self) -> Result<Option<(usize, usize)>, RunError> {
-        if let Some((g, id)) = self.current {
+        let random = matches!(self.cfg.schedule, Schedule::Random(_));
+        if let Some((g, id)) = self.current.filter(|_| !random) {
             if let Some(i) = self.sgs[g]
                 .tangles
                 .iter()
@@ -623,11 +652,9 @@ impl Simulator {
             }
         }
         loop {
-            for g in 0..self.sgs.len() {
-                if let Some(i) = self.sgs[g].pick(self.cfg.sibling_order) {
-                    self.current = Some((g, self.sgs[g].tangles[i].id));
-                    return Ok(Some((g, i)));
-                }
+            if let Some((g, i)) = self.pick_next() {
+                self.current = Some((g, self.sgs[g].tangles[i].id));
+                return Ok(Some((g, i)));
             }
             // Nothing runnable: release a barrier, move to the next workgroup, or stop.
             if self
@@ -649,8 +676,8 @@ impl Simulator {
             let next = if self.wg_order.is_empty() {
                 Some(self.wg_linear + 1).filter(|n| *n < self.wg_total)
             } else {
-                let at = self.wg_order.partition_point(|w| *w <= self.wg_linear);
-                self.wg_order.get(at).copied()
+                self.wg_pos += 1;
+                self.wg_order.get(self.wg_pos).copied()
             };
             let Some(next) = next else {
                 self.finished = true;
@@ -658,6 +685,36 @@ impl Simulator {
             };
             self.wg_linear = next;
             self.start_workgroup();
+        }
+    }
+
+    /// The tangle to run next under the schedule, among every subgroup's runnable ones.
+    fn pick_next(&mut self) -> Option<(usize, usize)> {
+        match self.cfg.schedule {
+            Schedule::Default => (0..self.sgs.len())
+                .find_map(|g| self.sgs[g].pick(self.cfg.sibling_order).map(|i| (g, i))),
+            Schedule::Reverse => (0..self.sgs.len())
+                .rev()
+                .find_map(|g| self.sgs[g].pick(SiblingOrder::HighestLane).map(|i| (g, i))),
+            Schedule::Random(_) => {
+                let runnable: Vec<(usize, usize)> = self
+                    .sgs
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(g, sg)| {
+                        sg.tangles
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, t)| !t.at_barrier)
+                            .map(move |(i, _)| (g, i))
+                    })
+                    .collect();
+                if runnable.is_empty() {
+                    None
+                } else {
+                    Some(runnable[self.rng.below(runnable.len())])
+                }
+            }
         }
     }
 

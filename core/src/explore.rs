@@ -1,0 +1,152 @@
+//! Order dependence: run one dispatch under several schedules (default, reverse, then random
+//! seeds) and report the output words that differ between them. A result that changes with the
+//! schedule depends on an order the hardware does not promise: a missing barrier, a race, a
+//! subgroup assumed to run first.
+
+use crate::program::Program;
+use crate::sched::Schedule;
+use crate::sim::{Bindings, Config, Outcome, Simulator};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// How one schedule's run went.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScheduleRun {
+    /// `default`, `reverse` or `random:SEED`.
+    pub schedule: String,
+    /// Why it did not finish (an error or the step limit), if so.
+    pub failed: Option<String>,
+    pub steps: u64,
+}
+
+/// An output word on which two schedules disagree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OrderDependence {
+    pub set: u32,
+    pub binding: u32,
+    /// Index of the 32-bit word in the buffer.
+    pub word: usize,
+    /// The two schedules (the first is the one every other is compared with).
+    pub schedules: [String; 2],
+    pub values: [u32; 2],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Exploration {
+    pub runs: Vec<ScheduleRun>,
+    pub order_dependence: Vec<OrderDependence>,
+    /// Differing words beyond those listed.
+    pub more: usize,
+}
+
+/// Most differing words listed.
+const MAX_LISTED: usize = 256;
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+/// A finished run's buffers as (set, binding, words, poisoned word indices).
+type Outputs = Vec<(u32, u32, Vec<u32>, Vec<usize>)>;
+
+/// Runs the dispatch under `n` schedules ([`Schedule::nth`]) and compares every bound buffer
+/// word by word with the first schedule's; words holding poison in either run are skipped
+/// (their values are undefined anyway).
+pub fn explore(
+    prog: &Arc<Program>,
+    cfg: &Config,
+    bindings: &Bindings,
+    n: u64,
+    max_steps: u64,
+) -> Exploration {
+    let mut runs = Vec::new();
+    let mut first: Option<(String, Outputs)> = None;
+    let mut found = Vec::new();
+    let mut more = 0;
+    for k in 0..n.max(1) {
+        let schedule = Schedule::nth(k);
+        let c = Config {
+            schedule,
+            ..cfg.clone()
+        };
+        let name = schedule.to_string();
+        let outputs = Simulator::new(Arc::clone(prog), c, bindings)
+            .map_err(|e| e.to_string())
+            .and_then(|mut sim| match sim.run(max_steps) {
+                Ok(Outcome::Finished) => Ok(sim),
+                Ok(Outcome::Budget) => Err(format!("did not finish within {max_steps} steps")),
+                Err(e) => Err(e.to_string()),
+            });
+        let sim = match outputs {
+            Ok(sim) => sim,
+            Err(e) => {
+                runs.push(ScheduleRun {
+                    schedule: name,
+                    failed: Some(e),
+                    steps: 0,
+                });
+                continue;
+            }
+        };
+        runs.push(ScheduleRun {
+            schedule: name.clone(),
+            failed: None,
+            steps: sim.stats().steps,
+        });
+        let outs: Outputs = prog
+            .resources
+            .iter()
+            .filter(|r| !r.push_constant)
+            .filter_map(|r| {
+                let b = sim.buffer(r.set, r.binding)?;
+                Some((
+                    r.set,
+                    r.binding,
+                    words(b),
+                    sim.poisoned_words(r.set, r.binding),
+                ))
+            })
+            .collect();
+        let Some((ref_name, ref_outs)) = &first else {
+            first = Some((name, outs));
+            continue;
+        };
+        for ((set, binding, a, pa), (_, _, b, pb)) in ref_outs.iter().zip(&outs) {
+            for (w, (x, y)) in a.iter().zip(b).enumerate() {
+                if x == y || pa.binary_search(&w).is_ok() || pb.binary_search(&w).is_ok() {
+                    continue;
+                }
+                // One entry per word: the first schedule that disagrees.
+                if found
+                    .iter()
+                    .any(|d: &OrderDependence| (d.set, d.binding, d.word) == (*set, *binding, w))
+                {
+                    continue;
+                }
+                if found.len() >= MAX_LISTED {
+                    more += 1;
+                    continue;
+                }
+                found.push(OrderDependence {
+                    set: *set,
+                    binding: *binding,
+                    word: w,
+                    schedules: [ref_name.clone(), name.clone()],
+                    values: [*x, *y],
+                });
+            }
+        }
+    }
+    found.sort_by_key(|d| (d.set, d.binding, d.word));
+    Exploration {
+        runs,
+        order_dependence: found,
+        more,
+    }
+}
