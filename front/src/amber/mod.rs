@@ -1,17 +1,29 @@
-//! AmberScript, the compute subset (google/amber's `docs/amber_script.md` is the specification
-//! followed).
+//! AmberScript, the compute subset: parse a script, run it on the simulator, check its
+//! expectations (google/amber's `docs/amber_script.md` is the specification followed).
 //!
 //! - [`parse`] reads a script into a [`Script`]; errors are `LINE:COL: message`.
+//! - [`run`] / [`execute`] run it with a [`Compile`] implementation the caller supplies for
+//!   `GLSL` and `SPIRV-ASM` shaders (`SPIRV-HEX` is decoded here) and give a [`Report`].
 //!
 //! What Lanescope does not simulate (images, samplers, graphics and ray-tracing pipelines,
-//! OpenCL C) makes a script *skip*, with the construct and its line named, never fail.
+//! OpenCL C, device features outside [`device`]'s table) makes a script *skip*, with the
+//! construct and its line named, never fail.
 
+pub mod device;
+mod expect;
 mod lex;
 mod parse;
+mod report;
+mod run;
 mod script;
 pub mod types;
 
 pub use parse::{parse, parse_with_files, ParseError, ReadFile, MAX_SCRIPT_BUFFER_BYTES};
+pub use report::{ExpectReport, Report, RunReport, Status};
+pub use run::{
+    decode_hex, execute, run, run_text, BufferState, Compile, CompileError, Execution, NoCompiler,
+    RunOptions,
+};
 pub use script::{
     Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Pipeline, RequiredSize,
     Requirement, RequirementKind, Script, Settings, Shader, ShaderFormat, SubgroupControl,
