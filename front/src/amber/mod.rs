@@ -4,6 +4,7 @@
 //! - [`parse`] reads a script into a [`Script`]; errors are `LINE:COL: message`.
 //! - [`run`] / [`execute`] run it with a [`Compile`] implementation the caller supplies for
 //!   `GLSL` and `SPIRV-ASM` shaders (`SPIRV-HEX` is decoded here) and give a [`Report`].
+//! - [`to_amber`] saves a single-dispatch session as a script that parses back.
 //!
 //! What Lanescope does not simulate (images, samplers, graphics and ray-tracing pipelines,
 //! OpenCL C, device features outside [`device`]'s table) makes a script *skip*, with the
@@ -15,6 +16,7 @@ mod lex;
 mod parse;
 mod report;
 mod run;
+mod save;
 mod script;
 pub mod types;
 
@@ -24,6 +26,7 @@ pub use run::{
     decode_hex, execute, run, run_text, BufferState, Compile, CompileError, Execution, NoCompiler,
     RunOptions,
 };
+pub use save::{to_amber, SaveBuffer, SaveSession, SaveShader};
 pub use script::{
     Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Pipeline, RequiredSize,
     Requirement, RequirementKind, Script, Settings, Shader, ShaderFormat, SubgroupControl,
