@@ -1412,3 +1412,112 @@ fn parse_settings(comments: &[SettingsComment]) -> Result<Settings, ParseError> 
     }
     Ok(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
+    fn skipped(text: &str) -> Unsupported {
+        parse(text).unwrap().unsupported.expect("unsupported")
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(
+            error("#!amber\nBUFFER b DATA_TYPE vec5<float> SIZE 1 FILL 0"),
+            "2:20: unknown data type `vec5<float>`"
+        );
+        assert_eq!(
+            error("BUFFER b DATA_TYPE uint32 DATA 1 2\n3 1.5 END"),
+            "2:3: invalid BUFFER data value `1.5` for a uint32 component (an integer is needed)"
+        );
+        assert_eq!(
+            error("BUFFER b DATA_TYPE vec2<uint32> DATA 1 2 3 END"),
+            "1:1: buffer `b` has 3 values, not a whole number of vec2<uint32> elements (2 values each)"
+        );
+        assert_eq!(
+            error("SHADER compute s SPIRV-HEX\n03 02 23 07\nEND\nPIPELINE compute p\n  ATTACH s\n  SUBGROUP s\n    REQUIRED_SIZE 8\n  END\nEND"),
+            "7:5: REQUIRED_SIZE needs DEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl first"
+        );
+        assert_eq!(
+            error("BUFFER b DATA_TYPE uint32 SIZE 1 FILL 0\nEXPECT b IDX 0 TOLERANCE 1 LT 1"),
+            "2:28: TOLERANCE only goes with EQ"
+        );
+        assert_eq!(
+            error("# lanescope: subgroup-size=3"),
+            "1:14: subgroup-size `3` is not a power of two from 4 to 128"
+        );
+        assert_eq!(
+            error("# lanescope:  speed=9"),
+            "1:15: unknown lanescope setting `speed`"
+        );
+    }
+
+    #[test]
+    fn what_is_not_simulated_stops_the_parse_as_unsupported() {
+        let u = skipped("#!amber\n\nSHADER vertex v PASSTHROUGH\n");
+        assert_eq!(u.line, 3);
+        assert!(u.what.contains("vertex shader `v`"), "{u}");
+        assert_eq!(
+            skipped("PIPELINE graphics g\nEND").to_string(),
+            "unsupported (skipped): graphics pipeline (only compute pipelines are simulated) at line 1"
+        );
+        let u = skipped("BUFFER b FORMAT B10G11R11_UFLOAT_PACK32\n");
+        assert!(u.what.contains("packed"), "{u}");
+        let u = skipped("[compute shader spirv]\nOpCapability Shader\n[test]\ncompute 1 1 1\n");
+        assert!(u.what.contains("VkScript"), "{u}");
+        let u = skipped("BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT x.txt\n");
+        assert!(u.what.contains("FILE `x.txt`"), "{u}");
+    }
+
+    #[test]
+    fn buffers_pipelines_and_commands() {
+        let s = parse(
+            "#!amber\nSHADER compute s SPIRV-HEX\n03 02 23 07\nEND\n\
+             BUFFER a DATA_TYPE vec3<float> STD430 SIZE 2 FILL 1.5\n\
+             BUFFER b DATA_TYPE int8 SIZE 3 SERIES_FROM -1 INC_BY 2\n\
+             PIPELINE compute p\n  ATTACH s ENTRY_POINT go SPECIALIZE 1 AS int32 -2 SPECIALIZE 2 AS double 0.25\n\
+             \x20 BIND BUFFER a AS uniform_dynamic DESCRIPTOR_SET 1 BINDING 2 OFFSET 16 DESCRIPTOR_RANGE 16\n\
+             \x20 BIND BUFFER b AS push_constant\nEND\n\
+             REPEAT 2\nRUN TIMED_EXECUTION p 1 2 3\nEND\n\
+             EXPECT a IDX 16 TOLERANCE 1% 0.5 EQ 1.5 1.5\n",
+        )
+        .unwrap();
+        assert_eq!(s.buffers[0].bytes.len(), 32);
+        assert_eq!(s.buffers[1].bytes, vec![0xff, 1, 3]);
+        let p = &s.pipelines[0];
+        let a = p.attach.as_ref().unwrap();
+        assert_eq!(a.entry.as_deref(), Some("go"));
+        assert_eq!(a.spec[0], (1, SpecValue::Bits(0xffff_fffe)));
+        assert_eq!(a.spec[1], (2, SpecValue::Text("0.25".into())));
+        assert_eq!(p.binds[0].offset(), 16);
+        assert_eq!(p.binds[0].range, Some(16));
+        assert_eq!(p.push_constant, Some(1));
+        let Command::Repeat { count: 2, body, .. } = &s.commands[0] else {
+            panic!("{:?}", s.commands[0]);
+        };
+        assert!(matches!(
+            body[0],
+            Command::Run {
+                groups: [1, 2, 3],
+                ..
+            }
+        ));
+        let Command::Expect(e) = &s.commands[1] else {
+            panic!();
+        };
+        let Check::Values {
+            offset, tolerance, ..
+        } = &e.check
+        else {
+            panic!();
+        };
+        assert_eq!(*offset, 16);
+        assert_eq!(tolerance.len(), 2);
+        assert!(tolerance[0].percent && !tolerance[1].percent);
+    }
+}
