@@ -1,7 +1,8 @@
 //! AmberScript, the compute subset: parse a script, run it on the simulator, check its
 //! expectations (google/amber's `docs/amber_script.md` is the specification followed).
 //!
-//! - [`parse`] reads a script into a [`Script`]; errors are `LINE:COL: message`.
+//! - [`parse`] reads a script into a [`Script`]; errors are `LINE:COL: message`. VkScript files
+//!   (amber's older `[section]` format) are read too, their compute subset.
 //! - [`run`] / [`execute`] run it with a [`Compile`] implementation the caller supplies for
 //!   `GLSL` and `SPIRV-ASM` shaders (`SPIRV-HEX` is decoded here) and give a [`Report`].
 //! - [`to_amber`] saves a single-dispatch session as a script that parses back.
@@ -19,6 +20,7 @@ mod run;
 mod save;
 mod script;
 pub mod types;
+mod vkscript;
 
 pub use parse::{parse, parse_with_files, ParseError, ReadFile, MAX_SCRIPT_BUFFER_BYTES};
 pub use report::{ExpectReport, Report, RunReport, Status};

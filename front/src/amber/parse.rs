@@ -83,9 +83,8 @@ pub fn parse_with_files(text: &str, read_file: ReadFile) -> Result<Script, Parse
         buffer_bytes: 0,
         read_file,
     };
-    if let Some(what) = vkscript(text) {
-        p.script.unsupported = Some(Unsupported { line: 1, what });
-        return Ok(p.script);
+    if super::vkscript::is_vkscript(text) {
+        return super::vkscript::parse(text);
     }
     match p.top_level() {
         Ok(()) => {}
@@ -95,17 +94,6 @@ pub fn parse_with_files(text: &str, read_file: ReadFile) -> Result<Script, Parse
     let comments = std::mem::take(&mut p.lx.settings);
     p.script.settings = parse_settings(&comments)?;
     Ok(p.script)
-}
-
-/// A VkScript file (amber's older format: no `#!amber` line, `[section]` headers).
-fn vkscript(text: &str) -> Option<String> {
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
-    let amber = text.trim_start().starts_with("#!amber");
-    (!amber && first.starts_with('[') && first.ends_with(']'))
-        .then(|| "a VkScript file (`[section]` format; Lanescope reads AmberScript)".to_string())
 }
 
 struct Parser<'a> {
@@ -1468,8 +1456,8 @@ mod tests {
         );
         let u = skipped("BUFFER b FORMAT B10G11R11_UFLOAT_PACK32\n");
         assert!(u.what.contains("packed"), "{u}");
-        let u = skipped("[compute shader spirv]\nOpCapability Shader\n[test]\ncompute 1 1 1\n");
-        assert!(u.what.contains("VkScript"), "{u}");
+        let u = skipped("[vertex shader]\nvoid main() {}\n[test]\ndraw rect 0 0 1 1\n");
+        assert!(u.what.contains("[vertex shader]"), "{u}");
         let u = skipped("BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT x.txt\n");
         assert!(u.what.contains("FILE `x.txt`"), "{u}");
     }

@@ -258,6 +258,30 @@ impl Runner<'_> {
                         self.commands(body)?;
                     }
                 }
+                Command::Resize { line, buffer, len } => {
+                    let len = usize::try_from(*len)
+                        .ok()
+                        .filter(|n| *n as u64 <= super::parse::MAX_SCRIPT_BUFFER_BYTES)
+                        .ok_or_else(|| {
+                            Stop::Skip(format!(
+                                "line {line}: unsupported (skipped): a buffer of {len} bytes"
+                            ))
+                        })?;
+                    self.buffers[*buffer].resize(len, 0);
+                }
+                Command::Write {
+                    buffer,
+                    offset,
+                    bytes,
+                    ..
+                } => {
+                    let b = &mut self.buffers[*buffer];
+                    let end = offset + bytes.len();
+                    if b.len() < end {
+                        b.resize(end, 0);
+                    }
+                    b[*offset..end].copy_from_slice(bytes);
+                }
             }
         }
         Ok(())
@@ -407,7 +431,8 @@ impl Runner<'_> {
                 self.report.notes.push(note);
             }
         }
-        let (bindings, windows) = self.bindings(line, p)?;
+        let (mut bindings, windows) = self.bindings(line, p)?;
+        self.pad_to_declared(line, &prog, &mut bindings);
         let mut cfg = self.opts.config.clone();
         cfg.workgroups = groups;
         cfg.subgroup_size = subgroup_size;
@@ -510,6 +535,49 @@ impl Runner<'_> {
         }
         let _ = line;
         Ok((b, windows))
+    }
+
+    /// Buffers shorter than the shader's declaration of them (a struct's trailing padding, the
+    /// unused end of a last array) are zero-extended to it, with a note: Vulkan lets a shader
+    /// declare more than is bound as long as it only reads what is, and the simulator wants
+    /// every declared byte. Only the bound bytes are written back.
+    fn pad_to_declared(&mut self, line: usize, prog: &Program, b: &mut Bindings) {
+        let mut notes = Vec::new();
+        for res in &prog.resources {
+            let need = res.min_size as usize;
+            let target = if res.push_constant {
+                Some(&mut b.push_constants)
+            } else {
+                let (set, binding) = b
+                    .aliases
+                    .iter()
+                    .find(|a| (a.set, a.binding) == (res.set, res.binding))
+                    .map_or((res.set, res.binding), |a| (a.of_set, a.of_binding));
+                b.buffers
+                    .iter_mut()
+                    .find(|(s, bi, _)| (*s, *bi) == (set, binding))
+                    .map(|(_, _, bytes)| bytes)
+            };
+            if let Some(bytes) = target {
+                if bytes.len() < need {
+                    let what = if res.push_constant {
+                        "push constants".to_string()
+                    } else {
+                        format!("set {} binding {}", res.set, res.binding)
+                    };
+                    notes.push(format!(
+                        "line {line}: {what} has {} bytes, less than the shader declares ({need}); zero-extended for the run",
+                        bytes.len()
+                    ));
+                    bytes.resize(need, 0);
+                }
+            }
+        }
+        for n in notes {
+            if !self.report.notes.contains(&n) {
+                self.report.notes.push(n);
+            }
+        }
     }
 
     /// The bytes a binding sees: from its offset, its range (or to the end).

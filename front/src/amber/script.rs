@@ -208,6 +208,20 @@ pub enum Command {
         count: u32,
         body: Vec<Command>,
     },
+    /// VkScript's `ssbo B N`: the buffer becomes `len` bytes (cut or zero-extended).
+    Resize {
+        line: usize,
+        buffer: usize,
+        len: u64,
+    },
+    /// VkScript's `subdata` and `uniform`: bytes written at `offset`, the buffer growing to
+    /// hold them.
+    Write {
+        line: usize,
+        buffer: usize,
+        offset: usize,
+        bytes: Vec<u8>,
+    },
 }
 
 #[derive(Clone, Debug)]
