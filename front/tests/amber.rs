@@ -87,7 +87,9 @@ fn every_script_gives_what_it_says() {
         let marked: Vec<usize> = text
             .lines()
             .enumerate()
-            .filter(|(_, l)| l.starts_with("EXPECT") && l.ends_with("# fails"))
+            .filter(|(_, l)| {
+                (l.starts_with("EXPECT") || l.starts_with("probe")) && l.ends_with("# fails")
+            })
             .map(|(i, _)| i + 1)
             .collect();
         let failed: Vec<usize> = report
