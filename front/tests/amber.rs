@@ -41,11 +41,11 @@ impl Compile for Prebuilt {
             .iter()
             .find_map(|e| std::fs::read_to_string(dir().join(format!("shaders/{name}.{e}"))).ok())
             .ok_or_else(|| CompileError::Failed(format!("no source for `{name}`")))?;
-        assert_eq!(
-            source.trim(),
-            src.trim(),
-            "the script's `{name}` is stale: rerun rebuild.sh"
-        );
+        if source.trim() != src.trim() {
+            return Err(CompileError::Failed(format!(
+                "the script's `{name}` differs from shaders/: rerun rebuild.sh"
+            )));
+        }
         Ok(words_of(&dir().join(format!("shaders/{name}.spv"))))
     }
 
@@ -426,4 +426,54 @@ fn a_saved_session_keeps_push_constants_specialization_and_shared_bindings() {
         u32_bytes(&[1, 2, 3, 4, 101, 102, 103, 104])
     );
     round_trip(shared);
+}
+
+/// Every script cut at every line, and with each line's numbers made huge or negative, gives a
+/// report (never a panic), within small limits.
+#[test]
+fn broken_scripts_give_reports_not_panics() {
+    let opts = RunOptions {
+        max_steps: 20_000,
+        max_total_steps: 100_000,
+        max_commands: 1_000,
+        ..RunOptions::default()
+    };
+    let mut runs = 0;
+    for e in std::fs::read_dir(dir()).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "amber") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for cut in 0..lines.len() {
+            let _ = amber::run_text(&lines[..cut].join("\n"), &Prebuilt, &opts);
+            for big in ["18446744073709551615", "4294967296", "-2147483649", "0"] {
+                let mut changed = lines.clone();
+                let mangled: String = {
+                    let mut out = String::new();
+                    let mut in_number = false;
+                    for ch in lines[cut].chars() {
+                        if ch.is_ascii_digit() {
+                            if !in_number {
+                                out += big;
+                            }
+                            in_number = true;
+                        } else {
+                            in_number = false;
+                            out.push(ch);
+                        }
+                    }
+                    out
+                };
+                if mangled == lines[cut] || lines[cut].starts_with("# status") {
+                    continue;
+                }
+                changed[cut] = &mangled;
+                let _ = amber::run_text(&changed.join("\n"), &Prebuilt, &opts);
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 500, "{runs}");
 }

@@ -108,7 +108,7 @@ pub fn probe(
         return r;
     }
     let per = format.values_per_element().max(1);
-    let end = offset + values.len().div_ceil(per) as u64 * stride;
+    let end = offset.saturating_add((values.len().div_ceil(per) as u64).saturating_mul(stride));
     if end > bytes.len() as u64 {
         r.actual = format!(
             "nothing read: the values reach byte {end}, past the buffer's {} bytes",

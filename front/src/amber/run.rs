@@ -81,6 +81,8 @@ pub struct RunOptions {
     /// Most `EXPECT` results kept in the report (a `REPEAT` can make many); failures are kept
     /// past it.
     pub max_expect_reports: usize,
+    /// Most commands executed, `REPEAT`s unrolled; past it the script stops with an error.
+    pub max_commands: u64,
 }
 
 impl Default for RunOptions {
@@ -92,6 +94,7 @@ impl Default for RunOptions {
             coopmat_layout: LayoutChoice::default(),
             use_script_settings: true,
             max_expect_reports: 100_000,
+            max_commands: 1_000_000,
         }
     }
 }
@@ -138,6 +141,7 @@ struct Runner<'a> {
     programs: BTreeMap<LoadKey, Arc<Program>>,
     report: Report,
     total_steps: u64,
+    commands_run: u64,
     dropped_expects: usize,
 }
 
@@ -168,6 +172,7 @@ pub fn execute(script: &Script, compiler: &dyn Compile, opts: &RunOptions) -> Ex
         programs: BTreeMap::new(),
         report: Report::new(Status::Pass, None),
         total_steps: 0,
+        commands_run: 0,
         dropped_expects: 0,
     };
     r.report.notes = script.notes.clone();
@@ -242,6 +247,14 @@ impl Runner<'_> {
 
     fn commands(&mut self, cmds: &[Command]) -> Result<(), Stop> {
         for c in cmds {
+            self.commands_run += 1;
+            if self.commands_run > self.opts.max_commands {
+                return Err(Stop::Error(format!(
+                    "line {}: more than {} commands executed (RunOptions::max_commands)",
+                    command_line(c),
+                    self.opts.max_commands
+                )));
+            }
             match c {
                 Command::Run {
                     line,
@@ -270,13 +283,18 @@ impl Runner<'_> {
                     self.buffers[*buffer].resize(len, 0);
                 }
                 Command::Write {
+                    line,
                     buffer,
                     offset,
                     bytes,
-                    ..
                 } => {
+                    let end = offset.saturating_add(bytes.len());
+                    if end as u64 > super::parse::MAX_SCRIPT_BUFFER_BYTES {
+                        return Err(Stop::Skip(format!(
+                            "line {line}: unsupported (skipped): data written up to byte {end}"
+                        )));
+                    }
                     let b = &mut self.buffers[*buffer];
-                    let end = offset + bytes.len();
                     if b.len() < end {
                         b.resize(end, 0);
                     }
@@ -418,6 +436,14 @@ impl Runner<'_> {
     }
 
     fn run(&mut self, line: usize, p: &Pipeline, groups: [u32; 3]) -> Result<(), Stop> {
+        // Checked here in 128 bits: the simulator's own check multiplies in 64.
+        let total: u128 = groups.iter().map(|g| u128::from(*g)).product();
+        if total == 0 || total > 1 << 20 {
+            return Err(Stop::Error(format!(
+                "line {line}: RUN {} {} {} {}: {total} workgroups; Lanescope runs 1 to 1048576",
+                p.name, groups[0], groups[1], groups[2]
+            )));
+        }
         let (subgroup_size, full) = self.subgroup_size(line, p)?;
         let prog = self.program(line, p, subgroup_size)?;
         if full && prog.local_size[0] % subgroup_size != 0 {
@@ -592,7 +618,7 @@ impl Runner<'_> {
             )));
         }
         let len = bind.range.unwrap_or(total - start);
-        if start + len > total {
+        if start.saturating_add(len) > total {
             return Err(Stop::Error(format!(
                 "line {}: buffer `{name}` is bound for bytes {start}..{}, past its end ({total} bytes)",
                 bind.line,
@@ -600,6 +626,18 @@ impl Runner<'_> {
             )));
         }
         Ok((start as usize, len as usize))
+    }
+}
+
+fn command_line(c: &Command) -> usize {
+    match c {
+        Command::Run { line, .. }
+        | Command::Copy { line, .. }
+        | Command::Clear { line, .. }
+        | Command::Repeat { line, .. }
+        | Command::Resize { line, .. }
+        | Command::Write { line, .. } => *line,
+        Command::Expect(e) => e.line,
     }
 }
 

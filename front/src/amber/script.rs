@@ -180,7 +180,7 @@ pub struct Bind {
 
 impl Bind {
     pub fn offset(&self) -> u64 {
-        self.dynamic_offset + self.descriptor_offset
+        self.dynamic_offset.saturating_add(self.descriptor_offset)
     }
 }
 
