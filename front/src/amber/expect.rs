@@ -174,31 +174,31 @@ pub fn eq_buffer(s: &Subject, other: &str, b: &[u8]) -> ExpectReport {
     if mismatch_sizes(&mut r, a, b, other) {
         return r;
     }
-    let differing = a.iter().zip(b).filter(|(x, y)| x != y).count();
     let Some(first) = a.iter().zip(b).position(|(x, y)| x != y) else {
         r.pass = true;
         return r;
     };
-    // Name the value holding the first differing byte.
-    let per = format.values_per_element().max(1);
-    let n = a.len() / format.stride().max(1) * per;
-    let k = (0..n).find(|k| {
+    // Count and name values, not bytes; padding that differs is reported as bytes.
+    let stride = format.stride().max(1);
+    let n = a.len() / stride * format.values_per_element();
+    let differs = |k: &usize| {
         let (pos, t) = format.value_at(0, *k);
-        (pos..pos + t.bytes()).contains(&first)
-    });
-    match k {
+        a[pos..pos + t.bytes()] != b[pos..pos + t.bytes()]
+    };
+    let differing = (0..n).filter(differs).count();
+    match (0..n).find(differs) {
         Some(k) => {
             let (pos, _, av) = value_text(format, a, k);
             let (_, _, bv) = value_text(format, b, k);
             r.index = Some(pos as u64);
             r.expected = format!("{bv} (as in `{other}`)");
-            r.actual = format!("{av} ({differing} of {} bytes differ)", a.len());
+            r.actual = format!("{av} ({differing} of {n} values differ)");
             r.detail = Some(format!("first at value {k}, byte {pos}"));
         }
         None => {
             r.index = Some(first as u64);
             r.expected = format!("byte {} (as in `{other}`)", b[first]);
-            r.actual = format!("byte {} (in padding; {differing} bytes differ)", a[first]);
+            r.actual = format!("byte {} (only padding differs)", a[first]);
         }
     }
     r

@@ -129,7 +129,11 @@ impl Report {
             }
         }
         for e in self.expects.iter().filter(|e| !e.pass) {
-            let at = e.index.map(|i| format!(" IDX {i}")).unwrap_or_default();
+            let probe = !e.op.ends_with("_BUFFER");
+            let at = match e.index {
+                Some(i) if probe => format!(" IDX {i}"),
+                _ => String::new(),
+            };
             let _ = writeln!(
                 s,
                 "line {}: EXPECT {}{at} {} failed{}:\n  expected {}\n  actual   {}",
