@@ -477,3 +477,38 @@ fn broken_scripts_give_reports_not_panics() {
     }
     assert!(runs > 500, "{runs}");
 }
+
+#[test]
+fn disjoint_windows_of_one_buffer_are_separate_and_overlapping_ones_skip() {
+    let hex: Vec<String> = std::fs::read(dir().join("shaders/alias.spv"))
+        .unwrap()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let script = |second: &str| {
+        format!(
+            "#!amber\nSHADER compute alias SPIRV-HEX\n{}\nEND\n\
+             BUFFER big DATA_TYPE uint32 SIZE 16 FILL 0\nBUFFER c DATA_TYPE uint32 SIZE 4 FILL 1\n\
+             PIPELINE compute p\n  ATTACH alias\n\
+             \x20 BIND BUFFER big AS storage DESCRIPTOR_SET 0 BINDING 0 DESCRIPTOR_RANGE 32\n\
+             \x20 BIND BUFFER big AS storage DESCRIPTOR_SET 0 BINDING 1 {second}\n\
+             \x20 BIND BUFFER c AS storage DESCRIPTOR_SET 0 BINDING 2\nEND\n\
+             RUN p 1 1 1\nEXPECT big IDX 0 EQ 1 2 3 4 0 0 0 0 0 0 0 0 101 102 103 104\n\
+             EXPECT c IDX 0 EQ 3 3 3 3\n",
+            hex.join(" ")
+        )
+    };
+    let ok = amber::run_text(
+        &script("DESCRIPTOR_OFFSET 32"),
+        &Prebuilt,
+        &RunOptions::default(),
+    );
+    assert_eq!(ok.status, Status::Pass, "{}", ok.to_text());
+    let overlap = amber::run_text(
+        &script("DESCRIPTOR_OFFSET 16"),
+        &Prebuilt,
+        &RunOptions::default(),
+    );
+    assert_eq!(overlap.status, Status::Skip);
+    assert!(overlap.message.unwrap().contains("overlapping"));
+}

@@ -123,6 +123,16 @@ impl Execution {
     }
 }
 
+/// The bytes of a script buffer bound at (`set`, `binding`) for one run.
+#[derive(Clone, Copy)]
+struct Window {
+    buffer: usize,
+    set: u32,
+    binding: u32,
+    start: usize,
+    len: usize,
+}
+
 /// Why execution stopped early.
 enum Stop {
     Skip(String),
@@ -457,7 +467,7 @@ impl Runner<'_> {
                 self.report.notes.push(note);
             }
         }
-        let (mut bindings, windows) = self.bindings(line, p)?;
+        let (mut bindings, windows) = self.bindings(p)?;
         self.pad_to_declared(line, &prog, &mut bindings);
         let mut cfg = self.opts.config.clone();
         cfg.workgroups = groups;
@@ -487,10 +497,10 @@ impl Runner<'_> {
                 p.name
             )));
         }
-        for (buffer, set, binding, start, len) in windows {
-            if let Some(out) = sim.buffer(set, binding) {
-                let n = len.min(out.len());
-                self.buffers[buffer][start..start + n].copy_from_slice(&out[..n]);
+        for w in windows {
+            if let Some(out) = sim.buffer(w.set, w.binding) {
+                let n = w.len.min(out.len());
+                self.buffers[w.buffer][w.start..w.start + n].copy_from_slice(&out[..n]);
             }
         }
         let sh = p.attach.as_ref().map(|a| &self.script.shaders[a.shader]);
@@ -517,33 +527,28 @@ impl Runner<'_> {
 
     /// The pipeline's buffers for the simulator: each binding gets its window of the buffer;
     /// bindings of the same window share storage, disjoint windows of one buffer are separate
-    /// copies. Returns what to write back: (buffer, set, binding, byte offset, length).
-    #[allow(clippy::type_complexity)]
-    fn bindings(
-        &self,
-        line: usize,
-        p: &Pipeline,
-    ) -> Result<(Bindings, Vec<(usize, u32, u32, usize, usize)>), Stop> {
+    /// copies. Returns the windows to write back.
+    fn bindings(&self, p: &Pipeline) -> Result<(Bindings, Vec<Window>), Stop> {
         let mut b = Bindings::default();
-        let mut windows: Vec<(usize, u32, u32, usize, usize)> = Vec::new();
+        let mut windows: Vec<Window> = Vec::new();
         for bind in &p.binds {
             let (start, len) = self.window(bind)?;
             let same = windows
                 .iter()
-                .find(|(buf, _, _, s, l)| *buf == bind.buffer && (*s, *l) == (start, len));
-            if let Some(&(_, set, binding, _, _)) = same {
+                .find(|w| w.buffer == bind.buffer && (w.start, w.len) == (start, len));
+            if let Some(w) = same {
                 b.aliases.push(BufferAlias {
                     set: bind.set,
                     binding: bind.binding,
-                    of_set: set,
-                    of_binding: binding,
+                    of_set: w.set,
+                    of_binding: w.binding,
                 });
                 continue;
             }
-            let overlap = windows
-                .iter()
-                .find(|(buf, _, _, s, l)| *buf == bind.buffer && start < s + l && *s < start + len);
-            if let Some(&(_, set, binding, _, _)) = overlap {
+            let overlap = windows.iter().find(|w| {
+                w.buffer == bind.buffer && start < w.start + w.len && w.start < start + len
+            });
+            if let Some(&Window { set, binding, .. }) = overlap {
                 return Err(Stop::Skip(format!(
                     "line {}: unsupported (skipped): buffer `{}` is bound at set {} binding {} and at set {set} binding {binding} with overlapping but different ranges",
                     bind.line, self.script.buffers[bind.buffer].name, bind.set, bind.binding
@@ -554,12 +559,17 @@ impl Runner<'_> {
                 bind.binding,
                 self.buffers[bind.buffer][start..start + len].to_vec(),
             ));
-            windows.push((bind.buffer, bind.set, bind.binding, start, len));
+            windows.push(Window {
+                buffer: bind.buffer,
+                set: bind.set,
+                binding: bind.binding,
+                start,
+                len,
+            });
         }
         if let Some(pc) = p.push_constant {
             b.push_constants = self.buffers[pc].clone();
         }
-        let _ = line;
         Ok((b, windows))
     }
 
