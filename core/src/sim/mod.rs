@@ -380,11 +380,12 @@ impl Simulator {
                 allowed_text: format!("{} KiB", cfg.max_memory >> 10),
             });
         }
+        // Three 32-bit counts: their product can pass 64 bits.
         let wg_total = cfg
             .workgroups
             .iter()
-            .map(|w| u64::from(*w))
-            .product::<u64>();
+            .try_fold(1u64, |p, w| p.checked_mul(u64::from(*w)))
+            .unwrap_or(u64::MAX);
         if wg_total == 0 || wg_total > 1 << 20 {
             return Err(setting(format!(
                 "{wg_total} workgroups requested; supported: 1 to 1048576"

@@ -1,0 +1,36 @@
+//! AmberScript, the compute subset: parse a script, run it on the simulator, check its
+//! expectations (google/amber's `docs/amber_script.md` is the specification followed).
+//!
+//! - [`parse`] reads a script into a [`Script`]; errors are `LINE:COL: message`. VkScript files
+//!   (amber's older `[section]` format) are read too, their compute subset.
+//! - [`run`] / [`execute`] run it with a [`Compile`] implementation the caller supplies for
+//!   `GLSL` and `SPIRV-ASM` shaders (`SPIRV-HEX` is decoded here) and give a [`Report`].
+//! - [`to_amber`] saves a single-dispatch session as a script that parses back.
+//!
+//! What Lanescope does not simulate (images, samplers, graphics and ray-tracing pipelines,
+//! OpenCL C, device features outside [`device`]'s table) makes a script *skip*, with the
+//! construct and its line named, never fail.
+
+pub mod device;
+mod expect;
+mod lex;
+mod parse;
+mod report;
+mod run;
+mod save;
+mod script;
+pub mod types;
+mod vkscript;
+
+pub use parse::{parse, parse_with_files, ParseError, ReadFile, MAX_SCRIPT_BUFFER_BYTES};
+pub use report::{ExpectReport, Report, RunReport, Status};
+pub use run::{
+    decode_hex, execute, run, run_text, BufferState, Compile, CompileError, Execution, NoCompiler,
+    RunOptions,
+};
+pub use save::{to_amber, SaveBuffer, SaveSession, SaveShader};
+pub use script::{
+    Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Pipeline, RequiredSize,
+    Requirement, RequirementKind, Script, Settings, Shader, ShaderFormat, SubgroupControl,
+    Tolerance, Unsupported,
+};

@@ -1,0 +1,481 @@
+//! Buffer data types and how amber lays them out: `uint32`, `vec3<float>`, `mat4x3<double>`,
+//! `int8[]`, Vulkan format names used as types (`R32G32B32A32_SFLOAT`), under `STD430` (the
+//! default) or `STD140`.
+//!
+//! Amber describes one element of a buffer as a list of segments, values and padding; the
+//! buffer is that element repeated. Its rules (`src/format.cc`): a 3-row vector or matrix column
+//! pads to 4 components in both layouts; under `STD140` every matrix column and every element
+//! of an array type (`T[]`) pads to 4 components as well. Values are read from scripts in that
+//! order, padding skipped.
+
+use half::f16;
+
+/// A component type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub const ALL: [Self; 11] = [
+        Self::I8,
+        Self::I16,
+        Self::I32,
+        Self::I64,
+        Self::U8,
+        Self::U16,
+        Self::U32,
+        Self::U64,
+        Self::F16,
+        Self::F32,
+        Self::F64,
+    ];
+
+    pub fn bytes(self) -> usize {
+        match self {
+            Self::I8 | Self::U8 => 1,
+            Self::I16 | Self::U16 | Self::F16 => 2,
+            Self::I32 | Self::U32 | Self::F32 => 4,
+            Self::I64 | Self::U64 | Self::F64 => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Self::F16 | Self::F32 | Self::F64)
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, Self::I8 | Self::I16 | Self::I32 | Self::I64)
+    }
+
+    /// Amber's name (`int8` ... `uint64`, `float16`, `float`, `double`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::I8 => "int8",
+            Self::I16 => "int16",
+            Self::I32 => "int32",
+            Self::I64 => "int64",
+            Self::U8 => "uint8",
+            Self::U16 => "uint16",
+            Self::U32 => "uint32",
+            Self::U64 => "uint64",
+            Self::F16 => "float16",
+            Self::F32 => "float",
+            Self::F64 => "double",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// The component type of a format's `<bits>_<mode>` pair. UNORM, SNORM, SCALED and SRGB
+    /// components hold raw integers in buffers, as amber treats them.
+    fn from_format(bits: u32, mode: &str) -> Option<Self> {
+        Some(match (mode, bits) {
+            ("UINT" | "UNORM" | "USCALED" | "SRGB", 8) => Self::U8,
+            ("UINT" | "UNORM" | "USCALED" | "SRGB", 16) => Self::U16,
+            ("UINT" | "UNORM" | "USCALED" | "SRGB", 32) => Self::U32,
+            ("UINT" | "UNORM" | "USCALED" | "SRGB", 64) => Self::U64,
+            ("SINT" | "SNORM" | "SSCALED", 8) => Self::I8,
+            ("SINT" | "SNORM" | "SSCALED", 16) => Self::I16,
+            ("SINT" | "SNORM" | "SSCALED", 32) => Self::I32,
+            ("SINT" | "SNORM" | "SSCALED", 64) => Self::I64,
+            ("SFLOAT", 16) => Self::F16,
+            ("SFLOAT", 32) => Self::F32,
+            ("SFLOAT", 64) => Self::F64,
+            _ => return None,
+        })
+    }
+}
+
+/// A buffer's element type: a scalar, vector (`rows` > 1) or matrix (`cols` > 1, column major),
+/// possibly marked as an array (`T[]`, which changes the `STD140` layout).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataType {
+    pub scalar: Scalar,
+    pub rows: u32,
+    pub cols: u32,
+    pub array: bool,
+    /// The spelling the script used (a format name stays a format name).
+    pub name: String,
+}
+
+impl DataType {
+    pub fn scalar(scalar: Scalar) -> Self {
+        Self {
+            scalar,
+            rows: 1,
+            cols: 1,
+            array: false,
+            name: scalar.name().into(),
+        }
+    }
+
+    /// Reads a type as `DATA_TYPE` takes it. `Err` says why a name that looks like a format is
+    /// not usable as buffer data (packed, depth/stencil or mixed-width formats).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if let Some(t) = Self::parse_amber(s) {
+            return Ok(t);
+        }
+        Self::parse_format(s)
+    }
+
+    fn parse_amber(s: &str) -> Option<Self> {
+        let (base, array) = match s.strip_suffix("[]") {
+            Some(b) => (b, true),
+            None => (s, false),
+        };
+        let dim = |c: u8| (b'2'..=b'4').contains(&c).then(|| u32::from(c - b'0'));
+        let (scalar, rows, cols) = if let Some(rest) = base.strip_prefix("vec") {
+            let b = rest.as_bytes();
+            let rows = dim(*b.first()?)?;
+            let inner = rest.get(1..)?.strip_prefix('<')?.strip_suffix('>')?;
+            (Scalar::from_name(inner)?, rows, 1)
+        } else if let Some(rest) = base.strip_prefix("mat") {
+            let b = rest.as_bytes();
+            let cols = dim(*b.first()?)?;
+            if b.get(1) != Some(&b'x') {
+                return None;
+            }
+            let rows = dim(*b.get(2)?)?;
+            let inner = rest.get(3..)?.strip_prefix('<')?.strip_suffix('>')?;
+            (Scalar::from_name(inner)?, rows, cols)
+        } else {
+            (Scalar::from_name(base)?, 1, 1)
+        };
+        Some(Self {
+            scalar,
+            rows,
+            cols,
+            array,
+            name: s.to_string(),
+        })
+    }
+
+    /// A Vulkan format name (`R8G8B8A8_UINT`, `B8G8R8A8_UNORM`, `R32_SFLOAT`): its components in
+    /// memory order, as a vector of one component type.
+    fn parse_format(s: &str) -> Result<Self, String> {
+        let bad = || Err(format!("unknown data type `{s}`"));
+        let Some((comps, mode)) = s.split_once('_') else {
+            return bad();
+        };
+        if mode.contains('_') || mode.contains("PACK") {
+            return Err(format!(
+                "format `{s}` (packed and depth/stencil formats are image data)"
+            ));
+        }
+        let mut widths = Vec::new();
+        let mut rest = comps;
+        while let Some(c) = rest.chars().next() {
+            if !"RGBAXDS".contains(c) {
+                return bad();
+            }
+            let digits: String = rest[1..].chars().take_while(char::is_ascii_digit).collect();
+            let Ok(bits) = digits.parse::<u32>() else {
+                return bad();
+            };
+            if c == 'D' || c == 'S' || c == 'X' {
+                return Err(format!(
+                    "format `{s}` (depth/stencil formats are image data)"
+                ));
+            }
+            widths.push(bits);
+            rest = &rest[1 + digits.len()..];
+        }
+        if widths.is_empty() || widths.len() > 4 {
+            return bad();
+        }
+        if widths.iter().any(|w| *w != widths[0]) {
+            return Err(format!(
+                "format `{s}` (components of different widths are image data)"
+            ));
+        }
+        let Some(scalar) = Scalar::from_format(widths[0], mode) else {
+            return Err(format!(
+                "format `{s}` (its {mode} components are image data)"
+            ));
+        };
+        Ok(Self {
+            scalar,
+            rows: widths.len() as u32,
+            cols: 1,
+            array: false,
+            name: s.to_string(),
+        })
+    }
+
+    pub fn is_matrix(&self) -> bool {
+        self.cols > 1 && self.rows > 1
+    }
+}
+
+/// Buffer layout rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    Std140,
+    #[default]
+    Std430,
+}
+
+/// One part of an element: a value or padding bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg {
+    Value(Scalar),
+    Pad(usize),
+}
+
+/// A type under a layout: the segments of one element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Format {
+    pub ty: DataType,
+    pub layout: Layout,
+    pub segs: Vec<Seg>,
+}
+
+impl Format {
+    pub fn new(ty: DataType, layout: Layout) -> Self {
+        let pad = (layout == Layout::Std140 && (ty.is_matrix() || ty.array))
+            || (ty.cols == 1 && ty.rows == 3)
+            || (ty.is_matrix() && ty.rows == 3);
+        let mut segs = Vec::new();
+        for _ in 0..ty.cols {
+            for _ in 0..ty.rows {
+                segs.push(Seg::Value(ty.scalar));
+            }
+            if pad && ty.rows < 4 {
+                segs.push(Seg::Pad((4 - ty.rows as usize) * ty.scalar.bytes()));
+            }
+        }
+        Self { ty, layout, segs }
+    }
+
+    /// Bytes of one element.
+    pub fn stride(&self) -> usize {
+        self.segs
+            .iter()
+            .map(|s| match s {
+                Seg::Value(t) => t.bytes(),
+                Seg::Pad(n) => *n,
+            })
+            .sum()
+    }
+
+    /// Values in one element.
+    pub fn values_per_element(&self) -> usize {
+        self.segs
+            .iter()
+            .filter(|s| matches!(s, Seg::Value(_)))
+            .count()
+    }
+
+    /// Each value of one element: its byte offset in the element and its type.
+    pub fn slots(&self) -> Vec<(usize, Scalar)> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        for s in &self.segs {
+            match s {
+                Seg::Value(t) => {
+                    out.push((at, *t));
+                    at += t.bytes();
+                }
+                Seg::Pad(n) => at += n,
+            }
+        }
+        out
+    }
+
+    /// The byte offset and type of value `k` counted from the element at byte `start`
+    /// (values run on into the following elements).
+    pub fn value_at(&self, start: usize, k: usize) -> (usize, Scalar) {
+        let slots = self.slots();
+        let n = slots.len().max(1);
+        let (off, t) = slots[k % n];
+        (start + (k / n) * self.stride() + off, t)
+    }
+
+    /// The `STD140`/`STD430` word as scripts spell it.
+    pub fn layout_name(&self) -> &'static str {
+        match self.layout {
+            Layout::Std140 => "STD140",
+            Layout::Std430 => "STD430",
+        }
+    }
+}
+
+/// A number as a script writes it: amber keeps integers (as 64 bits, negative ones wrapped)
+/// apart from floating-point values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Int(u64),
+    Float(f64),
+}
+
+/// A float16 as amber writes one (`src/float16_helper.cc`): rounded to a 32-bit float, then
+/// its mantissa truncated, not rounded, to 10 bits; denormals flushed to zero. Expectations in
+/// scripts are computed from these inputs, so they are reproduced exactly. Values outside
+/// float16's normal range (which amber garbles) are converted properly.
+fn f16_bits(x: f64) -> u16 {
+    let b = (x as f32).to_bits();
+    let sign = ((b >> 31) as u16) << 15;
+    let exp = (b >> 23) & 0xff;
+    if exp == 0 {
+        return sign;
+    }
+    match exp.checked_sub(112) {
+        Some(e @ 1..=30) => sign | ((e as u16) << 10) | ((b & 0x7f_ffff) >> 13) as u16,
+        _ => f16::from_f32(x as f32).to_bits(),
+    }
+}
+
+/// A float16 as amber's verifier reads one: denormals read as zero.
+fn f16_value(bits: u16) -> f64 {
+    if bits & 0x7c00 == 0 {
+        return if bits & 0x8000 != 0 { -0.0 } else { 0.0 };
+    }
+    f64::from(f16::from_bits(bits).to_f32())
+}
+
+/// Writes `v` as a `t` into `out` (which holds at least `t.bytes()`), little-endian.
+pub fn encode(t: Scalar, v: Value, out: &mut [u8]) {
+    let bits: u64 = match (t, v) {
+        (Scalar::F16, Value::Float(x)) => u64::from(f16_bits(x)),
+        (Scalar::F32, Value::Float(x)) => u64::from((x as f32).to_bits()),
+        (Scalar::F64, Value::Float(x)) => x.to_bits(),
+        (Scalar::F16, Value::Int(i)) => u64::from(f16_bits(i as f64)),
+        (Scalar::F32, Value::Int(i)) => u64::from((i as f32).to_bits()),
+        (Scalar::F64, Value::Int(i)) => (i as f64).to_bits(),
+        (_, Value::Int(i)) => i,
+        // Parsers refuse floats for integer components; truncate like a C cast if one comes.
+        (_, Value::Float(x)) => x as i64 as u64,
+    };
+    let n = t.bytes();
+    out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
+}
+
+/// A value read from a buffer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Actual {
+    Signed(i64),
+    Unsigned(u64),
+    Float(f64),
+}
+
+/// Reads a `t` from `bytes` (at least `t.bytes()` long).
+pub fn decode(t: Scalar, bytes: &[u8]) -> Actual {
+    let mut b = [0u8; 8];
+    b[..t.bytes()].copy_from_slice(&bytes[..t.bytes()]);
+    let u = u64::from_le_bytes(b);
+    match t {
+        Scalar::I8 => Actual::Signed(i64::from(u as u8 as i8)),
+        Scalar::I16 => Actual::Signed(i64::from(u as u16 as i16)),
+        Scalar::I32 => Actual::Signed(i64::from(u as u32 as i32)),
+        Scalar::I64 => Actual::Signed(u as i64),
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => Actual::Unsigned(u),
+        Scalar::F16 => Actual::Float(f16_value(u as u16)),
+        Scalar::F32 => Actual::Float(f64::from(f32::from_bits(u as u32))),
+        Scalar::F64 => Actual::Float(f64::from_bits(u)),
+    }
+}
+
+/// A script value converted to `t` as amber's verifier does (integers truncated to the
+/// component's width, floats rounded to its precision), for comparisons and messages.
+pub fn expected_as(t: Scalar, v: Value) -> Actual {
+    let mut b = [0u8; 8];
+    match (t, v) {
+        // The verifier compares float16 components as 32-bit floats.
+        (Scalar::F16, Value::Float(x)) => return Actual::Float(f64::from(x as f32)),
+        (Scalar::F16, Value::Int(i)) => return Actual::Float(f64::from(i as f32)),
+        _ => encode(t, v, &mut b),
+    }
+    decode(t, &b)
+}
+
+/// A value formatted for its type: integers in decimal, floats in their shortest exact form.
+pub fn format_actual(t: Scalar, a: Actual) -> String {
+    match a {
+        Actual::Signed(i) => i.to_string(),
+        Actual::Unsigned(u) => u.to_string(),
+        // float16 values print as the 32-bit float they are exactly, so that reading them back
+        // (which truncates to float16) gives the same bits.
+        Actual::Float(x) => match t {
+            Scalar::F16 | Scalar::F32 => (x as f32).to_string(),
+            _ => x.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(s: &str, layout: Layout) -> Format {
+        Format::new(DataType::parse(s).unwrap(), layout)
+    }
+
+    #[test]
+    fn strides_follow_amber() {
+        for (t, l, stride, n) in [
+            ("uint32", Layout::Std430, 4, 1),
+            ("uint32", Layout::Std140, 4, 1),
+            ("uint32[]", Layout::Std140, 16, 1),
+            ("uint32[]", Layout::Std430, 4, 1),
+            ("vec2<float>", Layout::Std140, 8, 2),
+            ("vec3<float>", Layout::Std430, 16, 3),
+            ("vec3<float16>", Layout::Std430, 8, 3),
+            ("vec4<int32>", Layout::Std430, 16, 4),
+            ("mat2x2<float>", Layout::Std430, 16, 4),
+            ("mat2x2<float>", Layout::Std140, 32, 4),
+            ("mat4x3<float>", Layout::Std430, 64, 12),
+            ("mat3x3<double>", Layout::Std430, 96, 9),
+            ("R32G32B32A32_SFLOAT", Layout::Std430, 16, 4),
+            ("R32G32B32_SFLOAT", Layout::Std430, 16, 3),
+            ("B8G8R8A8_UNORM", Layout::Std430, 4, 4),
+        ] {
+            let f = fmt(t, l);
+            assert_eq!(
+                (f.stride(), f.values_per_element()),
+                (stride, n),
+                "{t} {l:?}"
+            );
+        }
+        assert!(DataType::parse("vec5<float>").is_err());
+        assert!(DataType::parse("mat2x2<vec2<float>>").is_err());
+        let e = DataType::parse("B10G11R11_UFLOAT_PACK32").unwrap_err();
+        assert!(e.contains("packed"), "{e}");
+    }
+
+    #[test]
+    fn values_encode_and_decode_by_type() {
+        let mut b = [0u8; 8];
+        encode(Scalar::I8, Value::Int((-3i64) as u64), &mut b);
+        assert_eq!(decode(Scalar::I8, &b), Actual::Signed(-3));
+        encode(Scalar::F16, Value::Float(1.5), &mut b);
+        assert_eq!(&b[..2], &[0x00, 0x3e]);
+        assert_eq!(decode(Scalar::F16, &b), Actual::Float(1.5));
+        // Truncated as amber does: 4.8 is 0x44cc (4.796875), not the nearest 0x44cd.
+        encode(Scalar::F16, Value::Float(4.8), &mut b);
+        assert_eq!(&b[..2], &[0xcc, 0x44]);
+        assert_eq!(decode(Scalar::F16, &[0x01, 0x00]), Actual::Float(0.0));
+        encode(Scalar::F32, Value::Int((-2i64) as u64), &mut b);
+        // An integer written to a float component keeps amber's unsigned reading only when
+        // parsers did not convert it first; parsers convert, so this is the raw fallback.
+        assert!(matches!(decode(Scalar::F32, &b), Actual::Float(_)));
+        assert_eq!(
+            format_actual(Scalar::F32, Actual::Float(0.1f32 as f64)),
+            "0.1"
+        );
+        let f = fmt("vec3<float>", Layout::Std430);
+        assert_eq!(f.value_at(32, 4), (32 + 16 + 4, Scalar::F32));
+    }
+}
