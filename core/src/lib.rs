@@ -12,6 +12,7 @@
 pub mod coopmat;
 pub mod dot;
 pub mod exec;
+pub mod float;
 pub mod glsl450;
 pub mod history;
 pub mod load;

@@ -346,6 +346,8 @@ pub(crate) struct Ctx<'m> {
     pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// The entry point's function id (known before the types are read).
     pub entry_fn: Option<u32>,
+    /// The entry point's float controls (known before constants are folded).
+    pub float_controls: crate::float::FloatControls,
 }
 
 impl<'m> Ctx<'m> {
@@ -386,6 +388,7 @@ impl<'m> Ctx<'m> {
             coop_subgroup_size: 32,
             coop_frags: Vec::new(),
             entry_fn: None,
+            float_controls: crate::float::FloatControls::default(),
         }
     }
 
@@ -584,6 +587,7 @@ impl<'m> Ctx<'m> {
             coop_layout: self.coop_layout.clone(),
             coop_frags: std::mem::take(&mut self.coop_frags),
             coop_subgroup_size: self.coop_subgroup_size,
+            float_controls: self.float_controls,
         })
     }
 

@@ -183,6 +183,8 @@ pub struct Program {
     pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// Invocations per subgroup the Subgroup-scope fragments were built for.
     pub coop_subgroup_size: u32,
+    /// The entry point's float-controls execution modes (rounding, denormals) per width.
+    pub float_controls: crate::float::FloatControls,
 }
 
 /// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.
