@@ -5,6 +5,7 @@ mod decode;
 mod decode_coop;
 mod decode_ops;
 mod error;
+mod float_controls;
 mod sections;
 mod structure;
 
@@ -536,6 +537,7 @@ impl<'m> Ctx<'m> {
         self.read_debug_and_annotations();
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
         self.entry_fn = Some(entry_fn_id);
+        self.float_controls = self.read_float_controls(entry_fn_id)?;
         self.coop_layout = opts.coopmat_layout.clone();
         self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
         self.read_globals(opts, &interface)?;
