@@ -215,7 +215,7 @@ pub fn parse_run(args: &[String]) -> Result<RunArgs, CliError> {
 
 /// Parse `--spec` values with the constant's own type.
 fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
-    use lanescope_core::value::{from_f64, ScalarTy};
+    use lanescope_core::value::{parse_float, ScalarTy};
     let info = prog.spec_constants.iter().find(|s| s.spec_id == id).ok_or_else(|| {
         let ids: Vec<String> = prog.spec_constants.iter().map(|s| format!("{} ({})", s.spec_id, s.name)).collect();
         CliError::Failed(format!("--spec {id}: the shader has no specialization constant with that SpecId (it has: {})", if ids.is_empty() { "none".into() } else { ids.join(", ") }))
@@ -232,11 +232,9 @@ fn spec_value(prog: &Program, id: u32, text: &str) -> Result<u64, CliError> {
             "false" | "0" => 0,
             _ => return Err(bad()),
         },
-        ScalarTy::Float { bits } => {
-            from_f64(text.parse::<f64>().map_err(|_| bad())?, u32::from(bits))
-        }
-        ScalarTy::BFloat16 => {
-            lanescope_core::value::float_from_f64(info.ty, text.parse::<f64>().map_err(|_| bad())?)
+        // Rounded once from the decimal text to the constant's own format.
+        ScalarTy::Float { .. } | ScalarTy::BFloat16 => {
+            parse_float(info.ty, text).ok_or_else(bad)?
         }
         ScalarTy::Int { .. } => {
             if let Some(h) = text.strip_prefix("0x") {
