@@ -116,3 +116,25 @@ fn modes_that_cannot_apply_are_refused() {
         "execution modes RoundingModeRTE and RoundingModeRTZ both given for 32-bit floats"
     );
 }
+
+#[test]
+fn fp_rounding_mode_decorations_round_their_conversion() {
+    let prog = Arc::new(load(&data("fp_rounding.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, to_bytes(&[0x3F80_1FFF])), (0, 1, vec![0; 8])],
+        push_constants: Vec::new(),
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(10_000).unwrap(), Outcome::Finished);
+    let out = sim.buffer(0, 1).unwrap();
+    let h: Vec<u16> = out
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert_eq!(h[..3], [0x3C00, 0x3C01, 0x3C01]);
+    let e = load(&data("fp_rounding_rtp.spv"), &LoadOptions::default()).unwrap_err();
+    let LoadError::Unsupported { what, .. } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(what, "FPRoundingMode RTP (rounding toward an infinity)");
+}

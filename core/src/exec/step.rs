@@ -223,9 +223,13 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             n,
             dst,
             a,
+            round,
         } => {
             let mut undef: Mask = 0;
-            let modes = alu::ConvModes::new(&c.prog.float_controls, *from, *to);
+            let mut modes = alu::ConvModes::new(&c.prog.float_controls, *from, *to);
+            if let Some(r) = round {
+                modes.to.round = *r;
+            }
             for k in 0..*n {
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {

@@ -2,8 +2,8 @@
 
 use super::{Ctx, LoadError};
 use crate::float::{FloatControls, Mode, Round};
-use rspirv::dr::Operand;
-use rspirv::spirv::ExecutionMode as M;
+use rspirv::dr::{Instruction, Operand};
+use rspirv::spirv::{Decoration, ExecutionMode as M, FPRoundingMode, Op};
 
 impl Ctx<'_> {
     /// Reads RoundingModeRTE/RTZ, DenormPreserve/FlushToZero and SignedZeroInfNanPreserve of
@@ -79,5 +79,36 @@ impl Ctx<'_> {
             }
         }
         Ok(fc)
+    }
+
+    /// Notes every FPRoundingMode decoration (SPV_KHR_16bit_storage: on conversions), by
+    /// target id.
+    pub(super) fn read_fp_rounding_modes(&mut self) {
+        for inst in &self.module.annotations {
+            if let (
+                Op::Decorate,
+                [Operand::IdRef(t), Operand::Decoration(Decoration::FPRoundingMode), Operand::FPRoundingMode(m), ..],
+            ) = (inst.class.opcode, inst.operands.as_slice())
+            {
+                self.fp_rounding.insert(*t, *m);
+            }
+        }
+    }
+
+    /// The rounding an FPRoundingMode decoration asks of this conversion, if any; one that
+    /// rounds toward an infinity is refused (nothing here rounds that way). The decoration
+    /// overrides the width's RoundingModeRTE/RTZ, as SPV_KHR_float_controls says.
+    pub fn conversion_rounding(&self, inst: &Instruction) -> Result<Option<Round>, LoadError> {
+        let Some(m) = inst.result_id.and_then(|r| self.fp_rounding.get(&r)) else {
+            return Ok(None);
+        };
+        match m {
+            FPRoundingMode::RTE => Ok(Some(Round::Rte)),
+            FPRoundingMode::RTZ => Ok(Some(Round::Rtz)),
+            _ => Err(self.unsupported(
+                inst,
+                format!("FPRoundingMode {m:?} (rounding toward an infinity)"),
+            )),
+        }
     }
 }

@@ -349,6 +349,8 @@ pub(crate) struct Ctx<'m> {
     pub entry_fn: Option<u32>,
     /// The entry point's float controls (known before constants are folded).
     pub float_controls: crate::float::FloatControls,
+    /// FPRoundingMode decorations by target id.
+    pub fp_rounding: HashMap<u32, rspirv::spirv::FPRoundingMode>,
 }
 
 impl<'m> Ctx<'m> {
@@ -390,6 +392,7 @@ impl<'m> Ctx<'m> {
             coop_frags: Vec::new(),
             entry_fn: None,
             float_controls: crate::float::FloatControls::default(),
+            fp_rounding: HashMap::new(),
         }
     }
 
@@ -538,6 +541,7 @@ impl<'m> Ctx<'m> {
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
         self.entry_fn = Some(entry_fn_id);
         self.float_controls = self.read_float_controls(entry_fn_id)?;
+        self.read_fp_rounding_modes();
         self.coop_layout = opts.coopmat_layout.clone();
         self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
         self.read_globals(opts, &interface)?;
