@@ -57,14 +57,9 @@ pub fn bin(op: BinOp, ty: ScalarTy, a: u64, b: u64) -> (u64, bool) {
 /// of the operands' width) says. Returns (bits, undefined).
 #[inline]
 pub fn bin_in(op: BinOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> (u64, bool) {
-    use std::cmp::Ordering::{Equal, Greater, Less};
     let w = ty.bits();
     let m = mask(w);
     let bool_of = |c: bool| (u64::from(c), false);
-    let f = || fmt_of(ty);
-    let farith = |o: arith::Op| arith::binary(o, f(), a, b, mode);
-    let zero_divisor = || value(f(), mode.flush(f(), b)) == 0.0;
-    let fc = || fcmp(f(), a, b, mode);
     match op {
         BinOp::IAdd => (a.wrapping_add(b) & m, false),
         BinOp::ISub => (a.wrapping_sub(b) & m, false),
@@ -95,11 +90,6 @@ pub fn bin_in(op: BinOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> (u64, bool
             };
             (r as u64 & m, false)
         }
-        BinOp::FAdd => (farith(arith::Op::Add), false),
-        BinOp::FSub => (farith(arith::Op::Sub), false),
-        BinOp::FMul => (farith(arith::Op::Mul), false),
-        BinOp::FDiv => (farith(arith::Op::Div), zero_divisor()),
-        BinOp::FRem | BinOp::FMod => (remainder(op, f(), a, b, mode), zero_divisor()),
         BinOp::Shl | BinOp::ShrL | BinOp::ShrA => {
             let s = b & m;
             if s >= u64::from(w) {
@@ -127,6 +117,25 @@ pub fn bin_in(op: BinOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> (u64, bool
         BinOp::SGreaterThanEqual => bool_of(sext(a, w) >= sext(b, w)),
         BinOp::SLessThan => bool_of(sext(a, w) < sext(b, w)),
         BinOp::SLessThanEqual => bool_of(sext(a, w) <= sext(b, w)),
+        _ => float_bin(op, ty, a, b, mode),
+    }
+}
+
+/// The float operations of `bin_in`, out of line so the integer ones stay small.
+#[inline(never)]
+fn float_bin(op: BinOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> (u64, bool) {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let f = fmt_of(ty);
+    let bool_of = |c: bool| (u64::from(c), false);
+    let farith = |o: arith::Op| arith::binary(o, f, a, b, mode);
+    let zero_divisor = || value(f, mode.flush(f, b)) == 0.0;
+    let fc = || fcmp(f, a, b, mode);
+    match op {
+        BinOp::FAdd => (farith(arith::Op::Add), false),
+        BinOp::FSub => (farith(arith::Op::Sub), false),
+        BinOp::FMul => (farith(arith::Op::Mul), false),
+        BinOp::FDiv => (farith(arith::Op::Div), zero_divisor()),
+        BinOp::FRem | BinOp::FMod => (remainder(op, f, a, b, mode), zero_divisor()),
         BinOp::FOrdEqual => bool_of(fc() == Some(Equal)),
         BinOp::FUnordEqual => bool_of(matches!(fc(), None | Some(Equal))),
         BinOp::FOrdNotEqual => bool_of(matches!(fc(), Some(Less | Greater))),
@@ -139,6 +148,8 @@ pub fn bin_in(op: BinOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> (u64, bool
         BinOp::FUnordLessThanEqual => bool_of(fc() != Some(Greater)),
         BinOp::FOrdGreaterThanEqual => bool_of(matches!(fc(), Some(Greater | Equal))),
         BinOp::FUnordGreaterThanEqual => bool_of(fc() != Some(Less)),
+        // Integer operations are all handled by `bin_in`.
+        _ => (0, true),
     }
 }
 

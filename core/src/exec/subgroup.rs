@@ -62,22 +62,24 @@ pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
     }
 }
 
+/// FMin/FMax of a reduction: picks an operand (a NaN loses to a number, equal values keep `a`).
+fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
+    let f = fmt_of(ty);
+    let (a, b) = (mode.flush(f, a), mode.flush(f, b));
+    let (x, y) = (float::to_f64(f, a), float::to_f64(f, b));
+    let take_b = x.is_nan() || (!y.is_nan() && if min { y < x } else { y > x });
+    if take_b {
+        b
+    } else {
+        a
+    }
+}
+
 /// One step of a reduction or scan; float additions and products round (and flush) as `mode`
 /// says for the type's width.
+#[inline]
 pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let w = ty.bits();
-    // FMin/FMax pick an operand: a NaN loses to a number, and equal values keep `a`.
-    let pick = |min: bool| {
-        let f = fmt_of(ty);
-        let (a, b) = (mode.flush(f, a), mode.flush(f, b));
-        let (x, y) = (float::to_f64(f, a), float::to_f64(f, b));
-        let take_b = x.is_nan() || (!y.is_nan() && if min { y < x } else { y > x });
-        if take_b {
-            b
-        } else {
-            a
-        }
-    };
     match op {
         ExtOp::IAdd => alu::bin(BinOp::IAdd, ty, a, b).0,
         ExtOp::FAdd => alu::bin_in(BinOp::FAdd, ty, a, b, mode).0,
@@ -99,8 +101,8 @@ pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
         }
         ExtOp::UMin => a.min(b),
         ExtOp::UMax => a.max(b),
-        ExtOp::FMin => pick(true),
-        ExtOp::FMax => pick(false),
+        ExtOp::FMin => pick(true, ty, a, b, mode),
+        ExtOp::FMax => pick(false, ty, a, b, mode),
         ExtOp::And | ExtOp::LogicalAnd => a & b,
         ExtOp::Or | ExtOp::LogicalOr => a | b,
         ExtOp::Xor | ExtOp::LogicalXor => a ^ b,

@@ -390,7 +390,14 @@ pub fn result_from_f64(x: f64, fmt: Format, round: Round) -> u64 {
 /// An integer `±mag` rounded once to `fmt`.
 #[inline]
 pub fn from_int(fmt: Format, neg: bool, mag: u64, round: Round) -> u64 {
-    round_pack(fmt, neg, u128::from(mag), 0, false, round)
+    // Integers that fit the significand convert exactly: the host's conversion has nothing
+    // to round there (the common case in shaders, kept off the general path).
+    let sign = if neg { fmt.sign_bit() } else { 0 };
+    match fmt {
+        Format::F32 if mag < 1 << 24 => sign | u64::from((mag as f32).to_bits()),
+        Format::F64 if mag < 1 << 53 => sign | (mag as f64).to_bits(),
+        _ => round_pack(fmt, neg, u128::from(mag), 0, false, round),
+    }
 }
 
 /// A signed integer rounded once to `fmt`.

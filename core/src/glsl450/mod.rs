@@ -110,6 +110,7 @@ pub fn eval(
 /// unaffected, and the transcendental and compound ones (Sin, Pow, Length, Determinant, FMix,
 /// SmoothStep, Pack*, ...) round their steps to nearest, within the precision Vulkan allows
 /// them but not what a device computing every step toward zero would give.
+#[inline]
 pub fn eval_in(
     inst: u32,
     out_tys: &[ScalarTy],
@@ -164,6 +165,7 @@ fn fma_rounded(
 
 /// Checks the operands and evaluates by family; `round` applies where the family honours
 /// RoundingModeRTZ (see `eval_in`).
+#[inline]
 fn dispatch(
     inst: u32,
     out_tys: &[ScalarTy],

@@ -81,21 +81,34 @@ real!(f64, ld64, st64, fma: fma, powf: pow, atan2: atan2,
     exp = exp, ln = log, exp2 = exp2, log2 = log2);
 
 /// Raw bits of a float `bits` wide as an f32 (rounded once if it is an f64).
+#[inline]
 pub(super) fn ld32(v: u64, bits: u32) -> f32 {
+    if bits == 32 {
+        return f32::from_bits(v as u32);
+    }
     f32::from_bits(float::convert(Format::ieee(bits), Format::F32, v, Round::Rte) as u32)
 }
 
 /// An f32 as a float `bits` wide (rounded once if narrower).
+#[inline]
 pub(super) fn st32(x: f32, bits: u32) -> u64 {
     let v = arith::bits32(x);
+    if bits == 32 {
+        return v;
+    }
     float::convert(Format::F32, Format::ieee(bits), v, Round::Rte)
 }
 
+#[inline]
 fn ld64(v: u64, bits: u32) -> f64 {
     float::to_f64(Format::ieee(bits), v)
 }
 
+#[inline]
 fn st64(x: f64, bits: u32) -> u64 {
+    if bits == 64 {
+        return arith::bits64(x);
+    }
     float::result_from_f64(x, Format::ieee(bits), Round::Rte)
 }
 
