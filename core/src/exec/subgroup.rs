@@ -77,7 +77,7 @@ fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
 
 /// One step of a reduction or scan; float additions and products round (and flush) as `mode`
 /// says for the type's width.
-#[inline]
+#[inline(always)]
 pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let w = ty.bits();
     match op {
