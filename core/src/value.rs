@@ -20,8 +20,8 @@ pub enum ScalarTy {
         bits: u8,
     },
     /// bfloat16 (SPV_KHR_bfloat16: `OpTypeFloat 16 BFloat16KHR`): 1 sign, 8 exponent and 7
-    /// fraction bits, raw bits in the low 16. Not `is_float()`: the spec allows it only in
-    /// conversions, memory and cooperative matrices, which handle it explicitly.
+    /// fraction bits, raw bits in the low 16. Not `is_float()` (an IEEE float): code that
+    /// computes on floats asks `is_any_float()` and goes through `float::Format::BF16`.
     BFloat16,
 }
 
