@@ -165,6 +165,16 @@ impl Mode {
 }
 
 /// The entry point's SPV_KHR_float_controls modes, per float width (16, 32, 64).
+///
+/// Honoured exactly (each operation rounded once in its mode, denormal operands and results
+/// flushed): FAdd, FSub, FMul, FDiv, FRem, FMod, FNegate and the float comparisons; OpDot,
+/// OpVectorTimesScalar and the matrix products (per product and sum); conversions (the
+/// destination width rounds, the source width flushes operands), spec-constant folding;
+/// subgroup FAdd/FMul/FMin/FMax; atomic FAdd; cooperative-matrix element-wise arithmetic and
+/// conversions. bfloat16 follows the 16-bit modes. Not affected, as Vulkan says:
+/// OpQuantizeToF16. Partly: GLSL.std.450 (see `glsl450::eval_in`) and the float MulAdd of
+/// cooperative matrices (operands flushed, final rounding in the mode, the accumulation in
+/// f64 to nearest).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct FloatControls {
     /// Modes for 16-bit (f16 and bf16), 32-bit and 64-bit floats, in that order.
