@@ -393,9 +393,10 @@ fn integers_round_once_to_every_format() {
             }
             // Above 2^53, where f64 itself rounds.
             2 => rng.next() | 1 << 60,
+            // Any magnitude up to the width.
             _ => {
                 let w = rng.below(u64::from(bits)) + 1;
-                rng.below(1 << w)
+                rng.next() >> (64 - w)
             }
         } & mask;
         let ty = ScalarTy::Int { bits, signed };
