@@ -205,6 +205,15 @@ impl ConvModes {
             to: fc.of(to),
         }
     }
+
+    /// With an FPRoundingMode decoration's rounding, which overrides the width's.
+    #[must_use]
+    pub fn decorated(mut self, round: Option<float::Round>) -> Self {
+        if let Some(r) = round {
+            self.to.round = r;
+        }
+        self
+    }
 }
 
 /// Numeric conversion of one component under the default float mode. Returns (bits,

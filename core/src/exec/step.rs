@@ -226,10 +226,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             round,
         } => {
             let mut undef: Mask = 0;
-            let mut modes = alu::ConvModes::new(&c.prog.float_controls, *from, *to);
-            if let Some(r) = round {
-                modes.to.round = *r;
-            }
+            let modes = alu::ConvModes::new(&c.prog.float_controls, *from, *to).decorated(*round);
             for k in 0..*n {
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {
@@ -399,10 +396,9 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         Inst::Dot { ty, n, dst, a, b } => {
             let regs = &mut *c.regs;
             let mode = c.prog.float_controls.of(*ty);
-            // +0 in every float format and integer width alike.
-            let zero = 0;
             each(c.mask, c.full, s, |l| {
-                let mut acc = zero;
+                // +0 in every float format and integer width alike.
+                let mut acc = 0;
                 for k in 0..*n {
                     acc = arith_add(*ty, acc, regs[r(a + k, l)], regs[r(b + k, l)], mode);
                 }
@@ -443,12 +439,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         } => {
             let regs = &mut *c.regs;
             let mode = c.prog.float_controls.of(*ty);
-            let zero = 0;
             each(c.mask, c.full, s, |l| {
                 let mut out = Vec::with_capacity((rows * cols) as usize);
                 for j in 0..*cols {
                     for i in 0..*rows {
-                        let mut acc = zero;
+                        let mut acc = 0;
                         for k in 0..*inner {
                             let av = if *a_row_vector {
                                 regs[r(a + k, l)]

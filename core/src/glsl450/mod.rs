@@ -154,6 +154,10 @@ fn fma_rounded(
     out: &mut [u64],
     fc: &FloatControls,
 ) -> Result<bool, Glsl450Error> {
+    if args.len() != 3 || out.len() != out_tys.len() {
+        let (a, o) = (args.len(), out.len());
+        return Err(bad(50, format!("{a} operands and {o} results")));
+    }
     check_args(50, args, out.len(), true)?;
     for (k, (o, ty)) in out.iter_mut().zip(out_tys).enumerate() {
         let fmt = Format::of(*ty).unwrap_or(Format::F32);

@@ -579,3 +579,22 @@ fn float_controls_flush_operands_and_results() {
         "and rounds up to the smallest subnormal to nearest"
     );
 }
+
+#[test]
+fn rounding_fma_checks_its_operands() {
+    let mut fc = FloatControls::default();
+    fc.modes[1].round = float::Round::Rtz;
+    let one = [of_f32(1.0)];
+    let mut out = [0u64];
+    let two = [
+        Arg {
+            ty: F32,
+            comps: &one,
+        },
+        Arg {
+            ty: F32,
+            comps: &one,
+        },
+    ];
+    assert!(eval_in(50, &[F32], &two, &mut out, &fc).is_err());
+}

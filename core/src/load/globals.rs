@@ -408,10 +408,8 @@ impl Ctx<'_> {
             let (ta, a) = arg(1)?;
             let from = elem(ta, self);
             let to = out_flat.first().copied().unwrap_or(ScalarTy::U32);
-            let mut modes = alu::ConvModes::new(&self.float_controls, from, to);
-            if let Some(r) = self.conversion_rounding(inst)? {
-                modes.to.round = r;
-            }
+            let modes = alu::ConvModes::new(&self.float_controls, from, to)
+                .decorated(self.conversion_rounding(inst)?);
             return Ok(a
                 .iter()
                 .map(|x| alu::conv_in(c, from, to, *x, modes).0)
