@@ -535,3 +535,25 @@ fn explore_finds_order_dependent_results() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn float_spec_values_round_once_from_the_text() {
+    // Just above the midpoint between 1 and the next f32: through f64 first, it would become the
+    // midpoint itself and then round to even (1.0).
+    let shader = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/spec_push.spv");
+    let (buf, push, out) = (tmp("spec.in"), tmp("spec.push"), tmp("spec.out"));
+    write_words(&buf, std::iter::repeat_n(0, 64));
+    write_words(&push, [0, 0].into_iter());
+    let o = exe()
+        .args(["run", &shader.display().to_string(), "--spec"])
+        .arg("2=1.000000059604644775390625000001")
+        .args(["--buffer", &format!("0:0={}", buf.display())])
+        .args(["--push", &push.display().to_string()])
+        .args(["--out", &format!("0:0={}", out.display())])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let words = std::fs::read(&out).unwrap();
+    let ratio = u32::from_le_bytes(words[62 * 4..63 * 4].try_into().unwrap());
+    assert_eq!(ratio, 0x3F80_0001);
+}

@@ -13,6 +13,7 @@ pub mod coopmat;
 pub mod dot;
 pub mod exec;
 pub mod explore;
+pub mod float;
 pub mod glsl450;
 pub mod history;
 pub mod load;

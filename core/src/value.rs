@@ -6,7 +6,7 @@
 //! Composite values (vectors, matrices, arrays, structs) are flattened into their scalar leaves
 //! in declaration order (matrices column by column).
 
-use half::f16;
+use crate::float::{self, Format, Round};
 
 /// The type of one scalar component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -20,8 +20,8 @@ pub enum ScalarTy {
         bits: u8,
     },
     /// bfloat16 (SPV_KHR_bfloat16: `OpTypeFloat 16 BFloat16KHR`): 1 sign, 8 exponent and 7
-    /// fraction bits, raw bits in the low 16. Not `is_float()`: the spec allows it only in
-    /// conversions, memory and cooperative matrices, which handle it explicitly.
+    /// fraction bits, raw bits in the low 16. Not `is_float()` (an IEEE float): code that
+    /// computes on floats asks `is_any_float()` and goes through `float::Format::BF16`.
     BFloat16,
 }
 
@@ -69,22 +69,22 @@ impl ScalarTy {
     }
 }
 
-/// Read a float of type `ty` (IEEE of any width, or bfloat16) as f64.
+/// The float format of `ty`; integers read as the IEEE format of their width.
 #[inline]
-pub fn float_to_f64(ty: ScalarTy, v: u64) -> f64 {
-    match ty {
-        ScalarTy::BFloat16 => half::bf16::from_bits(v as u16).to_f64(),
-        _ => to_f64(v, ty.bits()),
-    }
+fn format_of(ty: ScalarTy) -> Format {
+    Format::of(ty).unwrap_or_else(|| Format::ieee(ty.bits()))
 }
 
-/// Encode an f64 as type `ty`, rounding to nearest even.
+/// Read a float of type `ty` (IEEE of any width, or bfloat16) as f64 (exactly).
+#[inline]
+pub fn float_to_f64(ty: ScalarTy, v: u64) -> f64 {
+    float::to_f64(format_of(ty), v)
+}
+
+/// Encode an f64 as type `ty`, rounding once to nearest even.
 #[inline]
 pub fn float_from_f64(ty: ScalarTy, x: f64) -> u64 {
-    match ty {
-        ScalarTy::BFloat16 => u64::from(half::bf16::from_f64(x).to_bits()),
-        _ => from_f64(x, ty.bits()),
-    }
+    float::from_f64(x, format_of(ty), Round::Rte)
 }
 
 /// Mask selecting the low `bits` bits.
@@ -114,24 +114,16 @@ pub fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
-/// Read a float of width `bits` (16, 32 or 64) as f64.
+/// Read an IEEE float of width `bits` (16, 32 or 64) as f64 (exactly).
 #[inline]
 pub fn to_f64(v: u64, bits: u32) -> f64 {
-    match bits {
-        16 => f16::from_bits(v as u16).to_f64(),
-        32 => f64::from(f32::from_bits(v as u32)),
-        _ => f64::from_bits(v),
-    }
+    float::to_f64(Format::ieee(bits), v)
 }
 
-/// Encode an f64 as a float of width `bits`, rounding to nearest even.
+/// Encode an f64 as an IEEE float of width `bits`, rounding once to nearest even.
 #[inline]
 pub fn from_f64(x: f64, bits: u32) -> u64 {
-    match bits {
-        16 => u64::from(f16::from_f64(x).to_bits()),
-        32 => u64::from((x as f32).to_bits()),
-        _ => x.to_bits(),
-    }
+    float::from_f64(x, Format::ieee(bits), Round::Rte)
 }
 
 #[inline]
@@ -141,16 +133,6 @@ pub fn f32_of(v: u64) -> f32 {
 
 #[inline]
 pub fn of_f32(x: f32) -> u64 {
-    u64::from(x.to_bits())
-}
-
-#[inline]
-pub fn f16_of(v: u64) -> f16 {
-    f16::from_bits(v as u16)
-}
-
-#[inline]
-pub fn of_f16(x: f16) -> u64 {
     u64::from(x.to_bits())
 }
 
@@ -165,6 +147,88 @@ pub fn format_scalar(ty: ScalarTy, v: u64) -> String {
             format!("{x:?}")
         }
         ScalarTy::BFloat16 => format!("{:?}", float_to_f64(ty, v)),
+    }
+}
+
+/// Decimal text (what Rust's `f64` parser takes) as a float of type `ty`, rounded once to
+/// nearest even; `None` when it is not a number or `ty` not a float.
+pub fn parse_float(ty: ScalarTy, text: &str) -> Option<u64> {
+    let fmt = Format::of(ty)?;
+    match fmt {
+        // The standard parsers round decimal text correctly, in software on every target.
+        Format::F32 => return text.parse::<f32>().ok().map(|x| u64::from(x.to_bits())),
+        Format::F64 => return text.parse::<f64>().ok().map(f64::to_bits),
+        Format::F16 | Format::BF16 => {}
+    }
+    let x = text.parse::<f64>().ok()?;
+    let nearest = float::from_f64(x, fmt, Round::Rte);
+    if !x.is_finite() {
+        return Some(nearest);
+    }
+    // Going through f64 rounds twice, which can only matter when x is exactly halfway between
+    // two neighbours in `fmt` (any such midpoint is an f64, so it would lie between the text's
+    // value and x otherwise). Then the text itself says which way: compare it with x exactly.
+    let below = float::from_f64(x, fmt, Round::Rtz);
+    let lo = float::to_f64(fmt, below);
+    if lo == x {
+        return Some(nearest);
+    }
+    let hi = if below & !fmt.sign_bit() == fmt.max_finite() {
+        // The neighbour past the largest finite number, as if the exponent went on.
+        lo * 2.0 - float::to_f64(fmt, below - 1)
+    } else {
+        float::to_f64(fmt, below + 1)
+    };
+    if (lo + hi) / 2.0 != x {
+        return Some(nearest);
+    }
+    match decimal::cmp_abs(text, x.abs()) {
+        Some(std::cmp::Ordering::Less) => Some(below),
+        Some(std::cmp::Ordering::Greater) => Some(float::from_f64(hi, fmt, Round::Rte)),
+        _ => Some(nearest),
+    }
+}
+
+/// Exact comparison of decimal text with an f64, for `parse_float`'s halfway cases.
+mod decimal {
+    use std::cmp::Ordering;
+
+    /// `(digits, exponent)` with value `0.digits * 10^exponent`, no leading or trailing zero
+    /// digits; `None` for text it does not understand (or zero).
+    fn normal(text: &str) -> Option<(Vec<u8>, i64)> {
+        let t = text.trim_start_matches(['+', '-']);
+        let (mantissa, exp) = match t.find(['e', 'E']) {
+            Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+            None => (t, 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        if !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let all: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+        let lead = all.iter().take_while(|d| **d == 0).count();
+        let digits = all[lead..].to_vec();
+        let end = digits.iter().rposition(|d| *d != 0)? + 1;
+        let point = int.len() as i64 - lead as i64 + exp;
+        Some((digits[..end].to_vec(), point))
+    }
+
+    /// |text| compared with `x` (finite, positive).
+    pub fn cmp_abs(text: &str, x: f64) -> Option<Ordering> {
+        let (a, ea) = normal(text)?;
+        // Rust prints every digit of a float when given enough precision.
+        let (b, eb) = normal(&format!("{x:.1100e}"))?;
+        if ea != eb {
+            return Some(ea.cmp(&eb));
+        }
+        let n = a.len().max(b.len());
+        let at = |v: &[u8], i: usize| v.get(i).copied().unwrap_or(0);
+        Some(
+            (0..n)
+                .map(|i| at(&a, i).cmp(&at(&b, i)))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal),
+        )
     }
 }
 

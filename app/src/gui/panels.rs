@@ -549,16 +549,8 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 }
 
-fn f16(h: u16) -> f32 {
-    let sign = if h >> 15 == 1 { -1.0 } else { 1.0 };
-    let e = i32::from((h >> 10) & 0x1f);
-    let m = f32::from(h & 0x3ff);
-    sign * match e {
-        0 => m * 2f32.powi(-24),
-        31 if m == 0.0 => f32::INFINITY,
-        31 => f32::NAN,
-        _ => (1.0 + m / 1024.0) * 2f32.powi(e - 15),
-    }
+fn f16(h: u16) -> f64 {
+    lanescope_core::value::to_f64(u64::from(h), 16)
 }
 
 fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {

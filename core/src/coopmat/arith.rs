@@ -2,7 +2,8 @@
 //! `OpCooperativeMatrixMulAddKHR` with its signedness and saturation operands. Pure functions,
 //! tested against a plain reference.
 
-use crate::value::{float_from_f64, float_to_f64, mask, sext, ScalarTy};
+use crate::float::{self, FloatControls, Format};
+use crate::value::{mask, sext, ScalarTy};
 
 /// `Cooperative Matrix Operands` of a MulAdd.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -74,9 +75,18 @@ fn range(bits: u32, signed: bool) -> (i128, i128) {
 /// below); the addition of C is exact and saturates to the result type.
 ///
 /// Floats (the precision is the client API's choice): products and sums in f64 (exact for
-/// f16 and bf16 operands, and for f32 products), C added last, rounded once to the result
-/// type.
-pub fn muladd(t: &MulAddTypes, f: MulAddFlags, a: &[u64], b: &[u64], c: &[u64]) -> MulAddResult {
+/// f16 operands, and for f32 products), C added last, rounded once to the result type. Under
+/// float controls (`fc`), denormal elements of a flushing width read as zero, and the final
+/// rounding and flushing follow the result width's mode; the f64 accumulation itself rounds
+/// to nearest.
+pub fn muladd(
+    t: &MulAddTypes,
+    f: MulAddFlags,
+    a: &[u64],
+    b: &[u64],
+    c: &[u64],
+    fc: &FloatControls,
+) -> MulAddResult {
     let (m, n, k) = (t.m as usize, t.n as usize, t.k as usize);
     let mut value = Vec::with_capacity(m * n);
     let mut overflow = Vec::new();
@@ -87,12 +97,17 @@ pub fn muladd(t: &MulAddTypes, f: MulAddFlags, a: &[u64], b: &[u64], c: &[u64]) 
         for j in 0..n {
             let e = i * n + j;
             if float {
+                let ld = |ty: ScalarTy, v: u64| {
+                    let fmt = Format::of(ty).unwrap_or(Format::F32);
+                    float::to_f64(fmt, fc.of(ty).flush(fmt, v))
+                };
                 let mut acc = 0.0f64;
                 for x in 0..k {
-                    acc += float_to_f64(t.a, a[i * k + x]) * float_to_f64(t.b, b[x * n + j]);
+                    acc += ld(t.a, a[i * k + x]) * ld(t.b, b[x * n + j]);
                 }
-                acc += float_to_f64(t.c, c[e]);
-                value.push(float_from_f64(t.result, acc));
+                acc += ld(t.c, c[e]);
+                let (fmt, mode) = (Format::of(t.result).unwrap_or(Format::F32), fc.of(t.result));
+                value.push(mode.flush(fmt, float::result_from_f64(acc, fmt, mode.round)));
                 continue;
             }
             let mut dot: i128 = 0;
@@ -141,6 +156,12 @@ pub fn muladd(t: &MulAddTypes, f: MulAddFlags, a: &[u64], b: &[u64], c: &[u64]) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::{float_from_f64, float_to_f64};
+
+    /// The default float mode's MulAdd.
+    fn muladd(t: &MulAddTypes, f: MulAddFlags, a: &[u64], b: &[u64], c: &[u64]) -> MulAddResult {
+        super::muladd(t, f, a, b, c, &FloatControls::default())
+    }
 
     const I8: ScalarTy = ScalarTy::Int {
         bits: 8,

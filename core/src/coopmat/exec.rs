@@ -244,7 +244,7 @@ pub fn exec(
             let av = gather(frag(&tys[0]), *a, r, rep);
             let bv = gather(frag(&tys[1]), *b, r, rep);
             let cv = gather(frag(&tys[2]), *c, r, rep);
-            let res = arith::muladd(types, *flags, &av, &bv, &cv);
+            let res = arith::muladd(types, *flags, &av, &bv, &cv, &prog.float_controls);
             let fr = frag(&tys[3]);
             if !res.overflow.is_empty() {
                 let (row, col) = (res.overflow[0] / types.n, res.overflow[0] % types.n);
@@ -267,13 +267,14 @@ pub fn exec(
             to,
         } => {
             let v = gather(frag(from), *a, r, rep);
+            let modes = alu::ConvModes::new(&prog.float_controls, from.elem, to.elem);
             let mut undefined = Vec::new();
             let out: Vec<u64> = v
                 .iter()
                 .enumerate()
                 .map(|(e, x)| match cop {
                     Some(c) => {
-                        let (y, u) = alu::conv(*c, from.elem, to.elem, *x);
+                        let (y, u) = alu::conv_in(*c, from.elem, to.elem, *x, modes);
                         if u {
                             undefined.push(e as u32);
                         }

@@ -80,7 +80,7 @@ pub(super) fn ext(
                 .zip(args)
                 .map(|(b, a)| glsl450::Arg { ty: a.1, comps: b })
                 .collect();
-            match glsl450::eval(code, out_tys, &list, &mut out) {
+            match glsl450::eval_in(code, out_tys, &list, &mut out, &c.prog.float_controls) {
                 Ok(true) => undef |= 1 << l,
                 Ok(false) => {}
                 Err(e) => err = Some(e),

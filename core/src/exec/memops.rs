@@ -4,8 +4,8 @@
 use super::memory;
 use super::step::{each, oob_msg, Ctx};
 use super::Mask;
-use crate::program::{AtomicOp, Leaf};
-use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
+use crate::program::{AtomicOp, BinOp, Leaf};
+use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// The lanes' pointers, when they are all the same and the whole access is in bounds for every
 /// lane: (memory window start for lane 0's invocation, per-invocation stride, base offset).
@@ -126,6 +126,7 @@ pub(super) fn atomic(
     let w = ty.bits();
     let m = bitmask(w);
     let leaf = Leaf { offset: 0, ty };
+    let mode = c.prog.float_controls.of(ty);
     let mut bad = None;
     let mut bad_lanes: Mask = 0;
     let (regs, mem) = (&mut *c.regs, &mut *c.mem);
@@ -160,7 +161,7 @@ pub(super) fn atomic(
             AtomicOp::And => Some(old & v),
             AtomicOp::Or => Some(old | v),
             AtomicOp::Xor => Some(old ^ v),
-            AtomicOp::FAdd => Some(from_f64(to_f64(old, w) + to_f64(v, w), w)),
+            AtomicOp::FAdd => Some(super::alu::bin_in(BinOp::FAdd, ty, old, v, mode).0),
         };
         if let Some(n) = new {
             let _ = mem.write(p, leaf, inv, n);

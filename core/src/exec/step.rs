@@ -4,8 +4,9 @@ use super::ext::ext;
 use super::memops::{atomic, load_uniform_ptr, store};
 use super::memory::{Memory, OutOfBounds};
 use super::{alu, subgroup, Mask};
+use crate::float::{arith, Mode};
 use crate::program::{AccessStep, BinOp, Inst, Program, WideOp};
-use crate::value::{from_f64, mask as bitmask, sext, ScalarTy};
+use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// What the scheduler must do after an instruction.
 pub enum Flow {
@@ -90,6 +91,9 @@ fn map2(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, b: u32, f: impl Fn(u64, u64) 
 
 fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
     let m = bitmask(ty.bits());
+    // Float controls are looked up once per instruction; only f32 has a lane loop of its own.
+    let mode = c.prog.float_controls.of(ty);
+    let host32 = ty == ScalarTy::F32 && mode == Mode::DEFAULT;
     match op {
         BinOp::IAdd => map2(c, n, dst, a, b, |x, y| x.wrapping_add(y) & m),
         BinOp::ISub => map2(c, n, dst, a, b, |x, y| x.wrapping_sub(y) & m),
@@ -101,15 +105,9 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
         BinOp::INotEqual => map2(c, n, dst, a, b, |x, y| u64::from(x != y)),
         BinOp::ULessThan => map2(c, n, dst, a, b, |x, y| u64::from(x < y)),
         BinOp::UGreaterThan => map2(c, n, dst, a, b, |x, y| u64::from(x > y)),
-        BinOp::FAdd if ty == ScalarTy::F32 => {
-            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q))
-        }
-        BinOp::FMul if ty == ScalarTy::F32 => {
-            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q))
-        }
-        BinOp::FSub if ty == ScalarTy::F32 => {
-            map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q))
-        }
+        BinOp::FAdd if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
+        BinOp::FMul if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
+        BinOp::FSub if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
         _ => {
             let s = c.s;
             let mut undef: Mask = 0;
@@ -121,7 +119,7 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
                 );
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {
-                    let (v, u) = alu::bin(op, ty, regs[ai + l], regs[bi + l]);
+                    let (v, u) = alu::bin_in(op, ty, regs[ai + l], regs[bi + l], mode);
                     regs[d + l] = v;
                     if u {
                         undef |= 1 << l;
@@ -139,21 +137,19 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
 
 #[inline(always)]
 fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
-    u64::from(f(f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits())
+    arith::bits32(f(f32::from_bits(x as u32), f32::from_bits(y as u32)))
 }
 
-fn float_mul_add(ty: ScalarTy, acc: u64, x: u64, y: u64) -> u64 {
-    let p = alu::bin(BinOp::FMul, ty, x, y).0;
-    alu::bin(BinOp::FAdd, ty, acc, p).0
-}
-
-fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64) -> u64 {
-    if ty.is_float() {
-        float_mul_add(ty, acc, x, y)
+/// `acc + x * y`, the product and the sum each rounded to the type (every float type, bf16
+/// included) under `mode`, or wrapping integer arithmetic.
+fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64, mode: Mode) -> u64 {
+    let (mul, add) = if ty.is_any_float() {
+        (BinOp::FMul, BinOp::FAdd)
     } else {
-        let p = alu::bin(BinOp::IMul, ty, x, y).0;
-        alu::bin(BinOp::IAdd, ty, acc, p).0
-    }
+        (BinOp::IMul, BinOp::IAdd)
+    };
+    let p = alu::bin_in(mul, ty, x, y, mode).0;
+    alu::bin_in(add, ty, acc, p, mode).0
 }
 
 pub(super) fn oob_msg(o: OutOfBounds) -> String {
@@ -175,7 +171,8 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         Inst::Copy { dst, src, n } => map1(c, *n, *dst, *src, |x| x),
         Inst::Un { op, ty, n, dst, a } => {
             let (op, ty) = (*op, *ty);
-            map1(c, *n, *dst, *a, |x| alu::un(op, ty, x));
+            let mode = c.prog.float_controls.of(ty);
+            map1(c, *n, *dst, *a, |x| alu::un_in(op, ty, x, mode));
         }
         Inst::Bin {
             op,
@@ -226,12 +223,14 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             n,
             dst,
             a,
+            round,
         } => {
             let mut undef: Mask = 0;
+            let modes = alu::ConvModes::new(&c.prog.float_controls, *from, *to).decorated(*round);
             for k in 0..*n {
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {
-                    let (v, u) = alu::conv(*op, *from, *to, regs[r(a + k, l)]);
+                    let (v, u) = alu::conv_in(*op, *from, *to, regs[r(a + k, l)], modes);
                     regs[r(dst + k, l)] = v;
                     if u {
                         undef |= 1 << l;
@@ -396,15 +395,12 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         }
         Inst::Dot { ty, n, dst, a, b } => {
             let regs = &mut *c.regs;
-            let zero = if ty.is_float() {
-                from_f64(0.0, ty.bits())
-            } else {
-                0
-            };
+            let mode = c.prog.float_controls.of(*ty);
             each(c.mask, c.full, s, |l| {
-                let mut acc = zero;
+                // +0 in every float format and integer width alike.
+                let mut acc = 0;
                 for k in 0..*n {
-                    acc = arith_add(*ty, acc, regs[r(a + k, l)], regs[r(b + k, l)]);
+                    acc = arith_add(*ty, acc, regs[r(a + k, l)], regs[r(b + k, l)], mode);
                 }
                 regs[r(*dst, l)] = acc;
             });
@@ -417,15 +413,17 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             s: sc,
         } => {
             let ty = *ty;
-            let op = if ty.is_float() {
+            let op = if ty.is_any_float() {
                 BinOp::FMul
             } else {
                 BinOp::IMul
             };
+            let mode = c.prog.float_controls.of(ty);
             for k in 0..*n {
                 let regs = &mut *c.regs;
                 each(c.mask, c.full, s, |l| {
-                    regs[r(dst + k, l)] = alu::bin(op, ty, regs[r(a + k, l)], regs[r(*sc, l)]).0
+                    regs[r(dst + k, l)] =
+                        alu::bin_in(op, ty, regs[r(a + k, l)], regs[r(*sc, l)], mode).0
                 });
             }
         }
@@ -440,16 +438,12 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             a_row_vector,
         } => {
             let regs = &mut *c.regs;
-            let zero = if ty.is_float() {
-                from_f64(0.0, ty.bits())
-            } else {
-                0
-            };
+            let mode = c.prog.float_controls.of(*ty);
             each(c.mask, c.full, s, |l| {
                 let mut out = Vec::with_capacity((rows * cols) as usize);
                 for j in 0..*cols {
                     for i in 0..*rows {
-                        let mut acc = zero;
+                        let mut acc = 0;
                         for k in 0..*inner {
                             let av = if *a_row_vector {
                                 regs[r(a + k, l)]
@@ -457,7 +451,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                                 regs[r(a + k * rows + i, l)]
                             };
                             let bv = regs[r(b + j * inner + k, l)];
-                            acc = arith_add(*ty, acc, av, bv);
+                            acc = arith_add(*ty, acc, av, bv, mode);
                         }
                         out.push(acc);
                     }
@@ -648,7 +642,8 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             c.found.add("dot-overflow", "a product or sum of the dot product does not fit the result width before the saturating accumulation: the result is undefined (computed as the wrapped dot, then saturated)", over);
         }
         Inst::Subgroup { op, ty, n, dst, a } => {
-            let mut u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask);
+            let mode = c.prog.float_controls.of(*ty);
+            let mut u = subgroup::exec(op, *ty, *n, *dst, *a, c.regs, s, c.mask, mode);
             if u.permutation {
                 c.found.permutation = Some(std::mem::take(&mut u.sources));
             }

@@ -2,8 +2,9 @@
 
 use super::alu;
 use super::Mask;
+use crate::float::{self, Format, Mode};
 use crate::program::{BinOp, ExtOp, GroupOp, SubgroupOp};
-use crate::value::{from_f64, mask as bitmask, sext, to_f64, ScalarTy};
+use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// What an operation left undefined, by lane, for diagnostics.
 #[derive(Default)]
@@ -35,35 +36,55 @@ fn lanes(mask: Mask) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The float format of a float reduction's type (IEEE of its width for a malformed module).
+fn fmt_of(ty: ScalarTy) -> Format {
+    Format::of(ty).unwrap_or_else(|| Format::ieee(ty.bits()))
+}
+
 pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
     let w = ty.bits();
-    let fbits = w;
     match op {
         ExtOp::IAdd
         | ExtOp::Or
         | ExtOp::Xor
         | ExtOp::LogicalOr
         | ExtOp::LogicalXor
-        | ExtOp::UMax => 0,
-        ExtOp::FAdd => from_f64(0.0, fbits),
+        | ExtOp::UMax
+        | ExtOp::FAdd => 0,
         ExtOp::IMul => 1,
-        ExtOp::FMul => from_f64(1.0, fbits),
+        ExtOp::FMul => float::from_f64(1.0, fmt_of(ty), float::Round::Rte),
         ExtOp::LogicalAnd => 1,
         ExtOp::And | ExtOp::UMin => bitmask(w),
         ExtOp::SMin => bitmask(w) >> 1,
         ExtOp::SMax => (bitmask(w) >> 1) + 1,
-        ExtOp::FMin => from_f64(f64::INFINITY, fbits),
-        ExtOp::FMax => from_f64(f64::NEG_INFINITY, fbits),
+        ExtOp::FMin => fmt_of(ty).inf(),
+        ExtOp::FMax => fmt_of(ty).inf() | fmt_of(ty).sign_bit(),
     }
 }
 
-pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64) -> u64 {
+/// FMin/FMax of a reduction: picks an operand (a NaN loses to a number, equal values keep `a`).
+fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
+    let f = fmt_of(ty);
+    let (a, b) = (mode.flush(f, a), mode.flush(f, b));
+    let (x, y) = (float::to_f64(f, a), float::to_f64(f, b));
+    let take_b = x.is_nan() || (!y.is_nan() && if min { y < x } else { y > x });
+    if take_b {
+        b
+    } else {
+        a
+    }
+}
+
+/// One step of a reduction or scan; float additions and products round (and flush) as `mode`
+/// says for the type's width.
+#[inline(always)]
+pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let w = ty.bits();
     match op {
         ExtOp::IAdd => alu::bin(BinOp::IAdd, ty, a, b).0,
-        ExtOp::FAdd => alu::bin(BinOp::FAdd, ty, a, b).0,
+        ExtOp::FAdd => alu::bin_in(BinOp::FAdd, ty, a, b, mode).0,
         ExtOp::IMul => alu::bin(BinOp::IMul, ty, a, b).0,
-        ExtOp::FMul => alu::bin(BinOp::FMul, ty, a, b).0,
+        ExtOp::FMul => alu::bin_in(BinOp::FMul, ty, a, b, mode).0,
         ExtOp::SMin => {
             if sext(a, w) <= sext(b, w) {
                 a
@@ -80,8 +101,8 @@ pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64) -> u64 {
         }
         ExtOp::UMin => a.min(b),
         ExtOp::UMax => a.max(b),
-        ExtOp::FMin => from_f64(to_f64(a, w).min(to_f64(b, w)), w),
-        ExtOp::FMax => from_f64(to_f64(a, w).max(to_f64(b, w)), w),
+        ExtOp::FMin => pick(true, ty, a, b, mode),
+        ExtOp::FMax => pick(false, ty, a, b, mode),
         ExtOp::And | ExtOp::LogicalAnd => a & b,
         ExtOp::Or | ExtOp::LogicalOr => a | b,
         ExtOp::Xor | ExtOp::LogicalXor => a ^ b,
@@ -103,6 +124,7 @@ pub fn exec(
     regs: &mut [u64],
     s: usize,
     tangle: Mask,
+    mode: Mode,
 ) -> Undefined {
     let mut u = Undefined::default();
     let r = |slot: u32, l: usize| slot as usize * s + l;
@@ -168,11 +190,9 @@ pub fn exec(
             }
         }
         SubgroupOp::AllEqual => {
-            let eq = |x: u64, y: u64| match ty {
-                ScalarTy::Float { bits } => {
-                    to_f64(x, u32::from(bits)) == to_f64(y, u32::from(bits))
-                }
-                _ => x == y,
+            let eq = |x: u64, y: u64| match Format::of(ty) {
+                Some(f) => float::to_f64(f, x) == float::to_f64(f, y),
+                None => x == y,
             };
             let all =
                 lanes(tangle).all(|l| (0..n).all(|c| eq(regs[r(a + c, l)], regs[r(a + c, first)])));
@@ -316,7 +336,7 @@ pub fn exec(
                             let cm = lane_mask(start + cluster) & !lane_mask(start) & tangle;
                             if cm != 0 {
                                 let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| {
-                                    combine(*eop, ty, acc, regs[r(a + c, l)])
+                                    combine(*eop, ty, acc, regs[r(a + c, l)], mode)
                                 });
                                 out.extend(lanes(cm).map(|l| (l, acc)));
                             }
@@ -326,7 +346,7 @@ pub fn exec(
                     GroupOp::InclusiveScan | GroupOp::ExclusiveScan => {
                         let mut acc = identity(*eop, ty);
                         for l in lanes(tangle) {
-                            let next = combine(*eop, ty, acc, regs[r(a + c, l)]);
+                            let next = combine(*eop, ty, acc, regs[r(a + c, l)], mode);
                             out.push((
                                 l,
                                 if *group == GroupOp::InclusiveScan {
@@ -390,14 +410,34 @@ mod tests {
             op: ExtOp::IAdd,
             group: GroupOp::Reduce,
         };
-        exec(&add, ScalarTy::U32, 1, 1, 0, &mut regs, s, tangle);
+        exec(
+            &add,
+            ScalarTy::U32,
+            1,
+            1,
+            0,
+            &mut regs,
+            s,
+            tangle,
+            Mode::DEFAULT,
+        );
         assert_eq!(regs[s], 1 + 3 + 5 + 6 + 8);
         assert_eq!(regs[s + 1], 0, "inactive lane untouched");
         let scan = SubgroupOp::Arith {
             op: ExtOp::IAdd,
             group: GroupOp::ExclusiveScan,
         };
-        exec(&scan, ScalarTy::U32, 1, 2, 0, &mut regs, s, tangle);
+        exec(
+            &scan,
+            ScalarTy::U32,
+            1,
+            2,
+            0,
+            &mut regs,
+            s,
+            tangle,
+            Mode::DEFAULT,
+        );
         assert_eq!(
             [
                 regs[2 * s],
@@ -418,7 +458,17 @@ mod tests {
             op: ExtOp::IAdd,
             group: GroupOp::Clustered(3),
         };
-        let u = exec(&op, ScalarTy::U32, 1, 1, 0, &mut regs, s, 0xff);
+        let u = exec(
+            &op,
+            ScalarTy::U32,
+            1,
+            1,
+            0,
+            &mut regs,
+            s,
+            0xff,
+            Mode::DEFAULT,
+        );
         assert!(u.bad_cluster.is_none());
         assert_eq!(&regs[s..2 * s], &[10, 10, 10, 10, 26, 26, 26, 26]);
     }
@@ -429,7 +479,17 @@ mod tests {
         let mut regs = regs_with(s, &[10, 11, 12, 13]);
         regs[2 * s..3 * s].copy_from_slice(&[1, 0, 3, 2]);
         let op = SubgroupOp::Shuffle { lane: 2 };
-        let u = exec(&op, ScalarTy::U32, 1, 1, 0, &mut regs, s, 0b0111);
+        let u = exec(
+            &op,
+            ScalarTy::U32,
+            1,
+            1,
+            0,
+            &mut regs,
+            s,
+            0b0111,
+            Mode::DEFAULT,
+        );
         assert_eq!(&regs[s..s + 3], &[11, 10, 0]);
         assert_eq!(u.inactive_source, 0b0100);
     }
@@ -450,6 +510,7 @@ mod tests {
             &mut regs,
             s,
             u128::from(u32::MAX),
+            Mode::DEFAULT,
         );
         let expect: u64 = (0..32).filter(|l| l % 3 == 0).map(|l| 1u64 << l).sum();
         assert_eq!(regs[s], expect);
@@ -462,6 +523,7 @@ mod tests {
             &mut regs,
             s,
             1,
+            Mode::DEFAULT,
         );
         assert_eq!(regs[8 * s], 11);
     }

@@ -1,7 +1,11 @@
 //! The GLSL.std.450 extended instruction set, evaluated for one invocation on raw-bit scalars.
 //!
-//! Float math runs in the operands' own precision: f32 in f32, f64 in f64, and f16 in f32 with
-//! the result rounded to f16. Where the spec leaves the choice to the implementation:
+//! Float math runs in the operands' own precision: f32 in f32, f64 in f64, and f16 in f16 (every
+//! addition, subtraction, multiplication and division of a compound function such as
+//! Determinant, Length or SmoothStep rounded to f16, as 16-bit hardware does; each elementary
+//! function evaluated in f64 and rounded once). Transcendentals come from the `libm` crate in
+//! every build (see `real`). bfloat16 operands are refused at load (SPV_KHR_bfloat16 allows
+//! none here). Where the spec leaves the choice to the implementation:
 //! - Round, and the rounding inside `Pack{S,U}norm*`, send halfway cases away from zero.
 //! - FMin/FMax with a NaN operand return what `y < x ? y : x` (resp. `x < y ? y : x`) gives,
 //!   and are flagged undefined; FClamp is built from them.
@@ -12,11 +16,12 @@
 //! - IMix (47, absent from current revisions of the spec) blends like FMix on floats and computes
 //!   `x * (1 - a) + y * a` with wrapping arithmetic on integers.
 
-use std::ops::{Add, Div, Mul, Neg, Sub};
+mod real;
 
-use half::f16;
+use real::{ld32, st32, Real, H16};
 
-use crate::value::{from_f64, mask, sext, to_f64, trunc, ScalarTy};
+use crate::float::{self, arith, FloatControls, Format, Round};
+use crate::value::{mask, sext, to_f64, trunc, ScalarTy};
 
 /// One operand: the type of its scalar components and the components (1 for a scalar, n for a
 /// vector, cols*rows for a square matrix, column-major).
@@ -85,11 +90,92 @@ fn bad(inst: u32, detail: String) -> Glsl450Error {
 /// of member 0 (fraction / significand) then the n components of member 1 (whole part /
 /// exponent). Modf (35) and Frexp (51), the pointer forms, take only their first operand and
 /// produce the same 2n layout; the caller stores the second half through the pointer itself.
+///
+/// This is the default float mode (round to nearest even, denormals kept); see [`eval_in`].
 pub fn eval(
     inst: u32,
     out_tys: &[ScalarTy],
     args: &[Arg<'_>],
     out: &mut [u64],
+) -> Result<bool, Glsl450Error> {
+    eval_in(inst, out_tys, args, out, &FloatControls::default())
+}
+
+/// [`eval`] under the entry point's float controls `fc`.
+///
+/// DenormFlushToZero flushes every float operand and result of a flushing width (Vulkan lets
+/// the steps inside a function flush or not, only its result must not be denormal).
+/// RoundingModeRTZ rounds Fma (exactly fused) and Ldexp toward zero; every other function
+/// keeps rounding to nearest even: the exact ones (FAbs, Floor, FMin, Frexp, ...) are
+/// unaffected, and the transcendental and compound ones (Sin, Pow, Length, Determinant, FMix,
+/// SmoothStep, Pack*, ...) round their steps to nearest, within the precision Vulkan allows
+/// them but not what a device computing every step toward zero would give.
+#[inline]
+pub fn eval_in(
+    inst: u32,
+    out_tys: &[ScalarTy],
+    args: &[Arg<'_>],
+    out: &mut [u64],
+    fc: &FloatControls,
+) -> Result<bool, Glsl450Error> {
+    if fc.is_default() {
+        return dispatch(inst, out_tys, args, out, Round::Rte);
+    }
+    let flush = |ty: ScalarTy, v: u64| match Format::of(ty) {
+        Some(f) => fc.of(ty).flush(f, v),
+        None => v,
+    };
+    let flushed: Vec<Vec<u64>> = args
+        .iter()
+        .map(|a| a.comps.iter().map(|v| flush(a.ty, *v)).collect())
+        .collect();
+    let args: Vec<Arg<'_>> = args
+        .iter()
+        .zip(&flushed)
+        .map(|(a, comps)| Arg { ty: a.ty, comps })
+        .collect();
+    let round = out_tys.first().map_or(Round::Rte, |t| fc.of(*t).round);
+    let undef = if inst == 50 && round != Round::Rte {
+        fma_rounded(&args, out_tys, out, fc)?
+    } else {
+        dispatch(inst, out_tys, &args, out, round)?
+    };
+    for (o, ty) in out.iter_mut().zip(out_tys) {
+        *o = flush(*ty, *o);
+    }
+    Ok(undef)
+}
+
+/// Fma rounded once in its own format under the controls' mode (the default path computes
+/// the same exactly fused value, rounded to nearest).
+fn fma_rounded(
+    args: &[Arg<'_>],
+    out_tys: &[ScalarTy],
+    out: &mut [u64],
+    fc: &FloatControls,
+) -> Result<bool, Glsl450Error> {
+    if args.len() != 3 || out.len() != out_tys.len() {
+        let (a, o) = (args.len(), out.len());
+        return Err(bad(50, format!("{a} operands and {o} results")));
+    }
+    check_args(50, args, out.len(), true)?;
+    for (k, (o, ty)) in out.iter_mut().zip(out_tys).enumerate() {
+        let fmt = Format::of(*ty).unwrap_or(Format::F32);
+        let [a, b, c] = [0, 1, 2].map(|i| comp(&args[i], k));
+        *o = arith::fma(fmt, a, b, c, fc.of(*ty));
+    }
+    Ok(false)
+}
+
+/// Checks the operands and evaluates by family; `round` applies where the family honours
+/// RoundingModeRTZ (see `eval_in`).
+#[inline]
+fn dispatch(
+    inst: u32,
+    out_tys: &[ScalarTy],
+    args: &[Arg<'_>],
+    out: &mut [u64],
+    round: Round,
 ) -> Result<bool, Glsl450Error> {
     if !(1..=81).contains(&inst) || (76..=78).contains(&inst) {
         return Err(Glsl450Error::Unsupported {
@@ -109,7 +195,7 @@ pub fn eval(
     match inst {
         5 | 7 | 38 | 39 | 41 | 42 | 44 | 45 | 73..=75 => int_eval(inst, out_tys, args, out),
         47 if !args[0].ty.is_float() => int_eval(inst, out_tys, args, out),
-        51..=53 => frexp_ldexp(inst, out_tys, args, out),
+        51..=53 => frexp_ldexp(inst, out_tys, args, out, round),
         54..=65 => pack_eval(inst, out_tys, args, out),
         _ => {
             let fbits = |t: ScalarTy| match t {
@@ -117,10 +203,10 @@ pub fn eval(
                 _ => None,
             };
             let bits = out_tys.first().and_then(|t| fbits(*t));
-            if bits.or_else(|| fbits(args[0].ty)) == Some(64) {
-                float_eval::<f64>(inst, out_tys, args, out)
-            } else {
-                float_eval::<f32>(inst, out_tys, args, out)
+            match bits.or_else(|| fbits(args[0].ty)) {
+                Some(64) => float_eval::<f64>(inst, out_tys, args, out),
+                Some(16) => float_eval::<H16>(inst, out_tys, args, out),
+                _ => float_eval::<f32>(inst, out_tys, args, out),
             }
         }
     }
@@ -214,83 +300,6 @@ fn msb(v: u64) -> u64 {
         u64::MAX
     } else {
         u64::from(63 - v.leading_zeros())
-    }
-}
-
-/// The float operations the evaluator needs, for f32 and f64.
-#[rustfmt::skip]
-trait Real:
-    Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
-    + Div<Output = Self> + Neg<Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    const TWO: Self;
-    const THREE: Self;
-    /// Decode raw bits of a float `bits` wide.
-    fn ld(v: u64, bits: u32) -> Self;
-    /// Encode as a float `bits` wide (rounding to nearest even when narrowing).
-    fn st(self, bits: u32) -> u64;
-    fn mul_add(self, a: Self, b: Self) -> Self;
-    fn powf(self, y: Self) -> Self;
-    fn atan2(self, x: Self) -> Self;
-    fn copysign(self, sign: Self) -> Self;
-    fn is_nan(self) -> bool;
-    fn is_infinite(self) -> bool;
-    fn is_finite(self) -> bool;
-    fn abs(self) -> Self; fn floor(self) -> Self; fn ceil(self) -> Self; fn trunc(self) -> Self;
-    fn round(self) -> Self; fn round_ties_even(self) -> Self; fn sqrt(self) -> Self;
-    fn sin(self) -> Self; fn cos(self) -> Self; fn tan(self) -> Self; fn asin(self) -> Self;
-    fn acos(self) -> Self; fn atan(self) -> Self; fn sinh(self) -> Self; fn cosh(self) -> Self;
-    fn tanh(self) -> Self; fn asinh(self) -> Self; fn acosh(self) -> Self; fn atanh(self) -> Self;
-    fn exp(self) -> Self; fn ln(self) -> Self; fn exp2(self) -> Self; fn log2(self) -> Self;
-    fn to_radians(self) -> Self; fn to_degrees(self) -> Self;
-}
-
-/// Implements `Real` by forwarding to the inherent std methods (`$t::$f` resolves to those,
-/// not back to the trait).
-macro_rules! real {
-    ($t:ident, $ld:path, $st:path) => {
-        impl Real for $t {
-            const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
-            const TWO: Self = 2.0;
-            const THREE: Self = 3.0;
-            #[inline]
-            fn ld(v: u64, bits: u32) -> Self { $ld(v, bits) }
-            #[inline]
-            fn st(self, bits: u32) -> u64 { $st(self, bits) }
-            #[inline]
-            fn mul_add(self, a: Self, b: Self) -> Self { $t::mul_add(self, a, b) }
-            real!(@bin $t: powf atan2 copysign);
-            real!(@pred $t: is_nan is_infinite is_finite);
-            real!(@un $t: abs floor ceil trunc round round_ties_even sqrt sin cos tan asin acos
-                atan sinh cosh tanh asinh acosh atanh exp ln exp2 log2 to_radians to_degrees);
-        }
-    };
-    (@un $t:ident: $($f:ident)*) => { $( #[inline] fn $f(self) -> Self { $t::$f(self) } )* };
-    (@bin $t:ident: $($f:ident)*) => {
-        $( #[inline] fn $f(self, y: Self) -> Self { $t::$f(self, y) } )*
-    };
-    (@pred $t:ident: $($f:ident)*) => { $( #[inline] fn $f(self) -> bool { $t::$f(self) } )* };
-}
-
-real!(f32, ld32, st32);
-real!(f64, to_f64, from_f64);
-
-fn ld32(v: u64, bits: u32) -> f32 {
-    match bits {
-        16 => f16::from_bits(v as u16).to_f32(),
-        64 => f64::from_bits(v) as f32,
-        _ => f32::from_bits(v as u32),
-    }
-}
-
-fn st32(x: f32, bits: u32) -> u64 {
-    match bits {
-        16 => u64::from(f16::from_f32(x).to_bits()),
-        64 => f64::from(x).to_bits(),
-        _ => u64::from(x.to_bits()),
     }
 }
 
@@ -646,12 +655,13 @@ fn scalbn(x: f64, n: i64) -> f64 {
 }
 
 /// Frexp, FrexpStruct and Ldexp, done in f64: exact for every narrower format, and the final
-/// conversion rounds once.
+/// conversion rounds once (Ldexp as `round` says).
 fn frexp_ldexp(
     inst: u32,
     out_tys: &[ScalarTy],
     args: &[Arg<'_>],
     out: &mut [u64],
+    round: Round,
 ) -> Result<bool, Glsl450Error> {
     let xb = args[0].ty.bits();
     let mut undef = false;
@@ -667,7 +677,7 @@ fn frexp_ldexp(
                 trunc(ev, e.ty.bits()).min(1 << 20) as i64
             };
             let ob = ty.bits();
-            *o = from_f64(scalbn(x, ev), ob);
+            *o = float::result_from_f64(scalbn(x, ev), Format::ieee(ob), round);
             // Past the largest exponent + 1 (16 for f16, 128 for f32, 1024 for f64) or
             // overflowing to infinity: undefined.
             let limit = match ob {
@@ -686,7 +696,7 @@ fn frexp_ldexp(
         let x = to_f64(args[0].comps[k], xb);
         let (m, e) = frexp(x);
         undef |= !x.is_finite();
-        out[k] = from_f64(m, out_tys[k].bits());
+        out[k] = float::result_from_f64(m, Format::ieee(out_tys[k].bits()), Round::Rte);
         out[n + k] = trunc(e as u64, out_tys[n + k].bits());
     }
     Ok(undef)
@@ -721,7 +731,7 @@ fn pack_eval(
                     55 => u64::from((c.clamp(0.0, 1.0) * 255.0).round() as u8),
                     56 => u64::from((c.clamp(-1.0, 1.0) * 32767.0).round() as i16 as u16),
                     57 => u64::from((c.clamp(0.0, 1.0) * 65535.0).round() as u16),
-                    _ => u64::from(f16::from_f32(c).to_bits()),
+                    _ => float::convert(Format::F32, Format::F16, arith::bits32(c), Round::Rte),
                 };
                 word |= field << (k * width);
             }
@@ -740,7 +750,7 @@ fn pack_eval(
                 let r = match inst {
                     60 => (f32::from(field as u16 as i16) / 32767.0).clamp(-1.0, 1.0),
                     61 => f32::from(field as u16) / 65535.0,
-                    62 => f16::from_bits(field as u16).to_f32(),
+                    62 => ld32(field, 16),
                     63 => (f32::from(field as u8 as i8) / 127.0).clamp(-1.0, 1.0),
                     _ => f32::from(field as u8) / 255.0,
                 };

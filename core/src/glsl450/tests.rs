@@ -81,7 +81,7 @@ fn trig_family_and_undefined() {
     bits_eq(f1(11, &[180.0]).0, std::f32::consts::PI);
     assert_eq!(f1(12, &[std::f32::consts::PI]).0, 180.0);
     bits_eq(f1(25, &[1.0, 1.0]).0, std::f32::consts::FRAC_PI_4);
-    bits_eq(f1(25, &[1.0, -1.0]).0, 1.0f32.atan2(-1.0));
+    bits_eq(f1(25, &[1.0, -1.0]).0, libm::atan2f(1.0, -1.0));
     assert!(f1(25, &[0.0, 0.0]).1);
     assert!(f1(16, &[2.0]).1);
     assert!(!f1(16, &[1.0]).1);
@@ -89,7 +89,8 @@ fn trig_family_and_undefined() {
     assert!(f1(23, &[0.5]).1);
     assert!(!f1(23, &[1.0]).1);
     assert!(f1(24, &[1.0]).1);
-    bits_eq(f1(21, &[0.5]).0, 0.5f32.tanh());
+    // libm's, in every build (this one is 1 ulp from the host C library's).
+    bits_eq(f1(21, &[0.5]).0, libm::tanhf(0.5));
 }
 
 #[test]
@@ -110,7 +111,7 @@ fn exp_log_family() {
     assert!(f1(28, &[0.0]).1);
     assert!(f1(28, &[-0.0]).1);
     assert_eq!(f1(28, &[1.0]), (0.0, false));
-    bits_eq(f1(27, &[1.0]).0, 1.0f32.exp());
+    bits_eq(f1(27, &[1.0]).0, libm::expf(1.0));
 }
 
 #[test]
@@ -369,7 +370,7 @@ fn find_bits() {
 
 #[test]
 fn f16_and_f64_paths() {
-    let h = |x: f32| u64::from(f16::from_f32(x).to_bits());
+    let h = |x: f32| crate::value::from_f64(f64::from(x), 16);
     assert_eq!(raw(31, &[F16], &[(F16, &[h(2.0)])]).0, vec![0x3DA8]);
     let (o, _) = raw(26, &[F16], &[(F16, &[h(2.0)]), (F16, &[h(3.0)])]);
     assert_eq!(o, vec![h(8.0)]);
@@ -390,7 +391,10 @@ fn f16_and_f64_paths() {
     assert_eq!(o, vec![h(0.75), 3]);
     let d = |x: f64| x.to_bits();
     assert_eq!(raw(31, &[F64], &[(F64, &[d(2.0)])]).0, vec![d(2f64.sqrt())]);
-    assert_eq!(raw(13, &[F64], &[(F64, &[d(1.0)])]).0, vec![d(1f64.sin())]);
+    assert_eq!(
+        raw(13, &[F64], &[(F64, &[d(1.0)])]).0,
+        vec![d(libm::sin(1.0))]
+    );
     assert!(raw(30, &[F64], &[(F64, &[d(-1.0)])]).1);
     assert_eq!(raw(1, &[F64], &[(F64, &[d(-0.5)])]).0, vec![d(-1.0)]);
 }
@@ -455,4 +459,142 @@ fn errors() {
         eval(33, &[F32], &m, &mut out),
         Err(BadOperands { .. })
     ));
+}
+
+/// f16 bits of an exactly representable value.
+fn h16(x: f64) -> u64 {
+    crate::value::from_f64(x, 16)
+}
+
+#[test]
+fn f16_functions_round_every_step_to_f16() {
+    // Column-major; exact determinant -5280 (what an f32 evaluation gives). In f16 steps the
+    // minors' products round (28.5 * 26.5 = 755.25 to 755, 39.5 * 26.5 = 1046.75 to 1047),
+    // so do the cofactor terms (-6 * -1119 = 6714 to 6712, ...), and the sum ends at -5296.
+    let m = [-6.0, -28.0, -29.5, 0.5, 15.5, 26.5, 39.5, 28.5, -23.5];
+    let bits: Vec<u64> = m.iter().map(|x| h16(*x)).collect();
+    assert_eq!(raw(33, &[F16], &[(F16, &bits)]).0, vec![h16(-5296.0)]);
+    let m32: Vec<f32> = m.iter().map(|x| *x as f32).collect();
+    assert_eq!(f32s(33, &[&m32], 1).0, vec![-5280.0]);
+    // Length: 300^2 + 400^2 = 250000 overflows f16 (max 65504) before the square root.
+    let v = [h16(300.0), h16(400.0)];
+    assert_eq!(raw(66, &[F16], &[(F16, &v)]).0, vec![0x7C00]);
+    // FMix: x * (1 - a) + y * a with each step in f16: 1 - 0.1 = 0.8999 (f16), then products.
+    let a = h16(0.0999755859375);
+    let (o, _) = raw(
+        46,
+        &[F16],
+        &[(F16, &[h16(1000.0)]), (F16, &[h16(3.0)]), (F16, &[a])],
+    );
+    let one_minus = float::to_f64(Format::F16, h16(1.0 - 0.0999755859375));
+    let x = float::to_f64(Format::F16, h16(1000.0 * one_minus));
+    let y = float::to_f64(Format::F16, h16(3.0 * 0.0999755859375));
+    assert_eq!(o, vec![h16(x + y)]);
+    // Elementary functions are rounded once from f64.
+    assert_eq!(
+        raw(13, &[F16], &[(F16, &[h16(1.0)])]).0,
+        vec![h16(libm::sin(1.0))]
+    );
+    // Fma is fused: 1.0009765625^2 - 1.001953125 = 2^-20, not 0.
+    let e = h16(1.0 + 1.0 / 1024.0);
+    let (o, _) = raw(
+        50,
+        &[F16],
+        &[
+            (F16, &[e]),
+            (F16, &[e]),
+            (F16, &[h16(-(1.0 + 2.0 / 1024.0))]),
+        ],
+    );
+    assert_eq!(o, vec![h16(2f64.powi(-20))]);
+}
+
+#[test]
+fn float_controls_flush_operands_and_results() {
+    let mut fc = FloatControls::default();
+    fc.modes[1].ftz = true;
+    let den = [1u64];
+    let mut out = [0u64];
+    // FAbs of a denormal is zero under DenormFlushToZero, the denormal itself otherwise.
+    eval_in(
+        4,
+        &[F32],
+        &[Arg {
+            ty: F32,
+            comps: &den,
+        }],
+        &mut out,
+        &fc,
+    )
+    .unwrap();
+    assert_eq!(out, [0]);
+    eval(
+        4,
+        &[F32],
+        &[Arg {
+            ty: F32,
+            comps: &den,
+        }],
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out, [1]);
+    // A denormal result: Ldexp(1, -130).
+    let (one, e) = ([of_f32(1.0)], [(-130i32) as u32 as u64]);
+    let args = [
+        Arg {
+            ty: F32,
+            comps: &one,
+        },
+        Arg { ty: I32, comps: &e },
+    ];
+    eval_in(53, &[F32], &args, &mut out, &fc).unwrap();
+    assert_eq!(out, [0]);
+    // Round toward zero: Fma exactly fused, then truncated; Ldexp of a subnormal result.
+    fc.modes[1] = float::Mode {
+        round: float::Round::Rtz,
+        ftz: false,
+    };
+    let t = 1.0 + 2f32.powi(-12);
+    let args3 = [[of_f32(t)], [of_f32(t)], [of_f32(-1.0)]];
+    let list: Vec<Arg<'_>> = args3.iter().map(|c| Arg { ty: F32, comps: c }).collect();
+    eval_in(50, &[F32], &list, &mut out, &fc).unwrap();
+    // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24: exact in f32.
+    assert_eq!(out, [of_f32(2f32.powi(-11) + 2f32.powi(-24))]);
+    let third = [of_f32(1.0 + 2f32.powi(-23) * 3.0)];
+    let e = [(-150i32) as u32 as u64];
+    let args = [
+        Arg {
+            ty: F32,
+            comps: &third,
+        },
+        Arg { ty: I32, comps: &e },
+    ];
+    eval_in(53, &[F32], &args, &mut out, &fc).unwrap();
+    assert_eq!(out, [0], "2^-150 * (1 + 3 * 2^-23) truncates to zero");
+    eval(53, &[F32], &args, &mut out).unwrap();
+    assert_eq!(
+        out,
+        [1],
+        "and rounds up to the smallest subnormal to nearest"
+    );
+}
+
+#[test]
+fn rounding_fma_checks_its_operands() {
+    let mut fc = FloatControls::default();
+    fc.modes[1].round = float::Round::Rtz;
+    let one = [of_f32(1.0)];
+    let mut out = [0u64];
+    let two = [
+        Arg {
+            ty: F32,
+            comps: &one,
+        },
+        Arg {
+            ty: F32,
+            comps: &one,
+        },
+    ];
+    assert!(eval_in(50, &[F32], &two, &mut out, &fc).is_err());
 }

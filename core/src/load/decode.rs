@@ -354,6 +354,7 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                 n,
                 dst,
                 a,
+                round: cx.conversion_rounding(inst)?,
             }
         }
         Op::Bitcast => {

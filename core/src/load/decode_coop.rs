@@ -399,6 +399,12 @@ fn lower_value_op(
                 uniform: None,
             })));
         }
+        if cx.conversion_rounding(inst)?.is_some() {
+            return Err(cx.unsupported(
+                inst,
+                "FPRoundingMode on a conversion between cooperative-matrix fragments",
+            ));
+        }
         return Ok(Some(op(CoopKind::Convert {
             op: cop,
             dst,

@@ -6,6 +6,7 @@ use crate::program::{
     AccessStep, ExtOp, GroupOp, Inst, SubgroupOp, Type, TypeId, BITFIELD_INSERT, BITFIELD_SEXTRACT,
     BITFIELD_UEXTRACT,
 };
+use crate::value::ScalarTy;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{GroupOperation, Op, Scope};
 
@@ -79,6 +80,22 @@ pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<I
         }
         let (s, w, t) = cx.val(inst, k)?;
         args.push((s, cx.elem_ty(t), w));
+    }
+    // SPV_KHR_bfloat16 allows no extended instruction on bfloat16; the evaluator would read it
+    // as an IEEE f16.
+    if args
+        .iter()
+        .map(|a| &a.1)
+        .chain(&out_tys)
+        .any(|t| *t == ScalarTy::BFloat16)
+    {
+        return Err(cx.unsupported(
+            inst,
+            format!(
+                "GLSL.std.450 {} on bfloat16 operands",
+                crate::glsl450::name(code)
+            ),
+        ));
     }
     Ok(Some(Inst::Ext {
         inst: code,

@@ -408,13 +408,16 @@ impl Ctx<'_> {
             return Ok(a
                 .iter()
                 .zip(b.iter().cycle())
-                .map(|(x, y)| alu::bin(bop, sty, *x, *y).0)
+                .map(|(x, y)| alu::bin_in(bop, sty, *x, *y, self.float_controls.of(sty)).0)
                 .collect());
         }
         if let Some(uop) = super::decode::un_op(*op) {
             let (ta, a) = arg(1)?;
             let sty = elem(ta, self);
-            return Ok(a.iter().map(|x| alu::un(uop, sty, *x)).collect());
+            // Float controls apply to folding too, except to OpQuantizeToF16 (which `un_in`
+            // never rounds by them).
+            let mode = self.float_controls.of(sty);
+            return Ok(a.iter().map(|x| alu::un_in(uop, sty, *x, mode)).collect());
         }
         let conv = match op {
             Op::UConvert => Some(ConvOp::UConvert),
@@ -430,7 +433,12 @@ impl Ctx<'_> {
             let (ta, a) = arg(1)?;
             let from = elem(ta, self);
             let to = out_flat.first().copied().unwrap_or(ScalarTy::U32);
-            return Ok(a.iter().map(|x| alu::conv(c, from, to, *x).0).collect());
+            let modes = alu::ConvModes::new(&self.float_controls, from, to)
+                .decorated(self.conversion_rounding(inst)?);
+            return Ok(a
+                .iter()
+                .map(|x| alu::conv_in(c, from, to, *x, modes).0)
+                .collect());
         }
         match op {
             Op::CooperativeMatrixLengthKHR => {

@@ -7,6 +7,7 @@ mod decode;
 mod decode_coop;
 mod decode_ops;
 mod error;
+mod float_controls;
 mod sections;
 mod structure;
 
@@ -78,9 +79,9 @@ impl SpecValue {
                 "false" | "0" => 0,
                 _ => return Err(bad()),
             },
+            // Rounded once from the decimal text to the constant's own format.
             ScalarTy::Float { .. } | ScalarTy::BFloat16 => {
-                let x: f64 = text.parse().map_err(|_| bad())?;
-                crate::value::float_from_f64(ty, x)
+                crate::value::parse_float(ty, text).ok_or_else(bad)?
             }
             ScalarTy::Int { bits, signed } => {
                 let bits = u32::from(bits);
@@ -536,6 +537,10 @@ pub(crate) struct Ctx<'m> {
     /// Which kinds of Workgroup variables were seen (the two may not be mixed).
     pub block_workgroup_vars: bool,
     pub plain_workgroup_vars: bool,
+    /// The entry point's float controls (known before constants are folded).
+    pub float_controls: crate::float::FloatControls,
+    /// FPRoundingMode decorations by target id.
+    pub fp_rounding: HashMap<u32, rspirv::spirv::FPRoundingMode>,
 }
 
 impl<'m> Ctx<'m> {
@@ -591,6 +596,8 @@ impl<'m> Ctx<'m> {
             buffer_atomics: false,
             block_workgroup_vars: false,
             plain_workgroup_vars: false,
+            float_controls: crate::float::FloatControls::default(),
+            fp_rounding: HashMap::new(),
         }
     }
 
@@ -763,6 +770,8 @@ impl<'m> Ctx<'m> {
         let (entry_fn_id, entry_name, interface) = self.pick_entry(opts)?;
         self.entry_fn = Some(entry_fn_id);
         self.check_execution_modes(entry_fn_id)?;
+        self.float_controls = self.read_float_controls(entry_fn_id)?;
+        self.read_fp_rounding_modes();
         self.coop_layout = opts.coopmat_layout.clone();
         self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
         if !crate::sim::valid_subgroup_size(self.coop_subgroup_size) {
@@ -827,6 +836,7 @@ impl<'m> Ctx<'m> {
             module: std::sync::Arc::clone(&self.raw),
             debug: self.debug.take(),
             buffer_atomics: self.buffer_atomics,
+            float_controls: self.float_controls,
         })
     }
 

@@ -233,6 +233,8 @@ pub enum Inst {
         n: u32,
         dst: u32,
         a: Opnd,
+        /// An FPRoundingMode decoration's rounding, over the float controls'.
+        round: Option<crate::float::Round>,
     },
     /// Reinterpret bits: the source components concatenated (little-endian), re-split.
     Bitcast {

@@ -195,6 +195,8 @@ pub struct Program {
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
     pub warnings: Vec<crate::load::Warning>,
+    /// The entry point's float-controls execution modes (rounding, denormals) per width.
+    pub float_controls: crate::float::FloatControls,
 }
 
 /// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.

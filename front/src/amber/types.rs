@@ -8,7 +8,7 @@
 //! of an array type (`T[]`) pads to 4 components as well. Values are read from scripts in that
 //! order, padding skipped.
 
-use half::f16;
+use lanescope_core::float::{self, Format as FloatFormat, Round};
 
 /// A component type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -334,7 +334,7 @@ fn f16_bits(x: f64) -> u16 {
     }
     match exp.checked_sub(112) {
         Some(e @ 1..=30) => sign | ((e as u16) << 10) | ((b & 0x7f_ffff) >> 13) as u16,
-        _ => f16::from_f32(x as f32).to_bits(),
+        _ => float::from_f64(f64::from(x as f32), FloatFormat::F16, Round::Rte) as u16,
     }
 }
 
@@ -343,7 +343,7 @@ fn f16_value(bits: u16) -> f64 {
     if bits & 0x7c00 == 0 {
         return if bits & 0x8000 != 0 { -0.0 } else { 0.0 };
     }
-    f64::from(f16::from_bits(bits).to_f32())
+    float::to_f64(FloatFormat::F16, u64::from(bits))
 }
 
 /// Writes `v` as a `t` into `out` (which holds at least `t.bytes()`), little-endian.
