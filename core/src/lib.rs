@@ -21,6 +21,7 @@ pub mod value;
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub mod sched;
 pub mod sim;
+pub mod spvtext;
 pub mod trace;
 
 pub use sched::{NamedSetting, SiblingOrder, SwitchTangles};
