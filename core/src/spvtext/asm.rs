@@ -17,11 +17,11 @@ use super::{AsmError, AsmOptions, GENERATOR};
 /// Assembles SPIR-V assembly text into a module. Errors carry the line and column of the
 /// offending token.
 pub fn assemble(text: &str, opts: &AsmOptions) -> Result<Vec<u32>> {
-    let g = Grammar::new();
+    let g = Grammar::get();
     let mut preserve = HashSet::new();
     if opts.preserve_numeric_ids {
         // A first pass finds which numeric ids the text uses, so that names avoid them.
-        let first = Assembler::new(text, &g, HashSet::new()).run()?;
+        let first = Assembler::new(text, g, HashSet::new()).run()?;
         preserve = first
             .ids
             .named
@@ -29,7 +29,7 @@ pub fn assemble(text: &str, opts: &AsmOptions) -> Result<Vec<u32>> {
             .filter_map(|name| number::read_u32(name))
             .collect();
     }
-    let asm = Assembler::new(text, &g, preserve).run()?;
+    let asm = Assembler::new(text, g, preserve).run()?;
     asm.check_defined()?;
     let (major, minor) = match opts.target_env {
         Some(env) => env.spirv_version(),
@@ -124,6 +124,8 @@ struct Assembler<'a> {
     text: &'a str,
     g: &'a Grammar,
     pos: usize,
+    /// Where the last token read ends: where an operand missing at the end of the text belongs.
+    last_end: usize,
     ids: Ids,
     words: Vec<u32>,
     types: HashMap<u32, IdType>,
@@ -150,6 +152,7 @@ impl<'a> Assembler<'a> {
             text,
             g,
             pos: 0,
+            last_end: 0,
             ids: Ids {
                 named: HashMap::new(),
                 preserve,
@@ -202,6 +205,7 @@ impl<'a> Assembler<'a> {
 
     /// Moves to the next token; false at the end of the text.
     fn advance(&mut self) -> bool {
+        self.last_end = self.pos;
         match self.skip(self.pos) {
             Some(at) => {
                 self.pos = at;
@@ -327,7 +331,7 @@ impl<'a> Assembler<'a> {
             }
             self.pos = next;
             if !self.advance() {
-                return Err(self.error(self.pos, "Expected '=', found end of stream."));
+                return Err(self.error(self.last_end, "Expected '=', found end of stream."));
             }
             let (eq, after) = self.word_at(self.pos);
             if eq != "=" {
@@ -338,7 +342,7 @@ impl<'a> Assembler<'a> {
             }
             self.pos = after;
             if !self.advance() {
-                return Err(self.error(self.pos, "Expected opcode, found end of stream."));
+                return Err(self.error(self.last_end, "Expected opcode, found end of stream."));
             }
             let op_at = self.pos;
             let (opname, after) = self.word_at(op_at);
@@ -396,7 +400,7 @@ impl<'a> Assembler<'a> {
                     break;
                 }
                 return Err(self.error(
-                    self.pos,
+                    self.last_end,
                     format!(
                         "Expected operand for {opname} instruction, but found the end of the \
                          stream."

@@ -15,8 +15,8 @@ const INDENT: usize = 15;
 /// Disassembles a module into SPIR-V assembly text, byte for byte what `spirv-dis` prints with
 /// the same options. Errors name the word offset where reading failed.
 pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<String, DisError> {
-    let g = Grammar::new();
-    let module = binary::parse(words, &g)?;
+    let g = Grammar::get();
+    let module = binary::parse(words, g)?;
     let names = (!opts.raw_id).then(|| Names::new(&module));
     let name = |id: u32| match &names {
         Some(n) => n.get(id),
@@ -59,7 +59,7 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<String, DisError>
                 continue;
             }
             out.push(' ');
-            operand(&mut out, &module, &g, inst, op, &name);
+            operand(&mut out, &module, g, inst, op, &name);
         }
         out.push('\n');
     }

@@ -6,8 +6,8 @@
 //! `LocalSize 8 8 1`); its binary parser knows them, so they are learned by letting that parser
 //! read a one-instruction probe module (see [`Grammar::params`]).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use rspirv::binary::Disassemble;
 use rspirv::dr;
@@ -429,18 +429,24 @@ pub(crate) struct OpInfo {
 /// Enumerant parameters found so far, `None` for values the grammar lacks.
 type ParamCache = HashMap<(K, u32), Option<Vec<Ty>>>;
 
-/// Lookup tables over rspirv's grammar, built per call: the text tools keep no global state.
+/// Lookup tables over rspirv's grammar, built once per process (they depend on nothing else).
 pub(crate) struct Grammar {
     by_opcode: HashMap<u32, OpInfo>,
     by_name: HashMap<&'static str, u32>,
     /// For each enum or mask kind, an instruction that ends with an operand of that kind and
     /// has only one-word operands before it, to probe rspirv's parser with.
     probe_hosts: HashMap<K, &'static Instruction<'static>>,
-    params: RefCell<ParamCache>,
+    params: Mutex<ParamCache>,
 }
 
 impl Grammar {
-    pub(crate) fn new() -> Self {
+    /// The shared instance.
+    pub(crate) fn get() -> &'static Grammar {
+        static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+        GRAMMAR.get_or_init(Grammar::new)
+    }
+
+    fn new() -> Self {
         let mut by_opcode = HashMap::new();
         let mut by_name = HashMap::new();
         let mut probe_hosts = HashMap::new();
@@ -486,7 +492,7 @@ impl Grammar {
             by_opcode,
             by_name,
             probe_hosts,
-            params: RefCell::new(HashMap::new()),
+            params: Mutex::new(HashMap::new()),
         }
     }
 
@@ -514,14 +520,17 @@ impl Grammar {
     /// The parameters that follow the enumerant `value` of `kind` (for a mask, one bit), or
     /// `None` when the value is not in the grammar.
     pub(crate) fn params(&self, kind: K, value: u32) -> Option<Vec<Ty>> {
-        if let Some(known) = self.params.borrow().get(&(kind, value)) {
+        if let Some(known) = self.cache().get(&(kind, value)) {
             return known.clone();
         }
         let known = self.probe(kind, value);
-        self.params
-            .borrow_mut()
-            .insert((kind, value), known.clone());
+        self.cache().insert((kind, value), known.clone());
         known
+    }
+
+    fn cache(&self) -> std::sync::MutexGuard<'_, ParamCache> {
+        // A poisoned lock only means another caller panicked mid-insert; the map is still sound.
+        self.params.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn probe(&self, kind: K, value: u32) -> Option<Vec<Ty>> {
@@ -599,7 +608,7 @@ mod tests {
 
     #[test]
     fn enumerant_parameters_come_from_rspirv() {
-        let g = Grammar::new();
+        let g = Grammar::get();
         let d = |d: spirv::Decoration| g.params(K::Decoration, d as u32).unwrap();
         assert!(matches!(d(spirv::Decoration::Offset)[..], [Ty::LitInt]));
         assert!(matches!(

@@ -13,7 +13,12 @@
 //! - `!<word>` immediates and `OpUnknown(...)` are not part of the language read here;
 //! - opcodes are not checked against the target environment's SPIR-V version;
 //! - a `%name` used but never defined is an error here (spirv-as gives it a fresh id), except
-//!   numeric ones such as `%12`, which disassembled invalid modules can contain.
+//!   numeric ones such as `%12`, which disassembled invalid modules can contain;
+//! - strings that are not UTF-8 print with U+FFFD in place of the bad bytes.
+//!
+//! Assembling the `--raw-id` text of a module with [`AsmOptions::preserve_numeric_ids`] gives the
+//! module back, except the generator word and the bound, which is the largest id plus one as
+//! spirv-as computes it. Assembling the default text numbers ids by first appearance.
 
 mod asm;
 mod binary;
