@@ -354,7 +354,8 @@ impl Parser<'_> {
                     ));
                 }
                 op.num = Some(num);
-                op.len = num.words();
+                // SPIRV-Tools keeps an operand's length in 16 bits, so absurd widths wrap.
+                op.len = usize::from(num.words() as u16);
             }
             Ty::Str => {
                 // The terminating null is looked for up to the module's end, as SPIRV-Tools does;
