@@ -16,7 +16,7 @@ use super::{AsmError, AsmOptions, GENERATOR};
 
 /// Assembles SPIR-V assembly text into a module. Errors carry the line and column of the
 /// offending token.
-pub fn assemble(text: &str, opts: &AsmOptions) -> Result<Vec<u32>> {
+pub fn assemble(text: &str, opts: &AsmOptions) -> std::result::Result<Vec<u32>, AsmError> {
     let g = Grammar::get();
     let mut preserve = HashSet::new();
     if opts.preserve_numeric_ids {
@@ -313,7 +313,7 @@ impl<'a> Assembler<'a> {
                 start,
                 format!(
                     "unexpected character '{}'",
-                    &self.text[start..].chars().next().unwrap_or(' ')
+                    self.text[start..].chars().next().unwrap_or(' ')
                 ),
             ));
         }

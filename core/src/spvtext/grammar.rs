@@ -89,7 +89,8 @@ fn ty_of_kind(kind: K) -> Ty {
     match kind {
         K::IdResultType => Ty::ResultType,
         K::IdResult => Ty::Result,
-        K::IdRef => Ty::Id,
+        // SPIRV-Tools reads OpPhi's (value, parent) pairs as plain ids.
+        K::IdRef | K::PairIdRefIdRef => Ty::Id,
         K::IdScope | K::Scope => Ty::ScopeId,
         K::IdMemorySemantics | K::MemorySemantics => Ty::MemSemId,
         K::LiteralInteger => Ty::LitInt,
@@ -108,30 +109,22 @@ fn ty_of_kind(kind: K) -> Ty {
 
 /// The pattern for a grammar operand list, as SPIRV-Tools derives it from the same grammar.
 fn pattern_of(operands: &[rspirv::grammar::LogicalOperand]) -> Vec<Pat> {
-    operands
-        .iter()
-        .map(|o| {
-            let pair = match o.kind {
-                K::PairLiteralIntegerIdRef => Some((Ty::SwitchLit, Ty::Id)),
-                K::PairIdRefLiteralInteger => Some((Ty::Id, Ty::LitInt)),
-                // SPIRV-Tools reads OpPhi's pairs as plain ids.
-                K::PairIdRefIdRef => None,
-                _ => None,
-            };
-            let ty = if o.kind == K::PairIdRefIdRef {
-                Ty::Id
-            } else {
-                ty_of_kind(o.kind)
-            };
-            match (o.quantifier, pair) {
-                (Q::ZeroOrMore, Some((a, b))) => Pat::VarPair(a, b),
-                (_, Some((a, _))) => Pat::One(a),
-                (Q::One, None) => Pat::One(ty),
-                (Q::ZeroOrOne, None) => Pat::Opt(ty),
-                (Q::ZeroOrMore, None) => Pat::Var(ty),
-            }
-        })
-        .collect()
+    let mut pattern = Vec::new();
+    for o in operands {
+        let pair = match o.kind {
+            K::PairLiteralIntegerIdRef => Some((Ty::SwitchLit, Ty::Id)),
+            K::PairIdRefLiteralInteger => Some((Ty::Id, Ty::LitInt)),
+            _ => None,
+        };
+        match (pair, o.quantifier) {
+            (Some((a, b)), Q::ZeroOrMore) => pattern.push(Pat::VarPair(a, b)),
+            (Some((a, b)), _) => pattern.extend([Pat::One(a), Pat::One(b)]),
+            (None, Q::One) => pattern.push(Pat::One(ty_of_kind(o.kind))),
+            (None, Q::ZeroOrOne) => pattern.push(Pat::Opt(ty_of_kind(o.kind))),
+            (None, Q::ZeroOrMore) => pattern.push(Pat::Var(ty_of_kind(o.kind))),
+        }
+    }
+    pattern
 }
 
 macro_rules! enum_kinds {
