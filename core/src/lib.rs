@@ -24,6 +24,7 @@ pub mod view;
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub mod sched;
 pub mod sim;
+pub mod spvtext;
 pub mod trace;
 
 pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};
