@@ -7,6 +7,7 @@ use lanescope_core::{
     load, Bindings, BufferAlias, Config, Limit, LoadError, LoadOptions, NamedSetting, Outcome,
     RunError, Schedule, SiblingOrder, Simulator, SpecValue, SwitchTangles, DEFAULT_MAX_STEPS,
 };
+use lanescope_front::{amber, Language};
 use std::sync::Arc;
 
 /// Watch SPIR-V subgroups execute: tangles, rotates, cooperative matrices, integer dot products.
@@ -34,6 +35,32 @@ pub enum Command {
         /// The example's name (default: the one the GUI opens).
         name: Option<String>,
     },
+    /// Disassemble a module as `spirv-dis` prints it.
+    Dis {
+        /// The module (`.spv`).
+        file: String,
+        /// Print ids as numbers (`%12`) instead of friendly names.
+        #[arg(long)]
+        raw_id: bool,
+        /// Write to OUT instead of stdout.
+        #[arg(short = 'o', value_name = "OUT")]
+        out: Option<String>,
+    },
+    /// Assemble SPIR-V assembly (the `spirv-as` language) into a module.
+    Asm {
+        /// The text (`.spvasm`).
+        file: String,
+        /// The module to write.
+        #[arg(short = 'o', value_name = "OUT.spv", default_value = "out.spv")]
+        out: String,
+        /// Keep numeric ids (`%12` is id 12).
+        #[arg(long)]
+        preserve_numeric_ids: bool,
+        /// The environment whose SPIR-V version goes in the header (spv1.0..spv1.6,
+        /// vulkan1.0..vulkan1.4, ...); it wins over a `; Version:` comment; default 1.6.
+        #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
+        target_env: Option<lanescope_core::spvtext::TargetEnv>,
+    },
     /// Print a shell completion script (e.g. `lanescope completions bash > ~/.bash_completion.d/lanescope`).
     Completions {
         #[arg(value_enum)]
@@ -41,10 +68,17 @@ pub enum Command {
     },
 }
 
+fn parse_target_env(s: &str) -> Result<lanescope_core::spvtext::TargetEnv, String> {
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a target environment spirv-as knows"))
+}
+
 /// `lanescope run`: every setting of a headless run.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// The module (`.spv`).
+    /// The shader: a module (`.spv`), SPIR-V assembly (`.spvasm`), or an AmberScript test
+    /// (`.amber`: runs its pipelines and checks its expectations; exit 0 pass, 1 fail or error,
+    /// 77 skipped).
     pub shader: String,
     /// Entry point name (needed when the module has several compute entry points).
     #[arg(long)]
@@ -128,11 +162,16 @@ pub enum BufferArg {
     Shared(BufferAlias),
 }
 
-/// A command-line failure: usage errors exit 2, everything else 1.
+/// A command-line failure: usage errors exit 2, everything else 1; `Exit` prints its text on
+/// stdout and exits with its status (an AmberScript's 1 or 77).
 #[derive(Debug)]
 pub enum CliError {
     Usage(String),
     Failed(String),
+    Exit(i32, String),
+    /// Errors in a source or assembly text, each already `file:line:col: message`, printed as
+    /// they are (the form editors and compilers use); exit 1.
+    Source(String),
 }
 
 impl From<std::fmt::Error> for CliError {
@@ -303,7 +342,177 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
         lanescope_core::load::MAX_MODULE_BYTES as u64,
         " (the largest module Lanescope loads)",
     )?;
-    run_bytes(a, &bytes)
+    let language = Language::from_path(&a.shader)
+        .or_else(|| Language::sniff(&bytes))
+        .unwrap_or(Language::SpirvBinary);
+    match language {
+        Language::SpirvBinary => run_bytes(a, &bytes),
+        Language::Amber => run_amber(a, &bytes),
+        Language::SpirvAsm => {
+            let words = assemble_text(&a.shader, &bytes, None)?;
+            let module: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            run_bytes(a, &module)
+        }
+        Language::Wgsl | Language::Glsl => Err(CliError::Failed(format!(
+            "{}: {} sources are not compiled here yet",
+            a.shader,
+            language.name()
+        ))),
+    }
+}
+
+/// Assembles `bytes` (SPIR-V assembly); errors as `file:line:col: message`.
+fn assemble_text(
+    path: &str,
+    bytes: &[u8],
+    target_env: Option<lanescope_core::spvtext::TargetEnv>,
+) -> Result<Vec<u32>, CliError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| CliError::Failed(format!("{path}: not UTF-8 text: {e}")))?;
+    let opts = lanescope_core::spvtext::AsmOptions {
+        preserve_numeric_ids: false,
+        target_env,
+    };
+    lanescope_core::spvtext::assemble(text, &opts)
+        .map_err(|e| CliError::Source(format!("{path}:{e}")))
+}
+
+/// `lanescope dis`.
+pub fn dis(file: &str, raw_id: bool, out: Option<&str>) -> Result<String, CliError> {
+    let bytes = read(
+        file,
+        "module",
+        lanescope_core::load::MAX_MODULE_BYTES as u64,
+        "",
+    )?;
+    if bytes.len() % 4 != 0 {
+        return Err(CliError::Failed(format!(
+            "{file}: {} bytes is not a whole number of 32-bit words",
+            bytes.len()
+        )));
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let opts = lanescope_core::spvtext::DisOptions {
+        raw_id,
+        ..Default::default()
+    };
+    let text = lanescope_core::spvtext::disassemble(&words, &opts)
+        .map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
+    match out {
+        Some(o) => {
+            std::fs::write(o, text)
+                .map_err(|e| CliError::Failed(format!("cannot write `{o}`: {e}")))?;
+            Ok(String::new())
+        }
+        None => Ok(text),
+    }
+}
+
+/// `lanescope asm`.
+pub fn asm(
+    file: &str,
+    out: &str,
+    preserve_numeric_ids: bool,
+    target_env: Option<lanescope_core::spvtext::TargetEnv>,
+) -> Result<String, CliError> {
+    let bytes = read(file, "assembly", 256 << 20, "")?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| CliError::Failed(format!("{file}: not UTF-8 text: {e}")))?;
+    let opts = lanescope_core::spvtext::AsmOptions {
+        preserve_numeric_ids,
+        target_env,
+    };
+    let words = lanescope_core::spvtext::assemble(text, &opts)
+        .map_err(|e| CliError::Source(format!("{file}:{e}")))?;
+    let module: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(out, module)
+        .map_err(|e| CliError::Failed(format!("cannot write `{out}`: {e}")))?;
+    Ok(String::new())
+}
+
+/// The compilers an AmberScript's shaders go through on the command line: SPIR-V assembly by
+/// Lanescope's assembler; files named by the script read beside it.
+struct ScriptCompiler {
+    dir: std::path::PathBuf,
+}
+
+impl amber::Compile for ScriptCompiler {
+    fn compile(
+        &self,
+        format: amber::ShaderFormat,
+        source: &str,
+        target_env: Option<&str>,
+        name: &str,
+    ) -> Result<Vec<u32>, amber::CompileError> {
+        match format {
+            amber::ShaderFormat::SpirvAsm => {
+                let env = target_env.and_then(|e| e.parse().ok());
+                let opts = lanescope_core::spvtext::AsmOptions {
+                    preserve_numeric_ids: false,
+                    target_env: env,
+                };
+                lanescope_core::spvtext::assemble(source, &opts)
+                    .map_err(|e| amber::CompileError::Failed(format!("shader {name}: {e}")))
+            }
+            other => Err(amber::CompileError::Unavailable(format!(
+                "no {} compiler here",
+                other.keyword()
+            ))),
+        }
+    }
+
+    fn read_file(&self, path: &str) -> Option<Result<Vec<u8>, String>> {
+        let p = self.dir.join(path);
+        Some(std::fs::read(&p).map_err(|e| format!("cannot read `{}`: {e}", p.display())))
+    }
+}
+
+/// Runs an AmberScript: every pipeline run in order, every expectation checked.
+fn run_amber(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| CliError::Failed(format!("{}: not UTF-8 text: {e}", a.shader)))?;
+    let coopmat_layout = match &a.coopmat_layout {
+        Some(name) => lanescope_core::coopmat::parse_layout(name, |f| {
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read layout `{f}`: {e}"))
+        })
+        .map_err(CliError::Failed)?,
+        None => LayoutChoice::default(),
+    };
+    let opts = amber::RunOptions {
+        config: Config {
+            subgroup_size: a.subgroup_size,
+            switch_tangles: a.switch_tangles,
+            sibling_order: a.sibling_order,
+            schedule: a.schedule,
+            max_memory: a.max_memory_mib.saturating_mul(1 << 20),
+            max_invocations: a.max_invocations,
+            max_buffer_memory: a.max_buffer_memory_mib.saturating_mul(1 << 20),
+            ..Config::default()
+        },
+        max_steps: a.max_steps,
+        coopmat_layout,
+        ..amber::RunOptions::default()
+    };
+    let dir = std::path::Path::new(&a.shader)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let report = amber::run_text(text, &ScriptCompiler { dir }, &opts);
+    let mut out = if a.json {
+        report.to_json()
+    } else {
+        report.to_text()
+    };
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    match report.exit_code() {
+        0 => Ok(out),
+        code => Err(CliError::Exit(code, out)),
+    }
 }
 
 pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {

@@ -14,6 +14,16 @@ fn main() {
     let result = match (args.command, args.open) {
         (Some(Command::Run(a)), _) => cli::run(&a),
         (Some(Command::Example { name }), _) => examples::run_example(name.as_deref()),
+        (Some(Command::Dis { file, raw_id, out }), _) => cli::dis(&file, raw_id, out.as_deref()),
+        (
+            Some(Command::Asm {
+                file,
+                out,
+                preserve_numeric_ids,
+                target_env,
+            }),
+            _,
+        ) => cli::asm(&file, &out, preserve_numeric_ids, target_env),
         (Some(Command::Completions { shell }), _) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "lanescope", &mut out);
@@ -49,6 +59,14 @@ fn main() {
         Err(CliError::Failed(msg)) => {
             eprintln!("error: {msg}");
             std::process::exit(1);
+        }
+        Err(CliError::Source(msg)) => {
+            eprintln!("{msg}");
+            std::process::exit(1);
+        }
+        Err(CliError::Exit(code, out)) => {
+            print!("{out}");
+            std::process::exit(code);
         }
     }
 }

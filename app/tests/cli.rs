@@ -557,3 +557,123 @@ fn float_spec_values_round_once_from_the_text() {
     let ratio = u32::from_le_bytes(words[62 * 4..63 * 4].try_into().unwrap());
     assert_eq!(ratio, 0x3F80_0001);
 }
+
+fn amber_test(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../front/tests/amber")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+/// `lanescope run TEST.amber`: exit 0 when every EXPECT holds, 1 when one fails (naming it),
+/// 77 when the script needs something not simulated; `--json` has the report.
+#[test]
+fn amberscript_exit_status_and_report() {
+    let run = |file: &str, json: bool| {
+        let mut c = exe();
+        c.args(["run", &amber_test(file)]);
+        if json {
+            c.arg("--json");
+        }
+        c.output().unwrap()
+    };
+    let o = run("basic_hex.amber", false);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run("spec_asm.amber", true);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "pass");
+    let o = run("fail_hex.amber", true);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "fail");
+    let failed: Vec<&serde_json::Value> = v["expects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["pass"] == false)
+        .collect();
+    assert!(!failed.is_empty());
+    for key in ["line", "buffer", "index", "op", "expected", "actual"] {
+        assert!(failed[0].get(key).is_some(), "{key} missing: {}", failed[0]);
+    }
+    let o = run("skip_feature.amber", false);
+    assert_eq!(o.status.code(), Some(77));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("variable pointers"));
+    let o = run("parse_error.amber", false);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+/// `lanescope dis` prints spirv-dis's text, `lanescope asm` reads it back; `run` takes the
+/// assembly directly; errors in the text are `file:line:col: message`.
+#[test]
+fn assembly_round_trip_and_errors() {
+    let spv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/rotate_clustered.spv");
+    let text = tmp("dis.spvasm");
+    let back = tmp("asm.spv");
+    let o = exe()
+        .args([
+            "dis",
+            &spv.display().to_string(),
+            "-o",
+            &text.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = exe()
+        .args([
+            "asm",
+            &text.display().to_string(),
+            "-o",
+            &back.display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (a, b) = (std::fs::read(&spv).unwrap(), std::fs::read(&back).unwrap());
+    assert_eq!(a.len(), b.len());
+    // Everything but the generator word (bytes 8..12).
+    assert_eq!(a[..8], b[..8]);
+    assert_eq!(a[12..], b[12..]);
+    let o = exe()
+        .args(["dis", &spv.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("; SPIR-V\n; Version: 1.6\n"));
+    let bad = tmp("bad.spvasm");
+    std::fs::write(&bad, "OpCapability Shader\n%1 = OpFoo %2\n").unwrap();
+    let o = exe()
+        .args([
+            "asm",
+            &bad.display().to_string(),
+            "-o",
+            &tmp("bad.spv").display().to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(&format!("{}:2:6: ", bad.display())),
+        "{err}"
+    );
+    let o = exe()
+        .args(["run", &text.display().to_string(), "--json"])
+        .output()
+        .unwrap();
+    // The module needs buffers: the error is about them, so the text did assemble and load.
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no buffer bound"));
+}
