@@ -13,6 +13,16 @@ if cargo tree -p lanescope_core -e normal | grep -E 'egui|eframe|wasm-bindgen'; 
     exit 1
 fi
 
+echo "== dependency rules: the loader does not use the executor; the app reaches SPIR-V only through the core"
+if grep -rn "crate::exec" core/src/load/; then
+    echo "core/src/load imports from core/src/exec" >&2
+    exit 1
+fi
+if cargo tree -p lanescope -e normal --depth 1 | grep -E "rspirv"; then
+    echo "the app depends on rspirv directly" >&2
+    exit 1
+fi
+
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 

@@ -9,6 +9,7 @@
 //! dynamic instance of an instruction; a *record* is a pending reconvergence point (a merge
 //! block, continue target, switch target or call return) that lanes wait at.
 
+pub mod alu;
 pub mod coopmat;
 pub mod dot;
 pub mod exec;

@@ -33,11 +33,127 @@ impl SourceRef {
     }
 }
 
+/// What a diagnostic is about: a stable code, serialized as its kebab-case name (the table in
+/// the README lists them all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DiagCode {
+    /// A load, store, access chain or vector index outside its memory or array.
+    OutOfBounds,
+    /// An instruction whose result the spec leaves undefined for these operands (division by
+    /// zero, a shift too large, a conversion out of range, ...).
+    UndefinedResult,
+    /// A subgroup operation read a lane outside the tangle or the subgroup.
+    InactiveSource,
+    /// A rotate read a lane that is not in the tangle.
+    RotateInactiveSource,
+    /// A ClusterSize that is not a power of two no larger than the subgroup.
+    InvalidClusterSize,
+    /// A rotate's Delta differs across the tangle.
+    NonuniformDelta,
+    /// An operand that must be dynamically uniform differs across the tangle.
+    NonuniformOperand,
+    /// A product or sum of an AccSat dot product overflows before the saturation.
+    DotOverflow,
+    /// A control barrier not reached by every invocation of its scope, or at different
+    /// barriers.
+    BarrierDivergence,
+    /// The trace reached its step limit.
+    TraceLimit,
+    /// A cooperative-matrix operation executed by part of its scope.
+    CoopmatPartialTangle,
+    /// Copies of one matrix element disagree between the lanes holding them.
+    CoopmatReplicaMismatch,
+    /// A cooperative-matrix operand that must be uniform is not.
+    CoopmatNonuniformOperand,
+    /// A cooperative-matrix load or store with an invalid stride.
+    CoopmatInvalidStride,
+    /// A cooperative-matrix MulAdd overflowed.
+    CoopmatOverflow,
+    /// An instruction Lanescope cannot evaluate for these operands.
+    Unsupported,
+    /// Invocations reached OpUnreachable (undefined behaviour).
+    Unreachable,
+}
+
+impl DiagCode {
+    /// Every code, in the README table's order.
+    pub const ALL: [Self; 17] = [
+        Self::OutOfBounds,
+        Self::UndefinedResult,
+        Self::InactiveSource,
+        Self::RotateInactiveSource,
+        Self::InvalidClusterSize,
+        Self::NonuniformDelta,
+        Self::NonuniformOperand,
+        Self::DotOverflow,
+        Self::BarrierDivergence,
+        Self::TraceLimit,
+        Self::CoopmatPartialTangle,
+        Self::CoopmatReplicaMismatch,
+        Self::CoopmatNonuniformOperand,
+        Self::CoopmatInvalidStride,
+        Self::CoopmatOverflow,
+        Self::Unsupported,
+        Self::Unreachable,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OutOfBounds => "out-of-bounds",
+            Self::UndefinedResult => "undefined-result",
+            Self::InactiveSource => "inactive-source",
+            Self::RotateInactiveSource => "rotate-inactive-source",
+            Self::InvalidClusterSize => "invalid-cluster-size",
+            Self::NonuniformDelta => "nonuniform-delta",
+            Self::NonuniformOperand => "nonuniform-operand",
+            Self::DotOverflow => "dot-overflow",
+            Self::BarrierDivergence => "barrier-divergence",
+            Self::TraceLimit => "trace-limit",
+            Self::CoopmatPartialTangle => "coopmat-partial-tangle",
+            Self::CoopmatReplicaMismatch => "coopmat-replica-mismatch",
+            Self::CoopmatNonuniformOperand => "coopmat-nonuniform-operand",
+            Self::CoopmatInvalidStride => "coopmat-invalid-stride",
+            Self::CoopmatOverflow => "coopmat-overflow",
+            Self::Unsupported => "unsupported",
+            Self::Unreachable => "unreachable",
+        }
+    }
+
+    /// Whether the lanes it names get an undefined (poison) value.
+    pub fn makes_poison(self) -> bool {
+        matches!(
+            self,
+            Self::UndefinedResult
+                | Self::CoopmatOverflow
+                | Self::CoopmatPartialTangle
+                | Self::CoopmatReplicaMismatch
+                | Self::InactiveSource
+                | Self::RotateInactiveSource
+                | Self::DotOverflow
+                | Self::OutOfBounds
+        )
+    }
+}
+
+impl std::fmt::Display for DiagCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for DiagCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// A run-time finding: undefined behaviour or an undefined result, with where and who.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    /// Stable kebab-case code, e.g. `out-of-bounds`, `inactive-source`, `undefined-result`.
-    pub code: String,
+    /// Stable code, serialized kebab-case (`out-of-bounds`, `inactive-source`, ...).
+    pub code: DiagCode,
     pub message: String,
     pub function: String,
     pub block: String,

@@ -40,7 +40,7 @@ fn sim(path: &Path, o: &LoadOptions, buffers: Vec<(u32, Vec<u8>)>) -> Simulator 
 }
 
 fn codes(s: &Simulator) -> Vec<String> {
-    let mut v: Vec<String> = s.diagnostics().iter().map(|d| d.code.clone()).collect();
+    let mut v: Vec<String> = s.diagnostics().iter().map(|d| d.code.to_string()).collect();
     v.sort();
     v.dedup();
     v

@@ -83,7 +83,10 @@ fn compare(group: &str, expected_runs: usize) -> (usize, Vec<(String, Vec<String
         }
         diags.push((
             f.file_name().unwrap().to_string_lossy().into_owned(),
-            sim.diagnostics().iter().map(|d| d.code.clone()).collect(),
+            sim.diagnostics()
+                .iter()
+                .map(|d| d.code.to_string())
+                .collect(),
         ));
     }
     (words_checked, diags)

@@ -109,7 +109,7 @@ impl Settings {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
     Breakpoint(u32),
-    Diagnostic(String),
+    Diagnostic(lanescope_core::trace::DiagCode),
     Finished,
 }
 
@@ -316,7 +316,7 @@ impl Session {
                 return Ok(Some(Stop::Finished));
             }
             if let Some(d) = self.sim().diagnostics().get(diagnostics_before) {
-                return Ok(Some(Stop::Diagnostic(d.code.clone())));
+                return Ok(Some(Stop::Diagnostic(d.code)));
             }
             if let Some(&(_, inst)) = self
                 .tangle_instructions()

@@ -4,9 +4,10 @@
 //! subgroup (one register file) and a workgroup (every subgroup's).
 
 use super::{arith, CoopKind, CoopOp, CoopType, Fragment, Stride};
-use crate::exec::alu;
+use crate::alu;
 use crate::exec::memory::Memory;
 use crate::program::{Leaf, Program};
+use crate::trace::DiagCode;
 use crate::value::{mask, sext};
 
 /// The registers of the invocations of one scope instance, by index in the instance.
@@ -24,11 +25,11 @@ pub trait ScopeRegs {
 /// Findings of one operation: (diagnostic code, message, invocations of the scope concerned).
 #[derive(Default, Debug)]
 pub struct Report {
-    pub items: Vec<(&'static str, String, Vec<u32>)>,
+    pub items: Vec<(DiagCode, String, Vec<u32>)>,
 }
 
 impl Report {
-    pub fn add(&mut self, code: &'static str, msg: impl Into<String>, lanes: Vec<u32>) {
+    pub fn add(&mut self, code: DiagCode, msg: impl Into<String>, lanes: Vec<u32>) {
         if !lanes.is_empty() {
             self.items.push((code, msg.into(), lanes));
         }
@@ -67,13 +68,13 @@ pub fn gather(frag: &Fragment, slot: u32, r: &dyn ScopeRegs, rep: &mut Report) -
     if seen.iter().any(|s| !*s) {
         let missing = seen.iter().filter(|s| !**s).count();
         rep.add(
-            "coopmat-partial-tangle",
+            DiagCode::CoopmatPartialTangle,
             format!("{missing} elements are held only by invocations not executing this instruction: they read as 0"),
             active_lanes(r),
         );
     }
     rep.add(
-        "coopmat-replica-mismatch",
+        DiagCode::CoopmatReplicaMismatch,
         "lanes holding copies of the same element disagree (written per lane); the lowest lane's copy was used",
         mismatch,
     );
@@ -111,7 +112,7 @@ pub fn uniform(r: &dyn ScopeRegs, slot: u32, what: &str, rep: &mut Report) -> u6
         .collect();
     if !differ.is_empty() {
         rep.add(
-            "coopmat-nonuniform-operand",
+            DiagCode::CoopmatNonuniformOperand,
             format!("{what} must be dynamically uniform across the scope; lane {first}'s value was used"),
             act,
         );
@@ -133,7 +134,7 @@ pub fn exec(
     let act = active_lanes(r);
     if act.len() as u32 != r.lanes() {
         rep.add(
-            "coopmat-partial-tangle",
+            DiagCode::CoopmatPartialTangle,
             format!(
                 "a cooperative-matrix instruction needs every invocation of its scope; {} of {} execute it",
                 act.len(),
@@ -162,7 +163,7 @@ pub fn exec(
             };
             if st < 0 || (*store && st == 0) {
                 rep.add(
-                    "coopmat-invalid-stride",
+                    DiagCode::CoopmatInvalidStride,
                     format!(
                         "{what} with Stride {st}: it must be {} (undefined behaviour)",
                         if *store {
@@ -216,7 +217,7 @@ pub fn exec(
             }
             if let Some((row, col, o)) = oob {
                 rep.add(
-                    "out-of-bounds",
+                    DiagCode::OutOfBounds,
                     format!(
                         "{what}: element ({row}, {col}) and maybe others fall at byte {} of a {}-byte {:?} memory; {}",
                         o.offset,
@@ -249,7 +250,7 @@ pub fn exec(
             if !res.overflow.is_empty() {
                 let (row, col) = (res.overflow[0] / types.n, res.overflow[0] % types.n);
                 rep.add(
-                    "coopmat-overflow",
+                    DiagCode::CoopmatOverflow,
                     format!(
                         "OpCooperativeMatrixMulAddKHR with SaturatingAccumulation: A x B overflows the result type at {} elements, first ({row}, {col}); the result is undefined there (computed wrapped, then saturated)",
                         res.overflow.len()
@@ -286,7 +287,7 @@ pub fn exec(
             let ft = frag(to);
             if !undefined.is_empty() {
                 rep.add(
-                    "undefined-result",
+                    DiagCode::UndefinedResult,
                     format!(
                         "conversion of {} elements out of the destination's range",
                         undefined.len()

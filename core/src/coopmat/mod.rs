@@ -186,7 +186,7 @@ impl CoopOp {
             ],
             CoopKind::Convert { a, from, .. } => vec![(*a, from.length)],
             CoopKind::Splat { a, .. } => vec![(*a, 1)],
-            CoopKind::Elementwise { inner, .. } => crate::exec::poison::operands(inner),
+            CoopKind::Elementwise { inner, .. } => inner.reads(),
         }
     }
 
@@ -203,7 +203,7 @@ impl CoopOp {
             CoopKind::MulAdd { dst, tys, .. } => Some((*dst, tys[3].length)),
             CoopKind::Convert { dst, to, .. } => Some((*dst, to.length)),
             CoopKind::Splat { dst, ty, .. } => Some((*dst, ty.length)),
-            CoopKind::Elementwise { inner, .. } => crate::exec::poison::written(inner),
+            CoopKind::Elementwise { inner, .. } => inner.writes(),
         }
     }
 }

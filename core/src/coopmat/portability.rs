@@ -98,8 +98,11 @@ pub fn check(
         match result {
             Ok((prog, sim)) => {
                 warnings.get_or_insert_with(|| sim.warnings().to_vec());
-                let mut codes: Vec<String> =
-                    sim.diagnostics().iter().map(|d| d.code.clone()).collect();
+                let mut codes: Vec<String> = sim
+                    .diagnostics()
+                    .iter()
+                    .map(|d| d.code.to_string())
+                    .collect();
                 codes.sort();
                 codes.dedup();
                 runs.push(LayoutRun {

@@ -6,6 +6,7 @@ use super::step::{exec as exec_inst, Ctx, Flow};
 use super::Mask;
 use crate::coopmat::exec::{exec as exec_cross, Report, SubgroupRegs};
 use crate::coopmat::{CoopKind, CoopOp};
+use crate::trace::DiagCode;
 
 // Kept out of line: the per-instruction dispatch in `step::exec` stays small.
 #[inline(never)]
@@ -36,7 +37,7 @@ pub(super) fn exec(c: &mut Ctx<'_>, op: &CoopOp) -> Flow {
         CoopKind::Splat { .. } | CoopKind::Elementwise { .. } => {
             if c.mask & expected != expected {
                 rep.add(
-                    "coopmat-partial-tangle",
+                    DiagCode::CoopmatPartialTangle,
                     format!(
                         "a cooperative-matrix instruction needs every invocation of its scope; {} of {} execute it",
                         (c.mask & expected).count_ones(),

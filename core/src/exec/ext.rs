@@ -4,6 +4,7 @@ use super::step::{each, oob_msg, Ctx};
 use super::Mask;
 use crate::glsl450;
 use crate::program::{BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT};
+use crate::trace::DiagCode;
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
 fn bitfield(code: u32, ty: ScalarTy, a: &[u64]) -> (u64, bool) {
@@ -106,15 +107,18 @@ pub(super) fn ext(
         glsl450::name(code)
     };
     if let Some(e) = err {
-        c.found
-            .add("unsupported", format!("GLSL.std.450 {name}: {e:?}"), c.mask);
+        c.found.add(
+            DiagCode::Unsupported,
+            format!("GLSL.std.450 {name}: {e:?}"),
+            c.mask,
+        );
     }
     c.found.add(
-        "undefined-result",
+        DiagCode::UndefinedResult,
         format!("GLSL.std.450 {name} has an undefined result for these inputs"),
         undef,
     );
     if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }
 }

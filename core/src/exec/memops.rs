@@ -5,6 +5,7 @@ use super::memory;
 use super::step::{each, oob_msg, Ctx};
 use super::Mask;
 use crate::program::{AtomicOp, BinOp, Leaf};
+use crate::trace::DiagCode;
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// The lanes' pointers, when they are all the same and the whole access is in bounds for every
@@ -109,7 +110,7 @@ pub(super) fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
         }
     });
     if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }
 }
 
@@ -161,7 +162,7 @@ pub(super) fn atomic(
             AtomicOp::And => Some(old & v),
             AtomicOp::Or => Some(old | v),
             AtomicOp::Xor => Some(old ^ v),
-            AtomicOp::FAdd => Some(super::alu::bin_in(BinOp::FAdd, ty, old, v, mode).0),
+            AtomicOp::FAdd => Some(crate::alu::bin_in(BinOp::FAdd, ty, old, v, mode).0),
         };
         if let Some(n) = new {
             let _ = mem.write(p, leaf, inv, n);
@@ -171,6 +172,6 @@ pub(super) fn atomic(
         }
     });
     if let Some(o) = bad {
-        c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }
 }

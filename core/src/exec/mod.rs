@@ -1,6 +1,5 @@
 //! The interpreter: pure opcode semantics, memories, subgroup operations, one-instruction steps.
 
-pub mod alu;
 mod coop;
 mod ext;
 mod memops;

@@ -3,9 +3,11 @@
 use super::ext::ext;
 use super::memops::{atomic, load_uniform_ptr, store};
 use super::memory::{Memory, OutOfBounds};
-use super::{alu, subgroup, Mask};
+use super::{subgroup, Mask};
+use crate::alu;
 use crate::float::{arith, Mode};
 use crate::program::{AccessStep, BinOp, Inst, Program, WideOp};
+use crate::trace::DiagCode;
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// What the scheduler must do after an instruction.
@@ -22,13 +24,13 @@ pub enum Flow {
 /// Problems found while executing one instruction, by lane.
 #[derive(Default)]
 pub struct Findings {
-    pub items: Vec<(&'static str, String, Mask)>,
+    pub items: Vec<(DiagCode, String, Mask)>,
     /// For a permutation (shuffle, broadcast, rotate): (lane, the lane it read).
     pub permutation: Option<Vec<(usize, usize)>>,
 }
 
 impl Findings {
-    pub(super) fn add(&mut self, code: &'static str, msg: impl Into<String>, lanes: Mask) {
+    pub(super) fn add(&mut self, code: DiagCode, msg: impl Into<String>, lanes: Mask) {
         if lanes != 0 {
             self.items.push((code, msg.into(), lanes));
         }
@@ -127,7 +129,7 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
                 });
             }
             c.found.add(
-                "undefined-result",
+                DiagCode::UndefinedResult,
                 format!("{op:?} has an undefined result (division by zero or shift too large)"),
                 undef,
             );
@@ -238,7 +240,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 });
             }
             c.found.add(
-                "undefined-result",
+                DiagCode::UndefinedResult,
                 format!("{op:?} of a value out of the destination's range"),
                 undef,
             );
@@ -351,7 +353,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 };
             });
             c.found.add(
-                "out-of-bounds",
+                DiagCode::OutOfBounds,
                 "OpVectorExtractDynamic index out of range (result undefined, reads 0)",
                 bad,
             );
@@ -376,7 +378,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
             });
             c.found.add(
-                "out-of-bounds",
+                DiagCode::OutOfBounds,
                 "OpVectorInsertDynamic index out of range (no component written)",
                 bad,
             );
@@ -501,7 +503,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     }
                 });
                 if let Some(o) = bad {
-                    c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+                    c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
                 }
             }
         }
@@ -530,7 +532,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
             });
             if let Some(o) = bad {
-                c.found.add("out-of-bounds", oob_msg(o), bad_lanes);
+                c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
             }
         }
         Inst::AccessChain { dst, base, steps } => {
@@ -571,7 +573,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 regs[r(*dst, l)] = (p & !0xffff_ffff) | off;
             });
             c.found.add(
-                "out-of-bounds",
+                DiagCode::OutOfBounds,
                 "access chain index outside its array (undefined behaviour)",
                 bad,
             );
@@ -639,7 +641,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
                 regs[r(*dst, l)] = steps.result;
             });
-            c.found.add("dot-overflow", "a product or sum of the dot product does not fit the result width before the saturating accumulation: the result is undefined (computed as the wrapped dot, then saturated)", over);
+            c.found.add(DiagCode::DotOverflow, "a product or sum of the dot product does not fit the result width before the saturating accumulation: the result is undefined (computed as the wrapped dot, then saturated)", over);
         }
         Inst::Subgroup { op, ty, n, dst, a } => {
             let mode = c.prog.float_controls.of(*ty);
@@ -648,10 +650,10 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 c.found.permutation = Some(std::mem::take(&mut u.sources));
             }
             if matches!(op, crate::program::SubgroupOp::Rotate { .. }) {
-                c.found.add("rotate-inactive-source", "rotate read a lane that is not in the tangle: the value is undefined (read as 0)", u.inactive_source);
+                c.found.add(DiagCode::RotateInactiveSource, "rotate read a lane that is not in the tangle: the value is undefined (read as 0)", u.inactive_source);
                 if let Some(cs) = u.bad_cluster {
                     c.found.add(
-                        "invalid-cluster-size",
+                        DiagCode::InvalidClusterSize,
                         format!(
                             "ClusterSize {cs} is not a power of two no larger than the subgroup"
                         ),
@@ -660,28 +662,28 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
                 if u.nonuniform {
                     c.found.add(
-                        "nonuniform-delta",
+                        DiagCode::NonuniformDelta,
                         "Delta is not dynamically uniform across the tangle",
                         c.mask,
                     );
                 }
                 return Flow::Next;
             }
-            c.found.add("inactive-source", "subgroup operation read a lane outside the tangle or subgroup (undefined; read as 0, or the lane's own value outside the subgroup)", u.inactive_source);
+            c.found.add(DiagCode::InactiveSource, "subgroup operation read a lane outside the tangle or subgroup (undefined; read as 0, or the lane's own value outside the subgroup)", u.inactive_source);
             c.found.add(
-                "undefined-result",
+                DiagCode::UndefinedResult,
                 "subgroup operation result is undefined (e.g. FindLSB/MSB of an empty ballot)",
                 u.other,
             );
             if let Some(cs) = u.bad_cluster {
                 c.found.add(
-                    "invalid-cluster-size",
+                    DiagCode::InvalidClusterSize,
                     format!("ClusterSize {cs} is not a power of two no larger than the subgroup"),
                     c.mask,
                 );
             }
             if u.nonuniform {
-                c.found.add("nonuniform-operand", "an operand that must be dynamically uniform differs across the tangle (the first lane's value was used)", c.mask);
+                c.found.add(DiagCode::NonuniformOperand, "an operand that must be dynamically uniform differs across the tangle (the first lane's value was used)", c.mask);
             }
         }
         Inst::Coop(op) => return super::coop::exec(c, op),

@@ -1,7 +1,7 @@
 //! `OpGroupNonUniform*` over exactly the lanes of the executing tangle.
 
-use super::alu;
 use super::Mask;
+use crate::alu;
 use crate::float::{self, Format, Mode};
 use crate::program::{BinOp, ExtOp, GroupOp, SubgroupOp};
 use crate::value::{mask as bitmask, sext, ScalarTy};

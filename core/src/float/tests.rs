@@ -363,7 +363,7 @@ fn reported_double_rounding_cases() {
 
 #[test]
 fn integers_round_once_to_every_format() {
-    use crate::exec::alu::conv;
+    use crate::alu::conv;
     use crate::program::ConvOp;
     let mut rng = Rng(77);
     let widths = [8u8, 16, 32, 64];

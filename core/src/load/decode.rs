@@ -180,13 +180,13 @@ pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>
 /// module is an error here, never an out-of-range register access later.
 fn check_shapes(cx: &Ctx<'_>, inst: &Instruction, i: &Inst) -> Result<(), LoadError> {
     let limit = cx.next_slot;
-    for (slot, width) in crate::exec::poison::operands(i) {
+    for (slot, width) in i.reads() {
         if slot.checked_add(width).is_none_or(|end| end > limit) {
             return Err(cx.invalid(inst, "an operand has the wrong type for this instruction"));
         }
     }
     let declared = |slot: u32| cx.slot_widths.get(&slot).copied().unwrap_or(0);
-    if let Some((dst, n)) = crate::exec::poison::written(i) {
+    if let Some((dst, n)) = i.writes() {
         if declared(dst) < n {
             return Err(cx.invalid(
                 inst,

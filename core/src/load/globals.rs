@@ -3,7 +3,7 @@
 use super::{
     space_of, Ctx, LoadError, LoadOptions, PtrInfo, Warning, WarningCode, MAX_VALUE_COMPONENTS,
 };
-use crate::exec::alu;
+use crate::alu;
 use crate::program::{
     encode_ptr, ConvOp, Layout, Resource, Space, SpecConstantInfo, Type, TypeId, Variable,
 };

@@ -196,7 +196,7 @@ impl Simulator {
                     "OpKill/OpTerminateInvocation in a compute shader; the lanes stop"
                 };
                 self.diagnose(
-                    "unreachable",
+                    crate::trace::DiagCode::Unreachable,
                     what.into(),
                     g as u32,
                     t.block,

@@ -91,7 +91,7 @@ impl Simulator {
                         self.diagnose(code, msg.clone(), g as u32, block, at, *m);
                     }
                 }
-                if crate::exec::poison::POISON_CODES.contains(&code) {
+                if code.makes_poison() {
                     for &(g, i) in &waiting {
                         let t = self.sgs[g].tangles[i].clone();
                         self.propagate_poison(

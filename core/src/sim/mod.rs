@@ -5,6 +5,7 @@ use crate::exec::step::{self, Findings, Flow};
 use crate::exec::Mask;
 use crate::program::{Program, Space};
 use crate::sched::{Events, Rng, Schedule, SiblingOrder, Subgroup, SwitchTangles, Tangle};
+use crate::trace::DiagCode;
 mod control;
 mod coop;
 mod poison;
@@ -313,7 +314,7 @@ pub struct Simulator {
     next_tangle: u64,
     stats: Stats,
     diags: Vec<Diagnostic>,
-    diag_seen: BTreeSet<(&'static str, u32, u32)>,
+    diag_seen: BTreeSet<(DiagCode, u32, u32)>,
     trace: Vec<StepEvent>,
     /// The tangle being run: (subgroup, tangle id). Runs until it blocks, then another is picked.
     current: Option<(usize, u64)>,
@@ -741,7 +742,7 @@ impl Simulator {
         }
         if partial || sites.len() > 1 {
             let (b, i) = sites.iter().next().copied().unwrap_or((0, 0));
-            self.diagnose("barrier-divergence", "OpControlBarrier reached by only part of the workgroup, or at different barriers (undefined behaviour); released anyway".into(), 0, b, i, 0);
+            self.diagnose(DiagCode::BarrierDivergence, "OpControlBarrier reached by only part of the workgroup, or at different barriers (undefined behaviour); released anyway".into(), 0, b, i, 0);
         }
         for sg in &mut self.sgs {
             for t in &mut sg.tangles {
@@ -805,7 +806,7 @@ impl Simulator {
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
             self.cfg.record_trace = false;
-            self.diagnose("trace-limit", format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
+            self.diagnose(DiagCode::TraceLimit, format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
         }
         if self.cfg.record_trace {
             self.trace.push(StepEvent {
@@ -839,7 +840,7 @@ impl Simulator {
             let new_poison = found
                 .items
                 .iter()
-                .filter(|it| crate::exec::poison::POISON_CODES.contains(&it.0))
+                .filter(|it| it.0.makes_poison())
                 .fold(0, |m, it| m | it.2);
             if new_poison != 0 || !self.sgs[g].poison.is_empty() || self.mem.poison.any {
                 self.propagate_poison(g, &t, inst, new_poison, &found.permutation);
@@ -854,7 +855,7 @@ impl Simulator {
                 Flow::Barrier { workgroup: false } => {
                     if t.mask != sg.live & !sg.finished {
                         self.diagnose(
-                            "barrier-divergence",
+                            DiagCode::BarrierDivergence,
                             "subgroup-scope OpControlBarrier executed by only part of the subgroup"
                                 .into(),
                             g as u32,
@@ -880,7 +881,7 @@ impl Simulator {
 
     pub(super) fn diagnose(
         &mut self,
-        code: &'static str,
+        code: DiagCode,
         message: String,
         subgroup: u32,
         block: u32,
@@ -895,7 +896,7 @@ impl Simulator {
         let b = &self.prog.blocks[block as usize];
         let instruction = self.prog.step_index(block, inst);
         self.diags.push(Diagnostic {
-            code: code.into(),
+            code,
             message,
             function: self.prog.func_name(b.func),
             block: self.prog.block_name(block),

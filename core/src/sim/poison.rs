@@ -1,11 +1,19 @@
 //! Poison propagation after each instruction (see `exec::poison`), and through memory.
 
 use super::{lanes_list, Simulator};
-use crate::exec::poison::{any, dest, operands, set};
+use crate::exec::poison::{any, set};
 use crate::exec::Mask;
 use crate::program::{decode_ptr, Inst, Space};
 use crate::sched::Tangle;
 use crate::trace::PoisonStore;
+
+/// The registers an instruction writes, a load's as wide as its result.
+fn written_range(inst: &Inst, width: impl Fn(u32) -> u32) -> Option<(u32, u32)> {
+    match inst {
+        Inst::Load { dst, .. } => Some((*dst, width(*dst))),
+        other => other.writes(),
+    }
+}
 
 /// Most poison stores remembered (the first ones matter: where undefined data first landed).
 const MAX_POISON_STORES: usize = 100;
@@ -160,8 +168,8 @@ impl Simulator {
                 }
             }
             Inst::Subgroup { dst, a, n, .. } => {
-                let ops = operands(inst);
-                let Some((d, w)) = dest(inst, width) else {
+                let ops = inst.reads();
+                let Some((d, w)) = written_range(inst, width) else {
                     return;
                 };
                 let mut out: Mask = new;
@@ -219,8 +227,9 @@ impl Simulator {
                 }
             }
             _ => {
-                if let Some((d, w)) = dest(inst, width) {
-                    let p = operands(inst)
+                if let Some((d, w)) = written_range(inst, width) {
+                    let p = inst
+                        .reads()
                         .iter()
                         .fold(new, |m, (sl, wd)| m | any(&sg.poison, *sl, *wd));
                     set(&mut sg.poison, d, w, t.mask, p);

@@ -4,7 +4,7 @@
 //! lines (`scripts/wasm-float-test.sh` compares them); correctness itself is checked by
 //! lanescope_core's own tests.
 
-use lanescope_core::exec::alu;
+use lanescope_core::alu;
 use lanescope_core::float::{self, arith, FloatControls, Format, Mode, Round};
 use lanescope_core::glsl450::{eval_in, Arg};
 use lanescope_core::program::{BinOp, ConvOp};
