@@ -2,7 +2,6 @@
 //! module's instruction `k` (the index the core uses in every location and diagnostic).
 
 use lanescope_core::program::Program;
-use rspirv::dr::Operand;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -30,85 +29,64 @@ pub struct Disassembly {
 }
 
 impl Disassembly {
-    /// `bytes` has already loaded as `program`, so it is a well-formed module.
-    pub fn new(bytes: &[u8], program: &Program) -> Self {
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let raw = raw_opcodes(&words);
-        let mut patched = words.clone();
-        // rspirv does not know OpExecutionModeId; its operands parse as OpExecutionMode's.
-        for &(at, op) in &raw {
-            if op == 331 {
-                patched[at] = (patched[at] & 0xffff_0000) | 16;
-            }
-        }
-        let name = |id: u32| format!("%{}", program.name_of(id).trim_start_matches('%'));
-        let lines = match rspirv::dr::load_words(&patched) {
-            Ok(module) => {
-                let lines: Vec<Line> = module
-                    .all_inst_iter()
-                    .map(|inst| {
-                        let mut operands = Vec::new();
-                        if let Some(t) = inst.result_type {
-                            operands.push((name(t), Some(t)));
-                        }
-                        for o in &inst.operands {
-                            operands.push(match o {
-                                Operand::IdRef(id) => (name(*id), Some(*id)),
-                                Operand::LiteralString(s) => (format!("{s:?}"), None),
-                                other => (other.to_string(), None),
-                            });
-                        }
-                        Line {
-                            result: inst
-                                .result_id
-                                .map_or_else(String::new, |id| format!("{} = ", name(id))),
-                            result_id: inst.result_id,
-                            opcode: format!("Op{}", inst.class.opname),
-                            operands,
-                        }
-                    })
-                    .collect();
-                // rspirv drops line-information instructions; keep indices true to the binary.
-                if lines.len() == raw.len() {
-                    lines
-                } else {
-                    opcode_lines(&raw)
-                }
-            }
-            Err(_) => opcode_lines(&raw),
+    /// The program's own module, printed as spirv-dis prints it (by the core's disassembler,
+    /// which reads the same verbatim instruction stream the loader did).
+    pub fn new(program: &Program) -> Self {
+        let opts = lanescope_core::spvtext::DisOptions::default();
+        let lines = match lanescope_core::spvtext::disassemble_lines(program.module.words(), &opts)
+        {
+            Ok(lines) => lines.into_iter().map(|l| Line::from_dis(&l)).collect(),
+            // The module loaded, so this does not happen; show opcodes rather than nothing.
+            Err(_) => program
+                .module
+                .instructions()
+                .map(|w| Line {
+                    result: String::new(),
+                    result_id: None,
+                    opcode: format!("opcode {}", w.first().map_or(0, |x| x & 0xffff)),
+                    operands: Vec::new(),
+                })
+                .collect(),
         };
         Self { lines }
     }
 }
 
-/// (word index, opcode) of every instruction after the header.
-fn raw_opcodes(words: &[u32]) -> Vec<(usize, u32)> {
-    let mut out = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let count = (words[at] >> 16) as usize;
-        out.push((at, words[at] & 0xffff));
-        if count == 0 {
-            break;
+impl Line {
+    /// Splits a disassembled line into its result, opcode and operand pieces; a piece that is
+    /// an id carries it, so the view can highlight and link it. Line breaks inside string
+    /// operands print as `\n`, so an instruction stays one row.
+    fn from_dis(l: &lanescope_core::spvtext::DisLine) -> Self {
+        let text = l.text.as_str();
+        let trimmed_start = text.len() - text.trim_start().len();
+        let (result, rest_at) = match (l.result_id, text.find(" = ")) {
+            (Some(_), Some(eq)) => (format!("{} = ", text[trimmed_start..eq].trim()), eq + 3),
+            _ => (String::new(), trimmed_start),
+        };
+        let rest = &text[rest_at..];
+        let op_end = rest_at + rest.find(' ').unwrap_or(rest.len());
+        let opcode = text[rest_at..op_end].to_owned();
+        let mut operands = Vec::new();
+        let mut at = op_end;
+        let clean = |s: &str| s.replace('\n', "\\n");
+        for (range, id) in l.ids.iter().filter(|(r, _)| r.start >= op_end) {
+            if range.start > at {
+                operands.push((clean(text[at..range.start].trim()), None));
+            }
+            operands.push((text[range.clone()].to_owned(), Some(*id)));
+            at = range.end;
         }
-        at += count;
+        if at < text.len() {
+            operands.push((clean(text[at..].trim()), None));
+        }
+        operands.retain(|(t, _)| !t.is_empty());
+        Self {
+            result,
+            result_id: l.result_id,
+            opcode,
+            operands,
+        }
     }
-    out
-}
-
-fn opcode_lines(raw: &[(usize, u32)]) -> Vec<Line> {
-    raw.iter()
-        .map(|&(_, op)| Line {
-            result: String::new(),
-            result_id: None,
-            opcode: rspirv::spirv::Op::from_u32(op)
-                .map_or_else(|| format!("Op#{op}"), |o| format!("Op{o:?}")),
-            operands: Vec::new(),
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -119,7 +97,7 @@ mod tests {
     fn every_line_is_the_instruction_of_that_index() {
         for (name, bytes, _) in crate::examples::EXAMPLES {
             let prog = lanescope_core::load(bytes, &Default::default()).unwrap();
-            let d = Disassembly::new(bytes, &prog);
+            let d = Disassembly::new(&prog);
             assert_eq!(d.lines.len() as u32, prog.module_instructions, "{name}");
             for b in &prog.blocks {
                 let label = &d.lines[b.first_inst_index as usize - 1];
@@ -142,5 +120,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A debug build (glslang -gVS: OpString with the source text, non-semantic instructions
+    /// between functions) prints as spirv-dis prints it, one row per instruction.
+    #[test]
+    fn debug_builds_print_every_instruction() {
+        let bytes = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../core/tests/data/debug/loop_switch_gvs.spv"),
+        )
+        .unwrap();
+        let prog = lanescope_core::load(&bytes, &Default::default()).unwrap();
+        let d = Disassembly::new(&prog);
+        assert_eq!(d.lines.len(), prog.module.len());
+        let ext = d
+            .lines
+            .iter()
+            .find(|l| l.operands.iter().any(|(t, _)| t.contains("DebugLine")))
+            .expect("a DebugLine");
+        assert_eq!(ext.opcode, "OpExtInst");
+        // The source text's line breaks stay inside one row.
+        let src = d
+            .lines
+            .iter()
+            .find(|l| l.opcode == "OpString" && l.text().contains("#version"))
+            .unwrap();
+        assert!(!src.text().contains('\n') && src.text().contains("\\n"));
     }
 }

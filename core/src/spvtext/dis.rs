@@ -42,28 +42,85 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<String, DisError>
     }
     let indent = if opts.no_indent { 0 } else { INDENT };
     for inst in &module.insts {
-        if inst.result_id != 0 {
-            let id = name(inst.result_id);
-            // Right-aligns `%name` so that the opcodes line up after " = ".
-            let width = indent.saturating_sub(3).saturating_sub(id.len());
-            out.extend(std::iter::repeat_n(' ', width.saturating_sub(1)));
-            let _ = write!(out, "%{id} = ");
-        } else {
-            out.extend(std::iter::repeat_n(' ', indent));
-        }
-        let info = g.op(inst.opcode).map(|i| i.inst.opname).unwrap_or("");
-        out.push_str("Op");
-        out.push_str(info);
-        for op in &inst.operands {
-            if op.ty == Ty::Result {
-                continue;
-            }
-            out.push(' ');
-            operand(&mut out, &module, g, inst, op, &name);
-        }
+        out.push_str(&line(&module, g, inst, indent, &name).text);
         out.push('\n');
     }
     Ok(out)
+}
+
+/// One instruction as a line of the disassembly, with where its ids are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisLine {
+    /// The line as spirv-dis prints it (a string operand may hold line breaks).
+    pub text: String,
+    pub opcode: u32,
+    /// The instruction's result id, if it has one.
+    pub result_id: Option<u32>,
+    /// Every id the line names: (byte range of `%name` in `text`, id).
+    pub ids: Vec<(std::ops::Range<usize>, u32)>,
+}
+
+/// The disassembly as one [`DisLine`] per instruction, in module order (line `k` is
+/// instruction `k`), for views that show and link individual instructions.
+pub fn disassemble_lines(words: &[u32], opts: &DisOptions) -> Result<Vec<DisLine>, DisError> {
+    let g = Grammar::get();
+    let module = binary::parse(words, g)?;
+    let names = (!opts.raw_id).then(|| Names::new(&module));
+    let name = |id: u32| match &names {
+        Some(n) => n.get(id),
+        None => id.to_string(),
+    };
+    let indent = if opts.no_indent { 0 } else { INDENT };
+    Ok(module
+        .insts
+        .iter()
+        .map(|inst| line(&module, g, inst, indent, &name))
+        .collect())
+}
+
+fn line(
+    module: &Module,
+    g: &Grammar,
+    inst: &Inst,
+    indent: usize,
+    name: &dyn Fn(u32) -> String,
+) -> DisLine {
+    let mut out = String::new();
+    let mut ids = Vec::new();
+    if inst.result_id != 0 {
+        let id = name(inst.result_id);
+        // Right-aligns `%name` so that the opcodes line up after " = ".
+        let width = indent.saturating_sub(3).saturating_sub(id.len());
+        out.extend(std::iter::repeat_n(' ', width.saturating_sub(1)));
+        let start = out.len();
+        let _ = write!(out, "%{id}");
+        ids.push((start..out.len(), inst.result_id));
+        out.push_str(" = ");
+    } else {
+        out.extend(std::iter::repeat_n(' ', indent));
+    }
+    let info = g.op(inst.opcode).map(|i| i.inst.opname).unwrap_or("");
+    out.push_str("Op");
+    out.push_str(info);
+    for op in &inst.operands {
+        if op.ty == Ty::Result {
+            continue;
+        }
+        out.push(' ');
+        let start = out.len();
+        operand(&mut out, module, g, inst, op, name);
+        if matches!(op.ty, Ty::ResultType | Ty::Id | Ty::ScopeId | Ty::MemSemId) {
+            if let Some(&w) = module.operand_words(inst, op).first() {
+                ids.push((start..out.len(), w));
+            }
+        }
+    }
+    DisLine {
+        text: out,
+        opcode: u32::from(inst.opcode),
+        result_id: (inst.result_id != 0).then_some(inst.result_id),
+        ids,
+    }
 }
 
 fn operand(

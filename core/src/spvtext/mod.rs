@@ -29,7 +29,7 @@ mod names;
 mod number;
 
 pub use asm::assemble;
-pub use dis::disassemble;
+pub use dis::{disassemble, disassemble_lines, DisLine};
 
 use std::fmt;
 use std::str::FromStr;
