@@ -117,7 +117,7 @@ fn line(
     }
     DisLine {
         text: out,
-        opcode: u32::from(inst.opcode),
+        opcode: inst.opcode,
         result_id: (inst.result_id != 0).then_some(inst.result_id),
         ids,
     }
