@@ -191,22 +191,45 @@ fn hex_mask<S: serde::Serializer>(m: &Mask, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format!("{m:#x}"))
 }
 
-/// A tangle as the views show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A tangle: which lanes, where (block and step within it; [`crate::program::Program`] names
+/// them), and whether it waits at a barrier. Plain data: a step allocates no text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TangleView {
     pub subgroup: u32,
     pub id: u64,
-    pub lanes: Vec<u32>,
-    pub function: String,
-    pub block: String,
-    pub block_index: u32,
+    pub lanes: crate::view::LaneMask,
+    pub block: u32,
     pub inst: u32,
     pub at_barrier: bool,
 }
 
+/// The kind of reconvergence point lanes wait at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WaitKind {
+    SelectionMerge,
+    SwitchMerge,
+    SwitchTarget,
+    LoopMerge,
+    ContinueTarget,
+    FunctionReturn,
+}
+
+impl WaitKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::SelectionMerge => "selection merge",
+            Self::SwitchMerge => "switch merge",
+            Self::SwitchTarget => "switch target",
+            Self::LoopMerge => "loop merge",
+            Self::ContinueTarget => "continue target",
+            Self::FunctionReturn => "function return",
+        }
+    }
+}
+
 /// What one lane is doing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneState {
     /// The subgroup is partial and has no such lane.
     Absent,
@@ -220,9 +243,11 @@ pub enum LaneState {
     /// leaving an inner construct (break, continue, return).
     Waiting {
         record: u32,
-        kind: String,
-        block: String,
-        for_lanes: Vec<u32>,
+        kind: WaitKind,
+        /// The block they wait at (its index in the program).
+        block: u32,
+        /// The lanes still to arrive.
+        for_lanes: crate::view::LaneMask,
         escaped: bool,
     },
     Finished,

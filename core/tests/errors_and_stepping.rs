@@ -244,7 +244,7 @@ fn lanes_waiting_at_a_merge_say_for_whom() {
             .iter()
             .find(|s| matches!(s, lanescope_core::trace::LaneState::Waiting { .. }))
         {
-            assert_eq!(kind, "selection merge");
+            assert_eq!(*kind, lanescope_core::trace::WaitKind::SelectionMerge);
             assert!(!for_lanes.is_empty());
             seen = true;
             break;

@@ -72,7 +72,7 @@ fn check_tangles(sim: &Simulator, spv: &Path) {
     for t in sim.tangles() {
         assert!(!t.lanes.is_empty(), "{}: empty tangle", spv.display());
         let lanes = seen.entry(t.subgroup).or_default();
-        for l in &t.lanes {
+        for l in &t.lanes.to_vec() {
             assert!(
                 *l < size,
                 "{}: lane {l} outside the subgroup",

@@ -257,21 +257,21 @@ pub fn show(
         );
         // Tangles here: one chip each, a dot per lane in the tangle's colour.
         let mut y = r.top() + 22.0 * zoom;
-        for t in tangles.iter().filter(|t| t.block_index == b) {
+        for t in tangles.iter().filter(|t| t.block == b) {
             chip(
                 &painter,
                 egui::pos2(r.left() + 6.0 * zoom, y),
                 zoom,
                 t.subgroup,
                 t.id,
-                &t.lanes,
+                &t.lanes.to_vec(),
                 false,
             );
             y += 10.0 * zoom;
         }
         let waiting_here: Vec<u32> = waiting
             .iter()
-            .filter(|(_, _, s)| matches!(s, LaneState::Waiting { block, .. } if *block == prog.block_name(b)))
+            .filter(|(_, _, s)| matches!(s, LaneState::Waiting { block, .. } if *block == b))
             .map(|w| w.1)
             .collect();
         if !waiting_here.is_empty() {

@@ -278,10 +278,7 @@ impl Session {
         self.sim()
             .tangles()
             .iter()
-            .filter_map(|t| {
-                let b = self.program.blocks.get(t.block_index as usize)?;
-                Some((t.id, *b.inst_indices.get(t.inst as usize)?))
-            })
+            .filter_map(|t| Some((t.id, self.program.step_index(t.block, t.inst))))
             .collect()
     }
 

@@ -286,46 +286,76 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
     let mut select = None;
     let mut app_lane = None;
-    egui::ScrollArea::vertical().id_salt("lanes").show(ui, |ui| {
-        for g in 0..s.sim().subgroup_count() {
-            ui.horizontal(|ui| {
-                ui.spacing_mut().item_spacing.x = 2.0;
-                ui.monospace(format!("sg{g:<3}"));
-                let states = s.sim().lane_states(g);
-                // Cells shrink so a whole subgroup fits the panel's width.
-                let cell = (ui.available_width() / states.len().max(1) as f32 - 2.0).clamp(4.0, 16.0);
-                for (lane, st) in states.into_iter().enumerate() {
-                    let (color, text) = match &st {
-                        LaneState::Absent => continue,
-                        LaneState::Executing { tangle } => (palette::tangle(g as u32, *tangle), format!("lane {lane}: executing in tangle {tangle}")),
-                        LaneState::AtBarrier { tangle } => (palette::tangle(g as u32, *tangle).gamma_multiply(0.6), format!("lane {lane}: at a barrier (tangle {tangle})")),
-                        LaneState::Waiting { kind, block, for_lanes, escaped, .. } => (
-                            palette::WAITING,
-                            format!(
-                                "lane {lane}: waiting at the {kind} {block} for lanes {for_lanes:?}{}",
-                                if *escaped { " (escaped)" } else { "" }
+    egui::ScrollArea::vertical()
+        .id_salt("lanes")
+        .show(ui, |ui| {
+            for g in 0..s.sim().subgroup_count() {
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 2.0;
+                    ui.monospace(format!("sg{g:<3}"));
+                    let states = s.sim().lane_states(g);
+                    // Cells shrink so a whole subgroup fits the panel's width.
+                    let cell =
+                        (ui.available_width() / states.len().max(1) as f32 - 2.0).clamp(4.0, 16.0);
+                    for (lane, st) in states.into_iter().enumerate() {
+                        let (color, text) = match &st {
+                            LaneState::Absent => continue,
+                            LaneState::Executing { tangle } => (
+                                palette::tangle(g as u32, *tangle),
+                                format!("lane {lane}: executing in tangle {tangle}"),
                             ),
-                        ),
-                        LaneState::Finished => (palette::FINISHED, format!("lane {lane}: finished")),
-                    };
-                    let (rect, resp) = ui.allocate_exact_size(egui::vec2(cell, 16.0), egui::Sense::click());
-                    ui.painter().rect_filled(rect, 2.0, color);
-                    let resp = resp.on_hover_text(text);
-                    if resp.clicked() {
-                        app_lane = Some((g as u32, lane as u32));
-                        if let LaneState::Executing { tangle } | LaneState::AtBarrier { tangle } = st {
-                            select = Some((g as u32, tangle));
+                            LaneState::AtBarrier { tangle } => (
+                                palette::tangle(g as u32, *tangle).gamma_multiply(0.6),
+                                format!("lane {lane}: at a barrier (tangle {tangle})"),
+                            ),
+                            LaneState::Waiting {
+                                kind,
+                                block,
+                                for_lanes,
+                                escaped,
+                                ..
+                            } => (
+                                palette::WAITING,
+                                format!(
+                                    "lane {lane}: waiting at the {} {} for lanes {}{}",
+                                    kind.describe(),
+                                    s.program.block_name(*block),
+                                    for_lanes.ranges(),
+                                    if *escaped { " (escaped)" } else { "" }
+                                ),
+                            ),
+                            LaneState::Finished => {
+                                (palette::FINISHED, format!("lane {lane}: finished"))
+                            }
+                        };
+                        let (rect, resp) =
+                            ui.allocate_exact_size(egui::vec2(cell, 16.0), egui::Sense::click());
+                        ui.painter().rect_filled(rect, 2.0, color);
+                        let resp = resp.on_hover_text(text);
+                        if resp.clicked() {
+                            app_lane = Some((g as u32, lane as u32));
+                            if let LaneState::Executing { tangle }
+                            | LaneState::AtBarrier { tangle } = st
+                            {
+                                select = Some((g as u32, tangle));
+                            }
+                        }
+                        if let (Some((sg, t)), LaneState::Executing { tangle }) =
+                            (app.selected_tangle, &st)
+                        {
+                            if sg == g as u32 && t == *tangle {
+                                ui.painter().rect_stroke(
+                                    rect,
+                                    2.0,
+                                    egui::Stroke::new(2.0, egui::Color32::WHITE),
+                                    egui::StrokeKind::Inside,
+                                );
+                            }
                         }
                     }
-                    if let (Some((sg, t)), LaneState::Executing { tangle }) = (app.selected_tangle, &st) {
-                        if sg == g as u32 && t == *tangle {
-                            ui.painter().rect_stroke(rect, 2.0, egui::Stroke::new(2.0, egui::Color32::WHITE), egui::StrokeKind::Inside);
-                        }
-                    }
-                }
-            });
-        }
-    });
+                });
+            }
+        });
     if select.is_some() {
         app.selected_tangle = select;
     }

@@ -1,8 +1,9 @@
 //! Read-only views of the simulator state for the CLI and the app, and builtin inputs.
 
-use super::{lanes_list, Simulator};
+use super::Simulator;
 use crate::sched::RecordKind;
-use crate::trace::{LaneState, TangleView};
+use crate::trace::{LaneState, TangleView, WaitKind};
+use crate::view::LaneMask;
 
 impl Simulator {
     /// The tangles of every subgroup of the current workgroup.
@@ -13,10 +14,8 @@ impl Simulator {
                 out.push(TangleView {
                     subgroup: sg.index,
                     id: t.id,
-                    lanes: lanes_list(t.mask),
-                    function: self.prog.func_name(self.prog.blocks[t.block as usize].func),
-                    block: self.prog.block_name(t.block),
-                    block_index: t.block,
+                    lanes: LaneMask(t.mask),
+                    block: t.block,
                     inst: t.inst,
                     at_barrier: t.at_barrier,
                 });
@@ -51,18 +50,18 @@ impl Simulator {
                     let Some(r) = r else { continue };
                     if r.arrived & bit != 0 {
                         let kind = match r.kind {
-                            RecordKind::Selection => "selection merge",
-                            RecordKind::Switch { .. } => "switch merge",
-                            RecordKind::Case => "switch target",
-                            RecordKind::Loop { .. } => "loop merge",
-                            RecordKind::Continue => "continue target",
-                            RecordKind::Call { .. } => "function return",
+                            RecordKind::Selection => WaitKind::SelectionMerge,
+                            RecordKind::Switch { .. } => WaitKind::SwitchMerge,
+                            RecordKind::Case => WaitKind::SwitchTarget,
+                            RecordKind::Loop { .. } => WaitKind::LoopMerge,
+                            RecordKind::Continue => WaitKind::ContinueTarget,
+                            RecordKind::Call { .. } => WaitKind::FunctionReturn,
                         };
                         return LaneState::Waiting {
                             record: id as u32,
-                            kind: kind.into(),
-                            block: self.prog.block_name(r.target),
-                            for_lanes: lanes_list(r.members & !r.arrived),
+                            kind,
+                            block: r.target,
+                            for_lanes: LaneMask(r.members & !r.arrived),
                             escaped: r.escaped_in & bit != 0,
                         };
                     }

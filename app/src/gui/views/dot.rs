@@ -5,7 +5,7 @@
 use super::Site;
 use crate::gui::session::Session;
 use lanescope_core::dot::{dot, unpack4x8, DotKind, DotSteps};
-use lanescope_core::program::Inst;
+use lanescope_core::view::Meaning;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DotLane {
@@ -29,38 +29,36 @@ pub struct DotView {
     pub lanes: Vec<DotLane>,
 }
 
-pub fn is_dot(i: &Inst) -> bool {
-    matches!(i, Inst::IntDot { .. })
+pub fn is_dot(m: &Meaning) -> bool {
+    m.is_int_dot()
 }
 
 impl DotView {
     pub fn build(s: &Session, site: &Site) -> Option<Self> {
-        let Some(&Inst::IntDot {
+        let Meaning::IntDot {
             kind,
             packed,
             comp_bits,
-            n,
             result_bits,
             a,
             b,
             acc,
             ..
-        }) = super::site_inst(s, site)
+        } = site.meaning(s)
         else {
             return None;
         };
         let sim = s.sim();
         let g = site.subgroup as usize;
-        let w = if packed { 1 } else { n };
-        let av = sim.slot_values(g, a, w)?;
-        let bv = sim.slot_values(g, b, w)?;
-        let accv = match acc {
-            Some(x) => Some(sim.slot_values(g, x, 1)?),
+        let av = sim.operand_values(g, &a)?;
+        let bv = sim.operand_values(g, &b)?;
+        let accv = match &acc {
+            Some(x) => Some(sim.operand_values(g, x)?),
             None => None,
         };
-        let poison = sim.slot_poison(g, a, w)
-            | sim.slot_poison(g, b, w)
-            | acc.map_or(0, |x| sim.slot_poison(g, x, 1));
+        let poison = sim.operand_poison(g, &a)
+            | sim.operand_poison(g, &b)
+            | acc.map_or(Default::default(), |x| sim.operand_poison(g, &x));
         let comps = |v: &[u64]| {
             if packed {
                 unpack4x8(v[0]).to_vec()
@@ -83,7 +81,7 @@ impl DotView {
                     b: cb,
                     acc,
                     steps,
-                    poison_in: poison >> l & 1 == 1,
+                    poison_in: poison.contains(l),
                 }
             })
             .collect();
@@ -321,15 +319,13 @@ mod tests {
         };
         let v = DotView::build(&s, &site).unwrap();
         assert!(v.packed && v.comp_bits == 8);
-        assert_eq!(v.lanes.len() as u32, site.lanes.count_ones());
-        let Some(lanescope_core::program::Inst::IntDot { dst, .. }) =
-            crate::gui::views::site_inst(&s, &site)
-        else {
+        assert_eq!(v.lanes.len() as u32, site.lanes.count());
+        let lanescope_core::view::Meaning::IntDot { result, .. } = site.meaning(&s) else {
             panic!()
         };
         let regs = s
             .sim()
-            .slot_values(site.subgroup as usize, *dst, 1)
+            .operand_values(site.subgroup as usize, &result)
             .unwrap();
         for l in &v.lanes {
             assert_eq!(l.steps.result, regs[l.lane as usize][0], "lane {}", l.lane);

@@ -4,9 +4,8 @@
 
 use super::{lane_color, Site};
 use crate::gui::session::Session;
-use lanescope_core::coopmat::CoopKind;
-use lanescope_core::program::{Inst, Type};
 use lanescope_core::value::format_scalar;
+use lanescope_core::view::Meaning;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grid {
@@ -47,15 +46,8 @@ pub struct Selection {
     pub element: Option<(u32, u32)>,
 }
 
-pub fn is_muladd(i: &Inst) -> bool {
-    matches!(i, Inst::Coop(op) if matches!(op.kind, CoopKind::MulAdd { .. }))
-}
-
-/// The SPIR-V id whose value lives at `slot`, when it is a cooperative matrix.
-fn id_at_slot(s: &Session, slot: u32) -> Option<u32> {
-    s.program.id_slots.iter().find_map(|(&id, &(sl, _, ty))| {
-        (sl == slot && matches!(s.program.types.get(ty), Type::CoopMat(_))).then_some(id)
-    })
+pub fn is_muladd(m: &Meaning) -> bool {
+    m.is_coop_muladd()
 }
 
 fn grid(s: &Session, subgroup: u32, id: u32, role: Role, title: String) -> Option<Grid> {
@@ -82,31 +74,22 @@ impl MatrixView {
     pub fn build(s: &Session, site: Option<&Site>, selected: Option<u32>, subgroup: u32) -> Self {
         let mut grids = Vec::new();
         let g = site.map_or(subgroup, |x| x.subgroup);
-        if let Some(Inst::Coop(op)) = site.and_then(|x| super::site_inst(s, x)) {
-            if let CoopKind::MulAdd { dst, a, b, c, .. } = op.kind {
-                let name = |id: u32| {
-                    s.program
-                        .names
-                        .get(&id)
-                        .cloned()
-                        .unwrap_or(format!("%{id}"))
-                };
-                for (slot, role, label) in [(a, Role::A, "A"), (b, Role::B, "B"), (c, Role::C, "C")]
-                {
-                    if let Some(id) = id_at_slot(s, slot) {
-                        grids.extend(grid(s, g, id, role, format!("{label} = {}", name(id))));
-                    }
+        if let Some(Meaning::CoopMulAdd { a, b, c, result }) = site.map(|x| x.meaning(s)) {
+            let name = |id: u32| s.program.name_of(id);
+            for (id, role, label) in [(a, Role::A, "A"), (b, Role::B, "B"), (c, Role::C, "C")] {
+                if let Some(id) = id {
+                    grids.extend(grid(s, g, id, role, format!("{label} = {}", name(id))));
                 }
-                if site.is_some_and(|x| x.executed) {
-                    if let Some(id) = id_at_slot(s, dst) {
-                        grids.extend(grid(
-                            s,
-                            g,
-                            id,
-                            Role::Result,
-                            format!("Result = {}", name(id)),
-                        ));
-                    }
+            }
+            if site.is_some_and(|x| x.executed) {
+                if let Some(id) = result {
+                    grids.extend(grid(
+                        s,
+                        g,
+                        id,
+                        Role::Result,
+                        format!("Result = {}", name(id)),
+                    ));
                 }
             }
         }

@@ -10,8 +10,7 @@ pub mod rotate;
 pub mod timeline;
 
 use super::session::Session;
-use lanescope_core::exec::Mask;
-use lanescope_core::program::Inst;
+use lanescope_core::view::{LaneMask, Meaning};
 
 /// One dynamic instance of an instruction that a view explains: the one the last step
 /// executed (its results are in the registers), or one a tangle is about to execute.
@@ -22,13 +21,18 @@ pub struct Site {
     pub inst: u32,
     /// Index in the module's instruction stream (the disassembly line).
     pub instruction: u32,
-    pub lanes: Mask,
+    pub lanes: LaneMask,
     pub executed: bool,
 }
 
 impl Site {
     pub fn lane_list(&self) -> Vec<u32> {
-        (0..128).filter(|l| self.lanes >> l & 1 == 1).collect()
+        self.lanes.to_vec()
+    }
+
+    /// What the instruction at this site does.
+    pub fn meaning(&self, s: &Session) -> Meaning {
+        s.program.meaning(self.block, self.inst)
     }
 }
 
@@ -37,14 +41,11 @@ impl Site {
 pub fn find_site(
     s: &Session,
     prefer: Option<(u32, u64)>,
-    want: impl Fn(&Inst) -> bool,
+    want: impl Fn(&Meaning) -> bool,
 ) -> Option<Site> {
     let sim = s.sim();
     let prog = &s.program;
-    let inst_at = |b: u32, i: u32| {
-        let bl = prog.blocks.get(b as usize)?;
-        Some((bl.insts.get(i as usize)?, *bl.inst_indices.get(i as usize)?))
-    };
+    let wanted = |b: u32, i: u32| want(&prog.meaning(b, i));
     let [nx, ny, _] = sim.config().workgroups;
     let [x, y, z] = sim.workgroup_id();
     let linear = x + nx * (y + ny * z);
@@ -53,14 +54,13 @@ pub fn find_site(
         .last()
         .filter(|e| e.step == sim.stats().steps && e.workgroup == linear)
     {
-        if let Some((inst, index)) = inst_at(e.block, e.inst).filter(|(i, _)| want(i)) {
-            let _ = inst;
+        if wanted(e.block, e.inst) {
             return Some(Site {
                 subgroup: e.subgroup,
                 block: e.block,
                 inst: e.inst,
-                instruction: index,
-                lanes: e.lanes,
+                instruction: prog.step_index(e.block, e.inst),
+                lanes: LaneMask(e.lanes),
                 executed: true,
             });
         }
@@ -69,25 +69,15 @@ pub fn find_site(
     // The preferred tangle first, the rest in the scheduler's listing order.
     tangles.sort_by_key(|t| Some((t.subgroup, t.id)) != prefer);
     tangles.into_iter().find_map(|t| {
-        let (_, index) = inst_at(t.block_index, t.inst).filter(|(i, _)| want(i))?;
-        Some(Site {
+        wanted(t.block, t.inst).then(|| Site {
             subgroup: t.subgroup,
-            block: t.block_index,
+            block: t.block,
             inst: t.inst,
-            instruction: index,
-            lanes: t.lanes.iter().fold(0, |m, l| m | 1 << l),
+            instruction: prog.step_index(t.block, t.inst),
+            lanes: t.lanes,
             executed: false,
         })
     })
-}
-
-/// The decoded instruction a site stands on.
-pub fn site_inst<'a>(s: &'a Session, site: &Site) -> Option<&'a Inst> {
-    s.program
-        .blocks
-        .get(site.block as usize)?
-        .insts
-        .get(site.inst as usize)
 }
 
 /// Colour of a lane (not a tangle): hue steps around the wheel so neighbours differ.

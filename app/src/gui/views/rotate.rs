@@ -5,8 +5,7 @@
 use super::super::panels::format_components;
 use super::{lane_color, Site};
 use crate::gui::session::Session;
-use lanescope_core::exec::subgroup::rotate_source;
-use lanescope_core::program::{Inst, SubgroupOp};
+use lanescope_core::view::{rotate_source, Meaning};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrow {
@@ -39,25 +38,19 @@ pub struct RotateView {
     pub arrows: Vec<Arrow>,
 }
 
-pub fn is_rotate(i: &Inst) -> bool {
-    matches!(
-        i,
-        Inst::Subgroup {
-            op: SubgroupOp::Rotate { .. },
-            ..
-        }
-    )
+pub fn is_rotate(m: &Meaning) -> bool {
+    m.is_rotate()
 }
 
 impl RotateView {
     pub fn build(s: &Session, site: &Site) -> Option<Self> {
-        let Some(Inst::Subgroup {
-            op: SubgroupOp::Rotate { delta, cluster },
+        let Meaning::Rotate {
+            value,
+            delta,
+            cluster,
+            result,
             ty,
-            n,
-            dst,
-            a,
-        }) = super::site_inst(s, site)
+        } = site.meaning(s)
         else {
             return None;
         };
@@ -66,9 +59,9 @@ impl RotateView {
         let size = sim.config().subgroup_size;
         let lanes = site.lane_list();
         let first = *lanes.first()? as usize;
-        let deltas_all = sim.slot_values(g, *delta, 1)?;
+        let deltas_all = sim.operand_values(g, &delta)?;
         let cluster_value = match cluster {
-            Some(c) => Some(sim.slot_values(g, *c, 1)?[first][0]),
+            Some(c) => Some(sim.operand_values(g, &c)?[first][0]),
             None => None,
         };
         // Same rule as the engine: an out-of-range ClusterSize is diagnosed and the nearest
@@ -78,10 +71,10 @@ impl RotateView {
                 .next_power_of_two()
                 .min(size)
         });
-        let values = sim.slot_values(g, *a, *n)?;
-        let results = sim.slot_values(g, *dst, *n)?;
-        let value_poison = sim.slot_poison(g, *a, *n);
-        let tys = vec![*ty; *n as usize];
+        let values = sim.operand_values(g, &value)?;
+        let results = sim.operand_values(g, &result)?;
+        let value_poison = sim.operand_poison(g, &value);
+        let tys = vec![ty; value.width as usize];
         let fmt = |v: &[u64]| format_components(Some(&tys), v);
         let deltas: Vec<(u32, u64)> = lanes
             .iter()
@@ -91,13 +84,13 @@ impl RotateView {
         let arrows = deltas
             .iter()
             .map(|&(l, d)| {
-                let src = rotate_source(l as usize, d, group as usize) as u32;
+                let src = rotate_source(l, d, group);
                 Arrow {
                     dst: l,
                     src,
-                    src_active: site.lanes >> src & 1 == 1,
+                    src_active: site.lanes.contains(src),
                     value: fmt(&values[src as usize]),
-                    value_poison: value_poison >> src & 1 == 1,
+                    value_poison: value_poison.contains(src),
                     result: site.executed.then(|| fmt(&results[l as usize])),
                 }
             })
@@ -151,7 +144,7 @@ pub fn show(ui: &mut egui::Ui, v: &RotateView, progress: f32, width: f32) {
     let bottom = rect.bottom() - 30.0;
     let x_of = |l: u32| rect.left() + 2.0 + l as f32 * pitch;
     let font = egui::FontId::monospace(9.0);
-    let active = |l: u32| v.site.lanes >> l & 1 == 1;
+    let active = |l: u32| v.site.lanes.contains(l);
     // Cluster boxes.
     let mut c = 0;
     while c < v.subgroup_size {
@@ -294,7 +287,7 @@ mod tests {
                         .iter()
                         .find(|t| {
                             t.subgroup == site.subgroup
-                                && t.block_index == site.block
+                                && t.block == site.block
                                 && t.inst == site.inst
                         })
                         .unwrap()
