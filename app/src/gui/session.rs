@@ -278,7 +278,7 @@ impl Session {
         self.sim()
             .tangles()
             .iter()
-            .filter_map(|t| Some((t.id, self.program.step_index(t.block, t.inst))))
+            .map(|t| (t.id, self.program.step_index(t.block, t.inst)))
             .collect()
     }
 
