@@ -12,7 +12,7 @@
 pub mod alu;
 pub mod coopmat;
 pub mod dot;
-pub mod exec;
+pub(crate) mod exec;
 pub mod explore;
 pub mod float;
 pub mod glsl450;
@@ -23,13 +23,13 @@ pub mod value;
 pub mod view;
 
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
-pub mod sched;
-pub mod sim;
+pub(crate) mod sched;
+mod sim;
 pub mod spvtext;
 pub mod trace;
 
 pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};
 pub use sim::{
-    valid_subgroup_size, Bindings, BufferAlias, Config, Limit, Outcome, RunError, Simulator, Stats,
-    DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,
+    valid_subgroup_size, Bindings, BufferAlias, Config, Limit, Outcome, RunError, Simulator,
+    SourceValue, Stats, DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,
 };

@@ -6,10 +6,13 @@ mod inst;
 mod module;
 mod types;
 
-pub use inst::{
-    AccessStep, AtomicOp, BinOp, ConvOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, UnOp,
-    WideOp, BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
+// The operations pure semantics (`crate::alu`) take are public; the pre-decoded instruction
+// form is the executor's own (front ends read instructions through `crate::view`).
+pub(crate) use inst::{
+    AccessStep, AtomicOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, WideOp,
+    BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
+pub use inst::{BinOp, ConvOp, UnOp};
 pub use module::{literal_string, SpirvModule};
 pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types, MAX_TYPE_BYTES};
 
@@ -45,7 +48,7 @@ pub enum Merge {
 }
 
 #[derive(Clone, Debug)]
-pub struct Phi {
+pub(crate) struct Phi {
     pub dst: u32,
     pub width: u32,
     pub incoming: Vec<(BlockId, Opnd)>,
@@ -56,10 +59,10 @@ pub struct Block {
     /// The SPIR-V result id of the OpLabel.
     pub label: u32,
     pub func: FuncId,
-    pub phis: Vec<Phi>,
+    pub(crate) phis: Vec<Phi>,
     /// Non-phi instructions; the terminator is `term`, executed as the step after the last one.
-    pub insts: Vec<Inst>,
-    pub term: Terminator,
+    pub(crate) insts: Vec<Inst>,
+    pub(crate) term: Terminator,
     pub merge: Option<Merge>,
     /// Index in the module's instruction stream of the instruction after the block's OpLabel.
     pub first_inst_index: u32,

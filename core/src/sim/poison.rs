@@ -50,7 +50,7 @@ impl Simulator {
     }
 
     /// Lanes of subgroup `g` whose value in `width` slots from `slot` is poison.
-    pub fn slot_poison(&self, g: usize, slot: u32, width: u32) -> crate::exec::Mask {
+    pub(crate) fn slot_poison(&self, g: usize, slot: u32, width: u32) -> crate::exec::Mask {
         self.sgs
             .get(g)
             .filter(|sg| !sg.poison.is_empty())

@@ -89,7 +89,7 @@ impl Simulator {
 
     /// `width` register slots from `slot` in every lane of subgroup `g` (raw bits), for views
     /// that start from a decoded instruction's operands rather than a SPIR-V id.
-    pub fn slot_values(&self, g: usize, slot: u32, width: u32) -> Option<Vec<Vec<u64>>> {
+    pub(crate) fn slot_values(&self, g: usize, slot: u32, width: u32) -> Option<Vec<Vec<u64>>> {
         let sg = self.sgs.get(g)?;
         let s = self.cfg.subgroup_size as usize;
         let end = (slot as usize + width as usize) * s;

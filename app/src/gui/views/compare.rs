@@ -3,8 +3,8 @@
 //! buffer words that end up different.
 
 use crate::gui::session::{Session, Settings, SIBLING_ORDERS};
-use lanescope_core::sim::Outcome;
 use lanescope_core::trace::StepEvent;
+use lanescope_core::Outcome;
 use lanescope_core::{load, Simulator};
 use std::sync::Arc;
 
