@@ -12,18 +12,9 @@ use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
 use std::path::Path;
 use std::sync::Arc;
 
+/// The buffers the app gives an example.
 fn bindings(prog: &Program) -> Bindings {
-    let [x, y, z] = prog.local_size;
-    let inv = x * y * z;
-    let mut b = Bindings::default();
-    for r in &prog.resources {
-        let size = (r.min_size + r.runtime_array_stride.unwrap_or(0) * inv * 64).max(16) as usize;
-        let data: Vec<u8> = (0..size / 4)
-            .flat_map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes())
-            .collect();
-        b.buffers.push((r.set, r.binding, data));
-    }
-    b
+    Bindings::for_example(prog, u64::MAX).expect("the example's buffers fit")
 }
 
 fn workload(c: &mut Criterion, name: &str, file: &str, workgroups: [u32; 3]) {

@@ -15,23 +15,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 
-/// The same buffers the app gives an example: 64 words per invocation past each buffer's fixed
-/// part, binding 0 holding each word's index.
+/// The buffers the app gives an example.
 fn example_bindings(prog: &lanescope_core::program::Program) -> Bindings {
-    let [x, y, z] = prog.local_size;
-    let mut b = Bindings::default();
-    for r in &prog.resources {
-        let size =
-            (r.min_size + r.runtime_array_stride.unwrap_or(0) * x * y * z * 64).max(16) as usize;
-        let mut data = vec![0u8; size];
-        if r.binding == 0 {
-            for (i, w) in data.chunks_exact_mut(4).enumerate() {
-                w.copy_from_slice(&(i as u32).to_le_bytes());
-            }
-        }
-        b.buffers.push((r.set, r.binding, data));
-    }
-    b
+    Bindings::for_example(prog, u64::MAX).unwrap()
 }
 
 fn run(spv: &Path, order: SiblingOrder) -> Simulator {

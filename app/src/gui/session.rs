@@ -144,7 +144,7 @@ impl Session {
         let program =
             Arc::new(load(&bytes, &settings.load_options()).map_err(|e| format!("{name}: {e}"))?);
         let initial = example_bindings(&program, settings.max_buffer_mib.saturating_mul(1 << 20))
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|e| format!("{name}: {e} (raise it in the Limits menu)"))?;
         let disasm = Disassembly::new(&program);
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
             .map_err(|e| run_error(name, &e))?;

@@ -90,6 +90,53 @@ pub struct Bindings {
     pub push_constants: Vec<u8>,
 }
 
+impl Bindings {
+    /// Buffers for an example: every buffer sized for 64 words per invocation past its fixed part
+    /// (fewer where that would pass `max_bytes`, the buffer-memory limit); binding 0 holds each
+    /// word's index (the examples read their input there). Fails, allocating nothing, when the
+    /// fixed parts alone pass the limit.
+    pub fn for_example(prog: &Program, max_bytes: u64) -> Result<Self, String> {
+        let [x, y, z] = prog.local_size;
+        let invocations = u64::from(x) * u64::from(y) * u64::from(z);
+        let fixed: u64 = prog.resources.iter().map(|r| u64::from(r.min_size)).sum();
+        if fixed > max_bytes {
+            return Err(format!(
+                "the shader's buffers need {} KiB; the buffer-memory limit is {} KiB",
+                fixed.div_ceil(1024),
+                max_bytes >> 10
+            ));
+        }
+        // What the runtime arrays may take, shared evenly among the buffers that have one.
+        let growing = prog
+            .resources
+            .iter()
+            .filter(|r| r.runtime_array_stride.is_some_and(|s| s > 0))
+            .count()
+            .max(1) as u64;
+        let share = (max_bytes - fixed) / growing;
+        let mut b = Self::default();
+        for r in &prog.resources {
+            let stride = u64::from(r.runtime_array_stride.unwrap_or(0));
+            let elements = share
+                .checked_div(stride)
+                .map_or(0, |fit| fit.min(invocations.saturating_mul(64)));
+            let size = (u64::from(r.min_size) + stride * elements).max(16);
+            let mut data = vec![0u8; size as usize];
+            if r.binding == 0 {
+                for (i, w) in data.chunks_exact_mut(4).enumerate() {
+                    w.copy_from_slice(&(i as u32).to_le_bytes());
+                }
+            }
+            if r.push_constant {
+                b.push_constants = data;
+            } else {
+                b.buffers.push((r.set, r.binding, data));
+            }
+        }
+        Ok(b)
+    }
+}
+
 /// Binding (`set`, `binding`) is bound to the buffer bound at (`of_set`, `of_binding`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferAlias {
