@@ -294,3 +294,30 @@ fn no_debug_information() {
     assert!(prog.debug.is_none());
     assert_eq!(prog.source_ref(10), Default::default());
 }
+
+/// Calls nest: inside scale, a tangle is one call deep; back in main, none.
+#[test]
+fn call_depth_of_a_tangle() {
+    let mut sim = start("loop_switch_gvs.spv");
+    let p = Arc::clone(sim.program());
+    let d = p.debug.as_ref().unwrap();
+    let inc = file_index(&p, "common.glsl");
+    let mut max = 0;
+    for _ in 0..100_000 {
+        if !sim.step().unwrap() {
+            break;
+        }
+        for t in sim.tangles() {
+            let depth = sim.tangle_call_depth(t.subgroup as usize, t.id).unwrap();
+            let k = sim.tangle_instruction(t.subgroup as usize, t.id).unwrap();
+            let in_scale = d.pos(k).is_some_and(|pos| pos.file == inc && pos.line >= 2);
+            if in_scale {
+                assert_eq!(depth, 1);
+            }
+            max = max.max(depth);
+            let lane = t.lanes.lowest().unwrap();
+            assert_eq!(sim.tangle_of_lane(t.subgroup as usize, lane), Some(t.id));
+        }
+    }
+    assert_eq!(max, 1);
+}

@@ -25,6 +25,39 @@ impl Simulator {
         Some(self.prog.step_index(t.block, t.inst))
     }
 
+    /// How many calls deep tangle `id` of subgroup `g` is (0 in the entry point), counting the
+    /// OpFunctionCalls it is inside, not the source functions inlined into them (see
+    /// [`crate::program::debug::DebugInfo::frames`] for those).
+    pub fn tangle_call_depth(&self, g: usize, id: u64) -> Option<u32> {
+        let sg = self.sgs.get(g)?;
+        let t = sg.tangles.iter().find(|t| t.id == id)?;
+        let mut depth = 0;
+        let mut r = t.ctx;
+        let mut guard = 0;
+        while let Some(rid) = r {
+            let rec = sg.record(rid)?;
+            if matches!(rec.kind, crate::sched::RecordKind::Call { .. }) {
+                depth += 1;
+            }
+            r = rec.parent;
+            guard += 1;
+            if guard > 1 << 20 {
+                break;
+            }
+        }
+        Some(depth)
+    }
+
+    /// The tangle lane `lane` of subgroup `g` is in, if it is in one (not waiting or done).
+    pub fn tangle_of_lane(&self, g: usize, lane: u32) -> Option<u64> {
+        self.sgs
+            .get(g)?
+            .tangles
+            .iter()
+            .find(|t| lane < 128 && t.mask >> lane & 1 == 1)
+            .map(|t| t.id)
+    }
+
     /// Where tangle `id` of subgroup `g` is in the source.
     pub fn tangle_source(&self, g: usize, id: u64) -> SourceRef {
         self.tangle_instruction(g, id)
