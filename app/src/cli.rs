@@ -94,6 +94,10 @@ pub struct RunArgs {
     /// words that differ between them (a report: the exit status does not depend on it).
     #[arg(long, value_name = "N")]
     pub explore: Option<u64>,
+    /// Turn the bug detectors off (data races, barriers some invocations skip by exiting,
+    /// reads of memory nobody wrote): faster, and only what the spec's rules say directly.
+    #[arg(long)]
+    pub no_detectors: bool,
     /// Simulate only this workgroup (`X,Y,Z`; repeatable); the others are not run.
     #[arg(long = "only-workgroup", value_name = "X,Y,Z", value_parser = parse_workgroup_id)]
     pub only_workgroups: Vec<[u32; 3]>,
@@ -490,6 +494,7 @@ fn run_amber(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             max_memory: a.max_memory_mib.saturating_mul(1 << 20),
             max_invocations: a.max_invocations,
             max_buffer_memory: a.max_buffer_memory_mib.saturating_mul(1 << 20),
+            detectors: !a.no_detectors,
             ..Config::default()
         },
         max_steps: a.max_steps,
@@ -561,6 +566,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         max_buffer_memory: buffer_limit,
         only_workgroups: a.only_workgroups.clone(),
         schedule: a.schedule,
+        detectors: !a.no_detectors,
         ..Config::default()
     };
     if a.portability {

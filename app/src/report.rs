@@ -13,6 +13,7 @@ fn settings(sim: &Simulator) -> Value {
         "sibling_order": c.sibling_order,
         "only_workgroups": c.only_workgroups,
         "schedule": c.schedule.to_string(),
+        "detectors": c.detectors,
     })
 }
 

@@ -677,3 +677,37 @@ fn assembly_round_trip_and_errors() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no buffer bound"));
 }
+
+/// Every diagnostic code is in the README's table, and `--no-detectors` turns the detectors
+/// off.
+#[test]
+fn diagnostics_are_documented_and_detectors_can_be_turned_off() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .unwrap();
+    for code in lanescope_core::trace::DiagCode::ALL {
+        assert!(
+            readme.contains(&format!("`{code}`")),
+            "{code} is not in the README"
+        );
+    }
+    let buf = tmp("nodet.bin");
+    write_words(&buf, std::iter::repeat_n(0, 64));
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "run".to_string(),
+            data("tile_no_barrier.spv"),
+            "--buffer".into(),
+            format!("0:0={}", buf.display()),
+            "--json".into(),
+        ];
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        let o = exe().args(a).output().unwrap();
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let on = run(&[]);
+    assert_eq!(on["diagnostics"][0]["code"], "data-race");
+    assert_eq!(on["settings"]["detectors"], true);
+    let off = run(&["--no-detectors"]);
+    assert_eq!(off["diagnostics"], serde_json::json!([]));
+}

@@ -17,7 +17,7 @@ fn bindings(prog: &Program) -> Bindings {
     Bindings::for_example(prog, u64::MAX).expect("the example's buffers fit")
 }
 
-fn workload(c: &mut Criterion, name: &str, file: &str, workgroups: [u32; 3]) {
+fn workload(c: &mut Criterion, name: &str, file: &str, workgroups: [u32; 3], detectors: bool) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../assets")
         .join(file);
@@ -27,6 +27,7 @@ fn workload(c: &mut Criterion, name: &str, file: &str, workgroups: [u32; 3]) {
     let b = bindings(&prog);
     let cfg = Config {
         workgroups,
+        detectors,
         ..Config::default()
     };
     let run = || {
@@ -35,21 +36,43 @@ fn workload(c: &mut Criterion, name: &str, file: &str, workgroups: [u32; 3]) {
         sim
     };
     let lane_instructions = run().stats().lane_instructions;
-    let mut g = c.benchmark_group("throughput");
+    // The speed target is measured with the bug detectors off; with them on it may cost at most
+    // twice as much.
+    let mut g = c.benchmark_group(if detectors {
+        "with detectors"
+    } else {
+        "throughput"
+    });
     g.throughput(Throughput::Elements(lane_instructions));
     g.bench_function(name, |bench| bench.iter(run));
     g.finish();
 }
 
 fn throughput(c: &mut Criterion) {
-    workload(c, "alu-bound loop", "alu_loop.spv", [4, 1, 1]);
-    workload(
-        c,
-        "divergent control flow",
-        "break_continue.spv",
-        [16, 1, 1],
-    );
-    workload(c, "subgroup-op heavy", "subgroup_reduce.spv", [16, 1, 1]);
+    for detectors in [false, true] {
+        workload(c, "alu-bound loop", "alu_loop.spv", [4, 1, 1], detectors);
+        workload(
+            c,
+            "divergent control flow",
+            "break_continue.spv",
+            [16, 1, 1],
+            detectors,
+        );
+        workload(
+            c,
+            "subgroup-op heavy",
+            "subgroup_reduce.spv",
+            [16, 1, 1],
+            detectors,
+        );
+        workload(
+            c,
+            "workgroup reduction",
+            "workgroup_reduce.spv",
+            [16, 1, 1],
+            detectors,
+        );
+    }
 }
 
 criterion_group! {

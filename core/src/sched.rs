@@ -231,6 +231,9 @@ pub struct Subgroup {
     pub finished: Mask,
     /// Poison lanes per register slot (empty until the first poison value; see `exec::poison`).
     pub poison: Vec<Mask>,
+    /// Lanes per register slot holding data nobody initialized (memory read before any write,
+    /// OpUndef), for the uninitialized-read detector; empty when it is off or nothing is.
+    pub uninit: Vec<Mask>,
 }
 
 /// What scheduling did, for statistics and the trace.

@@ -74,11 +74,17 @@ pub enum DiagCode {
     Unsupported,
     /// Invocations reached OpUnreachable (undefined behaviour).
     Unreachable,
+    /// Two accesses to the same memory from different invocations, at least one a write and
+    /// not both atomic, that nothing in the memory model orders.
+    DataRace,
+    /// A value read from memory nobody wrote (Workgroup, Private or Function memory without an
+    /// initializer) or an OpUndef, used where it shows.
+    UninitializedRead,
 }
 
 impl DiagCode {
     /// Every code, in the README table's order.
-    pub const ALL: [Self; 17] = [
+    pub const ALL: [Self; 19] = [
         Self::OutOfBounds,
         Self::UndefinedResult,
         Self::InactiveSource,
@@ -96,6 +102,8 @@ impl DiagCode {
         Self::CoopmatOverflow,
         Self::Unsupported,
         Self::Unreachable,
+        Self::DataRace,
+        Self::UninitializedRead,
     ];
 
     /// The stable kebab-case name.
@@ -118,6 +126,52 @@ impl DiagCode {
             Self::CoopmatOverflow => "coopmat-overflow",
             Self::Unsupported => "unsupported",
             Self::Unreachable => "unreachable",
+            Self::DataRace => "data-race",
+            Self::UninitializedRead => "uninitialized-read",
+        }
+    }
+
+    /// The rule broken, in a sentence, for people reading a diagnostic.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            Self::OutOfBounds => "A load, store or index must stay inside its memory or array; outside, a load reads an undefined value and a store may write anywhere (Lanescope reads 0 and drops the store).",
+            Self::UndefinedResult => "Some operands give an undefined result: integer division by zero, a shift by the width or more, a float-to-integer conversion out of range, an empty ballot's FindLSB/MSB.",
+            Self::InactiveSource => "A shuffle, broadcast or similar read a lane that is not executing it with the reader (outside the tangle) or outside the subgroup: the value read is undefined.",
+            Self::RotateInactiveSource => "OpGroupNonUniformRotateKHR read a lane that is not in the tangle: the value is undefined (SPV_KHR_subgroup_rotate).",
+            Self::InvalidClusterSize => "ClusterSize must be a constant power of two no larger than the subgroup.",
+            Self::NonuniformDelta => "A rotate's Delta must be dynamically uniform within the tangle (SPV_KHR_subgroup_rotate).",
+            Self::NonuniformOperand => "This operand must be dynamically uniform: the same in every invocation of the tangle.",
+            Self::DotOverflow => "An AccSat integer dot product whose products or sum overflow the result type before the saturating addition has an undefined result (SPV_KHR_integer_dot_product).",
+            Self::BarrierDivergence => "Every invocation of an OpControlBarrier's execution scope must execute the same dynamic instance of it; one that exited or waits at another barrier makes it undefined behaviour.",
+            Self::TraceLimit => "The trace stopped recording at its step limit; later steps are not in it.",
+            Self::CoopmatPartialTangle => "A cooperative-matrix operation must be executed by every invocation of its scope together (SPV_KHR_cooperative_matrix).",
+            Self::CoopmatReplicaMismatch => "Invocations that hold copies of one matrix element disagree on its value.",
+            Self::CoopmatNonuniformOperand => "This cooperative-matrix operand must be the same in every invocation of the scope.",
+            Self::CoopmatInvalidStride => "A cooperative-matrix load or store's stride must be a valid row or column stride for the matrix.",
+            Self::CoopmatOverflow => "A cooperative-matrix MulAdd overflowed its result type.",
+            Self::Unsupported => "Lanescope cannot evaluate this instruction for these operands.",
+            Self::Unreachable => "Executing OpUnreachable (or terminating an invocation in a compute shader) is undefined behaviour.",
+            Self::DataRace => "Two accesses to the same memory from different invocations, at least one a write and not both atomic, must be ordered by the memory model (a barrier with the right scope and semantics); otherwise the result is undefined. Running in lockstep in one subgroup does not count.",
+            Self::UninitializedRead => "Workgroup, Private and Function memory without an initializer, and OpUndef, hold undefined values until written; using such a value where it shows (stored, branched on, used as an address, fed to a subgroup operation) gives undefined results.",
+        }
+    }
+
+    /// Where the rule is written, in the public SPIR-V or Vulkan specifications.
+    pub fn spec_url(self) -> &'static str {
+        match self {
+            Self::DataRace => "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#memory-model",
+            Self::BarrierDivergence => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#OpControlBarrier",
+            Self::UninitializedRead => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#OpVariable",
+            Self::RotateInactiveSource | Self::NonuniformDelta | Self::InvalidClusterSize => "https://github.khronos.org/SPIRV-Registry/extensions/KHR/SPV_KHR_subgroup_rotate.html",
+            Self::DotOverflow => "https://github.khronos.org/SPIRV-Registry/extensions/KHR/SPV_KHR_integer_dot_product.html",
+            Self::CoopmatPartialTangle
+            | Self::CoopmatReplicaMismatch
+            | Self::CoopmatNonuniformOperand
+            | Self::CoopmatInvalidStride
+            | Self::CoopmatOverflow => "https://github.khronos.org/SPIRV-Registry/extensions/KHR/SPV_KHR_cooperative_matrix.html",
+            Self::InactiveSource | Self::NonuniformOperand => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#_non_uniform_instructions",
+            Self::OutOfBounds => "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#shaders-robust-buffer-access",
+            Self::UndefinedResult | Self::Unreachable | Self::Unsupported | Self::TraceLimit => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html",
         }
     }
 
@@ -168,6 +222,37 @@ pub struct Diagnostic {
     /// The source position of the instruction, when the module carries line information.
     #[serde(flatten)]
     pub source: SourceRef,
+    /// For a data race: the two accesses, earlier first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accesses: Vec<AccessRef>,
+    /// The memory concerned: its byte address within its memory, and the variable (with the
+    /// member or element) it is in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variable: Option<String>,
+    /// A race between invocations of one subgroup: only their lockstep execution orders them
+    /// here, which the memory model does not promise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lockstep: bool,
+}
+
+/// One access of a data race.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AccessRef {
+    /// Local invocation index within its workgroup.
+    pub invocation: u32,
+    pub workgroup: [u32; 3],
+    /// Module instruction index.
+    pub instruction: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// `read`, `write` or `atomic`.
+    pub kind: &'static str,
+    /// The step that made it (to go back to it).
+    pub step: u64,
 }
 
 /// One step: a tangle executing one instruction.

@@ -461,7 +461,13 @@ fn asset_layout_table_moves_elements_in_conversions() {
         &opts(layout),
         vec![(0, inp), (1, vec![0; 1024]), (2, vec![0; 1024])],
     );
-    assert!(codes(&s).is_empty());
+    // Both subgroups store the same matrices to the same words: a real (if harmless) race,
+    // and nothing else.
+    assert!(
+        codes(&s).iter().all(|c| c == "data-race"),
+        "{:?}",
+        codes(&s)
+    );
     let h = read_halves(&s.buffer(0, 1).unwrap()[..512]);
     let i = to_words(&s.buffer(0, 2).unwrap()[..1024]);
     for e in 0..256 {

@@ -101,7 +101,13 @@ fn workgroup_memory_is_shared_across_subgroups_with_barriers() {
                 "invocation {l}, subgroup size {size}"
             );
         }
-        assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+        // The three workgroups write the same output words: a real race between workgroups,
+        // and the only finding (the barrier orders the tile within each workgroup).
+        for d in sim.diagnostics() {
+            assert_eq!(d.code, "data-race", "{d:?}");
+            assert_ne!(d.accesses[0].workgroup, d.accesses[1].workgroup, "{d:?}");
+        }
+        assert!(!sim.diagnostics().is_empty());
         assert_eq!(sim.stats().workgroups_done, 3);
     }
 }

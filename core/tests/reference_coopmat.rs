@@ -52,7 +52,10 @@ fn simulate(doc: &Value, group: &str) -> lanescope_core::Simulator {
         &reference_dir(group).join(doc["shader"].as_str().unwrap()),
         [wg[0], wg[1], wg[2]],
         buffers,
-        Config::default(),
+        Config {
+            detectors: false,
+            ..Config::default()
+        },
     )
 }
 

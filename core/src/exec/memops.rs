@@ -41,6 +41,26 @@ fn base_and_stride(c: &Ctx<'_>, p: u64) -> (usize, usize) {
     ((p as u32) as usize, per)
 }
 
+/// Notes a same-address access for the race detector: two invocations stand for all of them,
+/// since any race the others are in, one of the first two is in too (they share every epoch).
+fn note_first_two(c: &mut Ctx<'_>, p: u64, table: &[Leaf], write: bool) {
+    let mut m = if c.full {
+        Mask::MAX >> (Mask::BITS as usize - c.s)
+    } else {
+        c.mask
+    };
+    for _ in 0..2 {
+        if m == 0 {
+            break;
+        }
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        for leaf in table {
+            c.mem.note(p, *leaf, c.inv_base + l, write);
+        }
+    }
+}
+
 pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
     let table = &c.prog.leaf_tables[leaves as usize];
     let Some(p) = uniform_ptr(c, ptr, table) else {
@@ -48,6 +68,9 @@ pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
     };
     let (s, inv_base) = (c.s, c.inv_base);
     let (base, per) = base_and_stride(c, p);
+    if c.mem.log.is_some() {
+        note_first_two(c, p, table, false);
+    }
     let Some((mem, _, _)) = c.mem.window(p, 0) else {
         return false;
     };
@@ -75,6 +98,9 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
     };
     let (s, inv_base) = (c.s, c.inv_base);
     let (base, per) = base_and_stride(c, p);
+    if c.mem.log.is_some() {
+        note_first_two(c, p, table, true);
+    }
     let Some((mem, _, _)) = c.mem.window(p, 0) else {
         return false;
     };
@@ -131,6 +157,9 @@ pub(super) fn atomic(
     let mut bad = None;
     let mut bad_lanes: Mask = 0;
     let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    if let Some(log) = &mut mem.log {
+        log.atomic = true;
+    }
     // Lanes perform their atomics one after another, in lane order.
     each(c.mask, false, s, |l| {
         let p = regs[ptr as usize * s + l];
@@ -171,6 +200,9 @@ pub(super) fn atomic(
             regs[d as usize * s + l] = old;
         }
     });
+    if let Some(log) = &mut c.mem.log {
+        log.atomic = false;
+    }
     if let Some(o) = bad {
         c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }

@@ -15,6 +15,40 @@ pub struct Memory {
     pub per_invocation: usize,
     /// Poison, one bit per 4-byte word, parallel to each memory; empty until something is poison.
     pub poison: PoisonMaps,
+    /// Accesses to shared memory (Workgroup and buffers) made by the current step, when the
+    /// race detector listens.
+    pub log: Option<AccessLog>,
+}
+
+/// How an access touched memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    /// Part of an atomic instruction (atomics never race with each other).
+    Atomic,
+}
+
+/// One access to shared memory: which memory (Workgroup, or a buffer's storage index), the
+/// bytes, the invocation (local index) and the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Access {
+    pub space: Space,
+    /// Storage index of a buffer (0 for Workgroup memory).
+    pub storage: u32,
+    /// The resource a buffer pointer named (for naming the variable).
+    pub region: u32,
+    pub offset: u32,
+    pub size: u8,
+    pub inv: u32,
+    pub kind: AccessKind,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct AccessLog {
+    pub accesses: Vec<Access>,
+    /// Set while an atomic instruction runs.
+    pub atomic: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -23,6 +57,39 @@ pub struct PoisonMaps {
     buffers: Vec<Vec<u64>>,
     workgroup: Vec<u64>,
     invocation: Vec<u64>,
+    /// Words marked now, per space (buffer, workgroup, invocation): lets a step that touches
+    /// only clean memory skip the bookkeeping.
+    marked: [u64; 3],
+}
+
+impl PoisonMaps {
+    /// Whether any word of `space` is marked now.
+    pub fn marked_in(&self, space: Space) -> bool {
+        self.marked[space_index(space)] != 0
+    }
+}
+
+fn space_index(space: Space) -> usize {
+    match space {
+        Space::Buffer => 0,
+        Space::Workgroup => 1,
+        Space::Invocation => 2,
+    }
+}
+
+/// Sets or clears words `w0..w1` of `map`, keeping `marked` the number set.
+fn mark_words(map: &mut [u64], w0: usize, w1: usize, on: bool, marked: &mut u64) {
+    for w in w0..w1 {
+        let bit = 1u64 << (w % 64);
+        let was = map[w / 64] & bit != 0;
+        if on && !was {
+            map[w / 64] |= bit;
+            *marked += 1;
+        } else if !on && was {
+            map[w / 64] &= !bit;
+            *marked -= 1;
+        }
+    }
 }
 
 /// An access that falls outside its memory.
@@ -96,9 +163,45 @@ impl Memory {
         Ok(&mut mem[s..s + size as usize])
     }
 
+    /// Notes an access to shared memory for the race detector, when it listens.
+    #[inline]
+    pub fn note(&mut self, ptr: u64, leaf: Leaf, inv: usize, write: bool) {
+        let Some(log) = &mut self.log else {
+            return;
+        };
+        let (space, region, base) = decode_ptr(ptr);
+        let storage = match space {
+            Space::Invocation => return,
+            Space::Workgroup => 0,
+            Space::Buffer => match self.storage_of.get(region as usize) {
+                Some(s) => *s,
+                None => return,
+            },
+        };
+        log.accesses.push(Access {
+            space,
+            storage,
+            region,
+            offset: base.wrapping_add(leaf.offset),
+            size: leaf.ty.size_bytes() as u8,
+            inv: inv as u32,
+            kind: if log.atomic {
+                AccessKind::Atomic
+            } else if write {
+                AccessKind::Write
+            } else {
+                AccessKind::Read
+            },
+        });
+    }
+
     #[inline]
     pub fn read(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> Result<u64, OutOfBounds> {
         let size = leaf.ty.size_bytes();
+        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
+            self.locate(ptr, leaf.offset, size, inv)?;
+            self.note(ptr, leaf, inv, false);
+        }
         let bytes = self.locate(ptr, leaf.offset, size, inv)?;
         let mut b = [0u8; 8];
         b[..size as usize].copy_from_slice(bytes);
@@ -145,6 +248,10 @@ impl Memory {
     #[inline]
     pub fn write(&mut self, ptr: u64, leaf: Leaf, inv: usize, v: u64) -> Result<(), OutOfBounds> {
         let size = leaf.ty.size_bytes();
+        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
+            self.locate(ptr, leaf.offset, size, inv)?;
+            self.note(ptr, leaf, inv, true);
+        }
         let bytes = self.locate(ptr, leaf.offset, size, inv)?;
         bytes.copy_from_slice(&v.to_le_bytes()[..size as usize]);
         Ok(())
@@ -182,9 +289,20 @@ impl Memory {
         leaf: Leaf,
         inv: usize,
     ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
+        self.poison_span(ptr, leaf.offset, leaf.ty.size_bytes(), inv)
+    }
+
+    /// The poison bitmap and word range of `size` bytes at `off` past `ptr`, if in bounds.
+    fn poison_span(
+        &mut self,
+        ptr: u64,
+        off: u32,
+        size: u32,
+        inv: usize,
+    ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
         let (space, region, base) = decode_ptr(ptr);
-        let start = u64::from(base) + u64::from(leaf.offset);
-        let end = start + u64::from(leaf.ty.size_bytes());
+        let start = u64::from(base) + u64::from(off);
+        let end = start + u64::from(size);
         let (len, lo, map) = match space {
             Space::Buffer => {
                 let i = self.storage(region)?;
@@ -219,6 +337,75 @@ impl Memory {
         Some((map, w0, w1, total_words))
     }
 
+    /// Whether any word of `size` bytes at `off` past `ptr` is marked (no bounds error: an
+    /// access out of bounds reads as unmarked).
+    pub fn span_marked(&mut self, ptr: u64, off: u32, size: u32, inv: usize) -> bool {
+        if !self.poison.any {
+            return false;
+        }
+        self.poison_span(ptr, off, size, inv)
+            .is_some_and(|(map, w0, w1, _)| (w0..w1).any(|w| map[w / 64] >> (w % 64) & 1 == 1))
+    }
+
+    /// Whether any word of `size` bytes at `off` past any of the pointers (each with its
+    /// invocation) is marked: the per-lane check of a load or store, without the bookkeeping of
+    /// [`Self::span_marked`] (maps shorter than the memory hold no marks past their end).
+    pub fn any_span_marked(
+        &self,
+        lanes: impl Iterator<Item = (u64, usize)>,
+        off: u32,
+        size: u32,
+    ) -> bool {
+        if !self.poison.any {
+            return false;
+        }
+        for (ptr, inv) in lanes {
+            let (space, region, base) = decode_ptr(ptr);
+            let (map, lo, len) = match space {
+                Space::Buffer => {
+                    let Some(i) = self.storage(region) else {
+                        continue;
+                    };
+                    let Some(map) = self.poison.buffers.get(i) else {
+                        continue;
+                    };
+                    (map, 0, self.buffers.get(i).map_or(0, Vec::len))
+                }
+                Space::Workgroup => (&self.poison.workgroup, 0, self.workgroup.len()),
+                Space::Invocation => (
+                    &self.poison.invocation,
+                    inv * self.per_invocation,
+                    self.per_invocation,
+                ),
+            };
+            let start = base as usize + off as usize;
+            if start + size as usize > len {
+                continue;
+            }
+            let (w0, w1) = ((lo + start) / 4, (lo + start + size as usize).div_ceil(4));
+            if (w0..w1).any(|w| map.get(w / 64).is_some_and(|m| m >> (w % 64) & 1 == 1)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Marks (or clears) the words of `size` bytes at `ptr` as poison.
+    pub fn set_poison_range(&mut self, ptr: u64, size: u32, inv: usize, on: bool) {
+        if !on && !self.poison.any {
+            return;
+        }
+        if on {
+            self.poison.any = true;
+        }
+        let k = space_index(decode_ptr(ptr).0);
+        let mut marked = self.poison.marked[k];
+        if let Some((map, w0, w1, _)) = self.poison_span(ptr, 0, size, inv) {
+            mark_words(map, w0, w1, on, &mut marked);
+        }
+        self.poison.marked[k] = marked;
+    }
+
     /// Whether any word of the leaf at `ptr` holds poison.
     pub fn is_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> bool {
         if !self.poison.any {
@@ -236,15 +423,12 @@ impl Memory {
         if on {
             self.poison.any = true;
         }
+        let k = space_index(decode_ptr(ptr).0);
+        let mut marked = self.poison.marked[k];
         if let Some((map, w0, w1, _)) = self.poison_words(ptr, leaf, inv) {
-            for w in w0..w1 {
-                if on {
-                    map[w / 64] |= 1 << (w % 64);
-                } else {
-                    map[w / 64] &= !(1 << (w % 64));
-                }
-            }
+            mark_words(map, w0, w1, on, &mut marked);
         }
+        self.poison.marked[k] = marked;
     }
 
     /// Poisoned words of the buffer of resource `index` (word indices), for reports.

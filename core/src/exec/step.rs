@@ -16,6 +16,7 @@ pub enum Flow {
     Call,
     Barrier {
         workgroup: bool,
+        memory: u32,
     },
     /// A Workgroup-scope cooperative-matrix operation: wait until the whole workgroup is there.
     CoopWorkgroup,
@@ -475,7 +476,9 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
             });
         }
-        Inst::Variable { dst, offset, init } => {
+        Inst::Variable {
+            dst, offset, init, ..
+        } => {
             let p = crate::program::encode_ptr(crate::program::Space::Invocation, 0, *offset);
             let regs = &mut *c.regs;
             each(c.mask, c.full, s, |l| regs[r(*dst, l)] = p);
@@ -688,9 +691,10 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         }
         Inst::Coop(op) => return super::coop::exec(c, op),
         Inst::Call { .. } => return Flow::Call,
-        Inst::Barrier { workgroup } => {
+        Inst::Barrier { workgroup, memory } => {
             return Flow::Barrier {
                 workgroup: *workgroup,
+                memory: *memory,
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Blocks: phis, merge instructions, terminators; other instructions go to `decode`.
 
 use super::{decode, Ctx, LoadError};
-use crate::program::{Block, Terminator, Type};
+use crate::program::{Block, Inst, Terminator, Type};
 use crate::value::{mask, ScalarTy};
 use rspirv::dr::{self, Instruction, Operand};
 use rspirv::spirv::Op;
@@ -19,8 +19,14 @@ impl Ctx<'_> {
         let mut merge = None;
         let mut term = None;
         let label_index = self.cur_index;
+        // Memory semantics of OpMemoryBarriers waiting for the next OpControlBarrier.
+        let mut pending_semantics = 0u32;
         for inst in &b.instructions {
             self.set_cur(inst);
+            if inst.class.opcode == Op::MemoryBarrier {
+                pending_semantics |= self.scope(inst, 1).unwrap_or(0);
+                continue;
+            }
             let here = self.cur_index;
             if term.is_some() {
                 return Err(self.invalid(inst, "instruction after the block's terminator"));
@@ -41,7 +47,10 @@ impl Ctx<'_> {
                     inst_indices.push(here);
                 }
                 _ => {
-                    if let Some(i) = decode::lower(self, inst)? {
+                    if let Some(mut i) = decode::lower(self, inst)? {
+                        if let Inst::Barrier { memory, .. } = &mut i {
+                            *memory |= std::mem::take(&mut pending_semantics);
+                        }
                         insts.push(i);
                         inst_indices.push(here);
                     }

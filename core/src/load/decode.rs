@@ -328,7 +328,12 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             }
             Inst::Copy { dst, src, n }
         }
-        Op::Undef => return Ok(None),
+        Op::Undef => {
+            // Its slot holds 0; the detectors treat it as undefined until overwritten.
+            let (slot, width, _) = cx.dst(inst)?;
+            cx.undef_slots.push((slot, width));
+            return Ok(None);
+        }
         Op::ConvertFToU
         | Op::ConvertFToS
         | Op::ConvertSToF
@@ -687,8 +692,15 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                 binding: None,
                 resource: None,
                 builtin: None,
+                instruction: cx.cur_index,
+                initialized: init.is_some(),
             });
-            Inst::Variable { dst, offset, init }
+            Inst::Variable {
+                dst,
+                offset,
+                size,
+                init,
+            }
         }
         Op::Load => {
             let (dst, _, _) = cx.dst(inst)?;
@@ -767,7 +779,9 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                     ))
                 }
             };
-            Inst::Barrier { workgroup }
+            // Semantics are an <id> of a constant; an unreadable one orders nothing extra.
+            let memory = cx.scope(inst, 2).unwrap_or(0);
+            Inst::Barrier { workgroup, memory }
         }
         _ if is_group_op(op) => return lower_subgroup(cx, inst).map(Some),
         Op::SDot | Op::UDot | Op::SUDot | Op::SDotAccSat | Op::UDotAccSat | Op::SUDotAccSat => {

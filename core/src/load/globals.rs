@@ -364,6 +364,9 @@ impl Ctx<'_> {
             return Err(self.invalid(inst, "constant does not match its type"));
         }
         let slot = self.alloc_slot(inst, rid, ty)?;
+        if inst.class.opcode == Op::Undef {
+            self.undef_slots.push((slot, value.len() as u32));
+        }
         for (k, v) in value.iter().enumerate() {
             if *v != 0 {
                 self.const_slots.push((slot + k as u32, *v));
@@ -563,6 +566,8 @@ impl Ctx<'_> {
             binding: None,
             resource: None,
             builtin: None,
+            instruction: self.cur_index,
+            initialized: inst.operands.get(1).is_some(),
         };
         let init = match inst.operands.get(1) {
             Some(Operand::IdRef(c)) => Some(*c),

@@ -485,6 +485,7 @@ pub(crate) struct Ctx<'m> {
     /// result id -> module instruction index
     pub id_index: HashMap<u32, u32>,
     pub names: BTreeMap<u32, String>,
+    pub member_names: BTreeMap<(u32, u32), String>,
     pub decos: HashMap<u32, Decorations>,
     pub member_decos: HashMap<(u32, u32), Decorations>,
     pub types: Types,
@@ -532,6 +533,8 @@ pub(crate) struct Ctx<'m> {
     /// Whether the module declares WorkgroupMemoryExplicitLayoutKHR: Block-decorated
     /// Workgroup variables then overlay one another from offset 0.
     pub explicit_workgroup_layout: bool,
+    /// Slots of OpUndef results: (slot, width).
+    pub undef_slots: Vec<(u32, u32)>,
     /// Whether an atomic instruction works on buffer memory (workgroups may communicate).
     pub buffer_atomics: bool,
     /// Which kinds of Workgroup variables were seen (the two may not be mixed).
@@ -552,6 +555,7 @@ impl<'m> Ctx<'m> {
             inst_index: HashMap::new(),
             id_index: HashMap::new(),
             names: BTreeMap::new(),
+            member_names: BTreeMap::new(),
             decos: HashMap::new(),
             member_decos: HashMap::new(),
             types: Types::default(),
@@ -594,6 +598,7 @@ impl<'m> Ctx<'m> {
             debug: None,
             explicit_workgroup_layout: false,
             buffer_atomics: false,
+            undef_slots: Vec::new(),
             block_workgroup_vars: false,
             plain_workgroup_vars: false,
             float_controls: crate::float::FloatControls::default(),
@@ -823,6 +828,7 @@ impl<'m> Ctx<'m> {
             initializers: std::mem::take(&mut self.initializers),
             spec_constants: std::mem::take(&mut self.spec_infos),
             names,
+            member_names: std::mem::take(&mut self.member_names),
             id_slots,
             is_reconv_target,
             module_instructions: self.raw.len() as u32,
@@ -836,6 +842,7 @@ impl<'m> Ctx<'m> {
             module: std::sync::Arc::clone(&self.raw),
             debug: self.debug.take(),
             buffer_atomics: self.buffer_atomics,
+            undef_slots: std::mem::take(&mut self.undef_slots),
             float_controls: self.float_controls,
         })
     }

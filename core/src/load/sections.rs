@@ -47,6 +47,16 @@ impl Ctx<'_> {
 
     pub(super) fn read_debug_and_annotations(&mut self) {
         for i in &self.module.debug_names {
+            if i.class.opcode == Op::MemberName {
+                if let (
+                    Some(Operand::IdRef(t)),
+                    Some(Operand::LiteralBit32(m)),
+                    Some(Operand::LiteralString(s)),
+                ) = (i.operands.first(), i.operands.get(1), i.operands.get(2))
+                {
+                    self.member_names.insert((*t, *m), s.clone());
+                }
+            }
             if i.class.opcode == Op::Name {
                 if let (Some(Operand::IdRef(id)), Some(Operand::LiteralString(s))) =
                     (i.operands.first(), i.operands.get(1))

@@ -333,6 +333,8 @@ pub enum Inst {
     Variable {
         dst: u32,
         offset: u32,
+        /// Bytes of the variable.
+        size: u32,
         init: Option<(Opnd, u32)>,
     },
     Load {
@@ -403,9 +405,12 @@ pub enum Inst {
         dst: Option<(u32, u32)>,
         args: Vec<(Opnd, u32)>,
     },
-    /// OpControlBarrier; `workgroup` when the execution scope is Workgroup.
+    /// OpControlBarrier; `workgroup` when the execution scope is Workgroup. `memory` is its
+    /// memory semantics, with those of OpMemoryBarriers just before it in the block (the
+    /// `memoryBarrierBuffer(); barrier();` pattern) folded in.
     Barrier {
         workgroup: bool,
+        memory: u32,
     },
     /// A cooperative-matrix operation (`crate::coopmat`).
     Coop(Box<crate::coopmat::CoopOp>),

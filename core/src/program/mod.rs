@@ -119,6 +119,10 @@ pub struct Variable {
     /// Index in `Program::resources` for buffers.
     pub resource: Option<u32>,
     pub builtin: Option<u32>,
+    /// Module instruction index of its OpVariable (where it is declared).
+    pub instruction: u32,
+    /// Whether it has an initializer.
+    pub initialized: bool,
 }
 
 /// A buffer the host binds: storage or uniform buffer (set, binding), or the push constants.
@@ -169,6 +173,8 @@ pub struct Program {
     pub spec_constants: Vec<SpecConstantInfo>,
     /// SPIR-V id -> friendly name (OpName or `%id`).
     pub names: std::collections::BTreeMap<u32, String>,
+    /// (struct type's SPIR-V id, member) -> OpMemberName.
+    pub member_names: std::collections::BTreeMap<(u32, u32), String>,
     /// SPIR-V id -> (slot, width, type) for ids that hold values, for watches and the disassembly.
     pub id_slots: std::collections::BTreeMap<u32, (u32, u32, TypeId)>,
     /// Blocks that are a merge block, continue target or switch target somewhere: only branches
@@ -195,6 +201,8 @@ pub struct Program {
     /// Whether some atomic instruction works on buffer memory: workgroups may then communicate,
     /// and what one sees can depend on which others ran before it.
     pub buffer_atomics: bool,
+    /// Register slots of OpUndef values, (slot, width): undefined until overwritten.
+    pub undef_slots: Vec<(u32, u32)>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
     pub warnings: Vec<crate::load::Warning>,
@@ -222,6 +230,77 @@ pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
 }
 
 impl Program {
+    /// The variable holding byte `offset` of a memory (Workgroup memory, or buffer resource
+    /// `region`), with the member or element path to it: `tile[3]`, `data.values[7].x`.
+    pub fn describe_address(&self, space: Space, region: u32, offset: u32) -> Option<String> {
+        let var = self.variables.iter().find(|v| {
+            v.space == space
+                && match space {
+                    Space::Buffer => v.resource == Some(region),
+                    _ => offset >= v.offset && offset < v.offset.saturating_add(v.size.max(1)),
+                }
+        })?;
+        let (_, _, ptr_ty) = *self.id_slots.get(&var.id)?;
+        let Type::Pointer { pointee, .. } = self.types.get(ptr_ty) else {
+            return Some(var.name.clone());
+        };
+        // An anonymous block (`buffer Out { uint outp[]; };`) has no name of its own: the path
+        // starts at its member.
+        let mut path = if self.names.contains_key(&var.id) {
+            var.name.clone()
+        } else {
+            String::new()
+        };
+        let mut t = *pointee;
+        let mut off = offset - var.offset.min(offset);
+        // Down through members and elements, at most as deep as types nest.
+        for _ in 0..32 {
+            match self.types.get(t) {
+                Type::Struct { members, .. } => {
+                    let n = members.len() as u32;
+                    let found = (0..n).rev().find_map(|m| {
+                        let (mo, _, mt) = self.types.member(t, Layout::Plain, m)?;
+                        (mo <= off).then_some((m, mo, mt))
+                    });
+                    let Some((m, mo, mt)) = found else { break };
+                    let sid = self.types.spirv_ids.get(t as usize).copied().unwrap_or(0);
+                    match self.member_names.get(&(sid, m)) {
+                        Some(name) if !name.is_empty() => {
+                            path.push('.');
+                            path.push_str(name);
+                        }
+                        _ => path.push_str(&format!(".{m}")),
+                    }
+                    off -= mo;
+                    t = mt;
+                }
+                Type::Array { .. } | Type::RuntimeArray { .. } | Type::Matrix { .. } => {
+                    let Some((stride, _, elem, _)) = self.types.element_step(t, Layout::Plain)
+                    else {
+                        break;
+                    };
+                    let stride = stride.max(1);
+                    path.push_str(&format!("[{}]", off / stride));
+                    off %= stride;
+                    if elem == TypeId::MAX {
+                        break;
+                    }
+                    t = elem;
+                }
+                Type::Vector { elem, n } => {
+                    let c = off / elem.size_bytes().max(1);
+                    if c < *n {
+                        path.push_str(&format!("[{c}]"));
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        // Root names from the shader's declaration style: an anonymous block's name is "".
+        Some(path.trim_start_matches('.').to_owned())
+    }
+
     /// Where module instruction `k` came from in the source, as far as the module says.
     pub fn source_ref(&self, k: u32) -> crate::trace::SourceRef {
         let Some(d) = &self.debug else {

@@ -25,10 +25,13 @@ impl Simulator {
                     sg.regs[(param + k) as usize * s + l] = sg.regs[(src + k) as usize * s + l];
                 }
             }
-            if !sg.poison.is_empty() {
-                for k in 0..*w {
-                    let p = sg.poison[(src + k) as usize];
-                    crate::exec::poison::set(&mut sg.poison, param + k, 1, t.mask, p);
+            // Both taint layers follow the values: undefined results and uninitialized data.
+            for layer in [&mut sg.poison, &mut sg.uninit] {
+                if !layer.is_empty() {
+                    for k in 0..*w {
+                        let p = layer[(src + k) as usize];
+                        crate::exec::poison::set(layer, param + k, 1, t.mask, p);
+                    }
                 }
             }
         }
@@ -237,9 +240,10 @@ impl Simulator {
                     }
                 }
             }
-            let poisoned: Vec<(u32, u32, Mask)> = if sg.poison.is_empty() {
-                Vec::new()
-            } else {
+            let tainted = |layer: &[Mask]| -> Vec<(u32, u32, Mask)> {
+                if layer.is_empty() {
+                    return Vec::new();
+                }
                 tb.phis
                     .iter()
                     .filter_map(|phi| {
@@ -250,17 +254,22 @@ impl Simulator {
                                 (
                                     phi.dst,
                                     phi.width,
-                                    crate::exec::poison::any(&sg.poison, *src, phi.width),
+                                    crate::exec::poison::any(layer, *src, phi.width),
                                 )
                             })
                     })
                     .collect()
             };
+            let poisoned = tainted(&sg.poison);
+            let uninit = tainted(&sg.uninit);
             for (slot, l, v) in staged {
                 sg.regs[slot as usize * s + l] = v;
             }
             for (dst, width, p) in poisoned {
                 crate::exec::poison::set(&mut sg.poison, dst, width, lanes, p);
+            }
+            for (dst, width, p) in uninit {
+                crate::exec::poison::set(&mut sg.uninit, dst, width, lanes, p);
             }
         }
         let sg = &mut self.sgs[g];

@@ -8,8 +8,10 @@ use crate::sched::{Events, Rng, Schedule, SiblingOrder, Subgroup, SwitchTangles,
 use crate::trace::DiagCode;
 mod control;
 mod coop;
+mod detect;
 mod poison;
 mod source;
+mod uninit;
 mod views;
 
 pub use source::SourceValue;
@@ -46,6 +48,9 @@ pub struct Config {
     pub only_workgroups: Vec<[u32; 3]>,
     /// Which tangle, subgroup and workgroup runs when several can.
     pub schedule: Schedule,
+    /// Run the bug detectors (data races; barrier divergence counts invocations that have
+    /// exited). Off, a run costs less and reports only what the spec's rules say directly.
+    pub detectors: bool,
 }
 
 /// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
@@ -75,6 +80,7 @@ impl Default for Config {
             max_buffer_memory: 1 << 30,
             only_workgroups: Vec::new(),
             schedule: Schedule::Default,
+            detectors: true,
         }
     }
 }
@@ -371,6 +377,10 @@ pub struct Simulator {
     warnings: Vec<Warning>,
     /// Every bound (set, binding), direct or shared, with its index in `mem.buffers`.
     bound: Vec<((u32, u32), u32)>,
+    /// The race detector, when `Config::detectors` is on.
+    detect: Option<Box<detect::Detect>>,
+    /// The uninitialized-read detector, when `Config::detectors` is on.
+    uninit: Option<Box<uninit::Uninit>>,
 }
 
 impl Simulator {
@@ -506,6 +516,8 @@ impl Simulator {
             wg_pos: 0,
             wg_total: wg_total as u32,
             rng,
+            detect: None,
+            uninit: None,
             next_tangle: 0,
             stats: Stats::default(),
             diags: Vec::new(),
@@ -515,6 +527,11 @@ impl Simulator {
             finished: false,
             poison_stores: Vec::new(),
         };
+        if sim.cfg.detectors {
+            sim.detect = Some(Box::default());
+            sim.uninit = Some(Box::default());
+            sim.mem.log = Some(crate::exec::memory::AccessLog::default());
+        }
         sim.start_workgroup();
         Ok(sim)
     }
@@ -686,6 +703,10 @@ impl Simulator {
             self.sgs.push(sg);
         }
         self.current = None;
+        if let Some(d) = &mut self.detect {
+            d.start_workgroup(nsg, self.mem.workgroup.len());
+        }
+        self.uninit_start_workgroup();
     }
 
     /// Choose the tangle to run next: keep running the current one while it can.
@@ -772,24 +793,88 @@ impl Simulator {
         if self.release_coop() {
             return;
         }
-        let mut sites = BTreeSet::new();
-        let mut partial = false;
+        // Who waits at which barrier, who has exited, who is elsewhere (local invocation
+        // indices), for the report.
+        let s = self.cfg.subgroup_size;
+        let mut sites: std::collections::BTreeMap<(u32, u32), Vec<u32>> = Default::default();
+        let (mut exited, mut elsewhere) = (Vec::new(), Vec::new());
+        let mut first_sg = None;
+        let counts_exited = self.detect.is_some();
         for sg in &self.sgs {
             let at: Mask = sg
                 .tangles
                 .iter()
                 .filter(|t| t.at_barrier)
                 .fold(0, |m, t| m | t.mask);
-            if at != sg.live & !sg.finished {
-                partial = true;
-            }
             for t in sg.tangles.iter().filter(|t| t.at_barrier) {
-                sites.insert((t.block, t.inst));
+                first_sg.get_or_insert(sg.index);
+                sites.entry((t.block, t.inst)).or_default().extend(
+                    crate::view::LaneMask(t.mask)
+                        .iter()
+                        .map(|l| sg.index * s + l),
+                );
             }
+            let base = sg.index * s;
+            if counts_exited {
+                exited.extend(
+                    crate::view::LaneMask(sg.finished & sg.live)
+                        .iter()
+                        .map(|l| base + l),
+                );
+            }
+            elsewhere.extend(
+                crate::view::LaneMask(sg.live & !sg.finished & !at)
+                    .iter()
+                    .map(|l| base + l),
+            );
         }
-        if partial || sites.len() > 1 {
-            let (b, i) = sites.iter().next().copied().unwrap_or((0, 0));
-            self.diagnose(DiagCode::BarrierDivergence, "OpControlBarrier reached by only part of the workgroup, or at different barriers (undefined behaviour); released anyway".into(), 0, b, i, 0);
+        let memory = sites
+            .keys()
+            .filter_map(
+                |(b, i)| match self.prog.blocks[*b as usize].insts.get(*i as usize) {
+                    Some(crate::program::Inst::Barrier { memory, .. }) => Some(*memory),
+                    _ => None,
+                },
+            )
+            .fold(0, |m, x| m | x);
+        if let Some(d) = &mut self.detect {
+            d.workgroup_barrier(memory);
+        }
+        if !exited.is_empty() || !elsewhere.is_empty() || sites.len() > 1 {
+            let ranges = |v: &[u32]| ranges_of(v);
+            let mut parts: Vec<String> = sites
+                .iter()
+                .map(|((b, i), invs)| {
+                    let k = self.prog.step_index(*b, *i);
+                    let at = self
+                        .prog
+                        .source_ref(k)
+                        .describe()
+                        .unwrap_or_else(|| format!("instruction #{k}"));
+                    format!("invocations {} wait at the barrier at {at}", ranges(invs))
+                })
+                .collect();
+            if !exited.is_empty() {
+                parts.push(format!("invocations {} have exited", ranges(&exited)));
+            }
+            if !elsewhere.is_empty() {
+                parts.push(format!(
+                    "invocations {} wait elsewhere (at a reconvergence point)",
+                    ranges(&elsewhere)
+                ));
+            }
+            let (b, i) = sites.keys().next().copied().unwrap_or((0, 0));
+            self.diagnose(
+                DiagCode::BarrierDivergence,
+                format!(
+                    "a workgroup barrier not executed by every invocation of the workgroup (undefined behaviour; released anyway): {}",
+                    parts.join("; ")
+                ),
+                first_sg.unwrap_or(0),
+                b,
+                i,
+                0,
+            );
         }
         for sg in &mut self.sgs {
             for t in &mut sg.tangles {
@@ -870,6 +955,9 @@ impl Simulator {
             let inst = &block.insts[t.inst as usize];
             let mut found = Findings::default();
             let full = t.mask == self.sgs[g].live && self.sgs[g].live.count_ones() as usize == s;
+            if self.uninit.is_some() {
+                self.uninit_check_uses(g, &t, inst);
+            }
             let flow = {
                 let sg = &mut self.sgs[g];
                 let mut cx = step::Ctx {
@@ -892,19 +980,56 @@ impl Simulator {
             if new_poison != 0 || !self.sgs[g].poison.is_empty() || self.mem.poison.any {
                 self.propagate_poison(g, &t, inst, new_poison, &found.permutation);
             }
+            if self.uninit.is_some() {
+                self.uninit_propagate(g, &t, inst, &found.permutation);
+            }
             for (code, msg, lanes) in found.items {
                 self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
             }
+            self.check_accesses(t.block, t.inst);
             let sg = &mut self.sgs[g];
             match flow {
                 Flow::Next => sg.tangles[ti].inst += 1,
-                Flow::Barrier { workgroup: true } => sg.tangles[ti].at_barrier = true,
-                Flow::Barrier { workgroup: false } => {
-                    if t.mask != sg.live & !sg.finished {
+                Flow::Barrier {
+                    workgroup: true, ..
+                } => sg.tangles[ti].at_barrier = true,
+                Flow::Barrier {
+                    workgroup: false,
+                    memory,
+                } => {
+                    // Invocations that exited count: every one of the subgroup must execute it.
+                    let expected = if self.detect.is_some() {
+                        sg.live
+                    } else {
+                        sg.live & !sg.finished
+                    };
+                    let (live, finished) = (sg.live, sg.finished);
+                    if let Some(d) = &mut self.detect {
+                        d.subgroup_barrier(g, memory);
+                    }
+                    if t.mask != expected {
+                        let exited = finished & live & !t.mask;
+                        let others = live & !finished & !t.mask;
+                        let mut msg = format!(
+                            "subgroup-scope OpControlBarrier executed by lanes {} of subgroup {g} only",
+                            crate::view::LaneMask(t.mask).ranges()
+                        );
+                        if exited != 0 {
+                            msg.push_str(&format!(
+                                "; lanes {} had exited",
+                                crate::view::LaneMask(exited).ranges()
+                            ));
+                        }
+                        if others != 0 {
+                            msg.push_str(&format!(
+                                "; lanes {} were elsewhere",
+                                crate::view::LaneMask(others).ranges()
+                            ));
+                        }
+                        msg.push_str(" (every invocation of the subgroup must execute it: undefined behaviour)");
                         self.diagnose(
                             DiagCode::BarrierDivergence,
-                            "subgroup-scope OpControlBarrier executed by only part of the subgroup"
-                                .into(),
+                            msg,
                             g as u32,
                             t.block,
                             t.inst,
@@ -917,6 +1042,9 @@ impl Simulator {
                 Flow::CoopWorkgroup => sg.tangles[ti].at_barrier = true,
             }
             return Ok(());
+        }
+        if self.uninit.is_some() {
+            self.uninit_check_branch(g, &t, &block.term);
         }
         self.terminator(g, ti, &prog)
     }
@@ -953,6 +1081,10 @@ impl Simulator {
             lanes: lanes_list(lanes),
             step: self.stats.steps,
             source: self.prog.source_ref(instruction),
+            accesses: Vec::new(),
+            address: None,
+            variable: None,
+            lockstep: false,
         });
     }
 }
@@ -965,4 +1097,26 @@ pub fn lanes_list(m: Mask) -> Vec<u32> {
         m &= m - 1;
     }
     v
+}
+
+/// Sorted invocation indices as `0-3,8,10-11`.
+fn ranges_of(v: &[u32]) -> String {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            v[i].to_string()
+        } else {
+            format!("{}-{}", v[i], v[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
 }

@@ -276,12 +276,14 @@ impl Simulator {
     /// Carry poison along a register copy made by the scheduler (phis, call arguments, returns).
     pub(super) fn copy_poison(&mut self, g: usize, dst: u32, src: u32, width: u32, lanes: Mask) {
         let sg = &mut self.sgs[g];
-        if sg.poison.is_empty() {
-            return;
-        }
-        for k in 0..width {
-            let p = sg.poison[(src + k) as usize];
-            set(&mut sg.poison, dst + k, 1, lanes, p);
+        for layer in [&mut sg.poison, &mut sg.uninit] {
+            if layer.is_empty() {
+                continue;
+            }
+            for k in 0..width {
+                let p = layer[(src + k) as usize];
+                set(layer, dst + k, 1, lanes, p);
+            }
         }
     }
 }

@@ -9,3 +9,10 @@ for f in *.spvasm; do [ -e "$f" ] && "$bin/bin/spirv-as" --target-env vulkan1.3 
 for f in hostile/*.spvasm; do "$bin/bin/spirv-as" --target-env vulkan1.3 "$f" -o "${f%.spvasm}.spv"; done
 # The same tile with its barrier.
 "$bin/bin/glslangValidator" --target-env vulkan1.3 -V -DBARRIER tile_no_barrier.comp -o tile_barrier.spv
+# The detectors' shaders, each with its fixed variant.
+g="$bin/bin/glslangValidator --target-env vulkan1.3 -V"
+$g -DBARRIER lockstep_race.comp -o lockstep_race_fixed.spv
+$g -DATOMIC histogram.comp -o histogram_fixed.spv
+$g -DFIXED early_return_barrier.comp -o early_return_barrier_fixed.spv
+$g -DFIXED uninit_shared.comp -o uninit_shared_fixed.spv
+$g -DFIXED uninit_branch.comp -o uninit_branch_fixed.spv

@@ -323,7 +323,7 @@ fn shaders() -> Digest {
         let n = buffers.len() as u32;
         let b = Bindings {
             buffers: (0..).zip(buffers).map(|(i, data)| (0, i, data)).collect(),
-            push_constants: Vec::new(),
+            ..Bindings::default()
         };
         let cfg = Config {
             workgroups: [2, 1, 1],

@@ -1,0 +1,387 @@
+//! The uninitialized-read detector. Workgroup, Private and Function memory without an
+//! initializer, and OpUndef values, are undefined until written. Such data is tracked as a
+//! second taint layer beside poison, with the same propagation (through arithmetic, copies,
+//! phis, calls and memory), and reported where it is *used observably*: stored to a buffer,
+//! branched on, used as an index or address, or fed to a subgroup operation or an atomic.
+//! Copies, partial composites, phis and inserts only carry it.
+
+use super::Simulator;
+use crate::exec::memory::PoisonMaps;
+use crate::exec::poison::any;
+use crate::exec::Mask;
+use crate::program::{decode_ptr, encode_ptr, AccessStep, Inst, Space, Terminator};
+use crate::sched::Tangle;
+use crate::trace::DiagCode;
+
+/// What the detector keeps between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Uninit {
+    /// The memory layer: one bit per word of Workgroup and invocation memory not yet written.
+    mem: PoisonMaps,
+    /// Per subgroup, the memory its latest uninitialized reads came from (for the report; the
+    /// few latest distinct ones, most recent last).
+    origin: Vec<Vec<String>>,
+    /// Per subgroup, whether any register holds uninitialized data (skip the work when not).
+    regs: Vec<bool>,
+    /// Per subgroup, where the data in a register came from, by its first slot (carried along
+    /// by the instructions that compute from it).
+    slot_origin: Vec<std::collections::BTreeMap<u32, String>>,
+}
+
+impl Simulator {
+    /// A workgroup starts: its Workgroup memory and every invocation's Private memory are
+    /// undefined but for variables with an initializer; OpUndef registers are undefined.
+    pub(super) fn uninit_start_workgroup(&mut self) {
+        let Some(mut u) = self.uninit.take() else {
+            return;
+        };
+        let prog = std::sync::Arc::clone(&self.prog);
+        let n = self.sgs.len();
+        u.mem = PoisonMaps::default();
+        u.origin = vec![Vec::new(); n];
+        u.slot_origin = vec![Default::default(); n];
+        u.regs = vec![!prog.undef_slots.is_empty(); n];
+        std::mem::swap(&mut self.mem.poison, &mut u.mem);
+        let invocations = self.mem.invocation.len() / self.mem.per_invocation.max(1);
+        for v in &prog.variables {
+            if v.initialized || v.size == 0 {
+                continue;
+            }
+            match (v.space, v.storage_class.as_str()) {
+                (Space::Workgroup, _) => {
+                    let p = encode_ptr(Space::Workgroup, 0, v.offset);
+                    self.mem.set_poison_range(p, v.size, 0, true);
+                }
+                (Space::Invocation, "Private") => {
+                    let p = encode_ptr(Space::Invocation, 0, v.offset);
+                    for inv in 0..invocations {
+                        self.mem.set_poison_range(p, v.size, inv, true);
+                    }
+                }
+                _ => {}
+            }
+        }
+        std::mem::swap(&mut self.mem.poison, &mut u.mem);
+        for sg in &mut self.sgs {
+            sg.uninit.clear();
+            if !prog.undef_slots.is_empty() {
+                sg.uninit = vec![0; prog.num_slots as usize];
+                for &(slot, width) in &prog.undef_slots {
+                    crate::exec::poison::set(&mut sg.uninit, slot, width, Mask::MAX, Mask::MAX);
+                }
+            }
+        }
+        self.uninit = Some(u);
+    }
+
+    /// Before an instruction runs: an observable use of uninitialized data is reported.
+    pub(super) fn uninit_check_uses(&mut self, g: usize, t: &Tangle, inst: &Inst) {
+        let Some(u) = &self.uninit else { return };
+        if !u.regs.get(g).copied().unwrap_or(false) {
+            return;
+        }
+        let sg = &self.sgs[g];
+        if sg.uninit.is_empty() {
+            return;
+        }
+        let s = self.cfg.subgroup_size as usize;
+        let layer = &sg.uninit;
+        let tainted = |slot: u32, width: u32| any(layer, slot, width) & t.mask;
+        let (lanes, what, slots): (Mask, &str, Vec<u32>) = match inst {
+            Inst::Store { ptr, src, leaves } => {
+                // Only a store to a buffer lets the data out; the lanes whose pointer is one.
+                let n = self.prog.leaf_tables[*leaves as usize].len() as u32;
+                let to_buffer = crate::view::LaneMask(t.mask)
+                    .iter()
+                    .filter(|l| {
+                        decode_ptr(sg.regs[*ptr as usize * s + *l as usize]).0 == Space::Buffer
+                    })
+                    .fold(0 as Mask, |m, l| m | 1 << l);
+                (
+                    tainted(*src, n) & to_buffer,
+                    "stored to a buffer",
+                    (0..n).map(|k| src + k).collect(),
+                )
+            }
+            Inst::AccessChain { steps, .. } => {
+                let idx: Vec<u32> = steps
+                    .iter()
+                    .filter_map(|st| match st {
+                        AccessStep::Dyn { index, .. } => Some(*index),
+                        AccessStep::Const(_) => None,
+                    })
+                    .collect();
+                let m = idx.iter().fold(0, |m, i| m | tainted(*i, 1));
+                (m, "used as an index", idx)
+            }
+            Inst::Load { ptr, .. } => (tainted(*ptr, 1), "used as an address", vec![*ptr]),
+            Inst::Subgroup { .. } | Inst::Atomic { .. } => {
+                let ops = inst.reads();
+                let m = ops.iter().fold(0, |m, (sl, w)| m | tainted(*sl, *w));
+                let what = if matches!(inst, Inst::Atomic { .. }) {
+                    "used by an atomic operation"
+                } else {
+                    "fed to a subgroup operation"
+                };
+                (m, what, ops.iter().map(|(sl, _)| *sl).collect())
+            }
+            Inst::ExtractDyn { index, .. } | Inst::InsertDyn { index, .. } => {
+                (tainted(*index, 1), "used as an index", vec![*index])
+            }
+            _ => return,
+        };
+        if lanes != 0 {
+            let tainted_slots: Vec<u32> = slots
+                .into_iter()
+                .filter(|sl| tainted(*sl, 1) != 0)
+                .collect();
+            self.report_uninit(g, t, lanes, what, &tainted_slots);
+        }
+    }
+
+    /// Before a terminator: a branch on uninitialized data.
+    pub(super) fn uninit_check_branch(&mut self, g: usize, t: &Tangle, term: &Terminator) {
+        let Some(u) = &self.uninit else { return };
+        if !u.regs.get(g).copied().unwrap_or(false) || self.sgs[g].uninit.is_empty() {
+            return;
+        }
+        let layer = &self.sgs[g].uninit;
+        let slot = match term {
+            Terminator::BranchConditional { cond, .. } => *cond,
+            Terminator::Switch { selector, .. } => *selector,
+            _ => return,
+        };
+        let lanes = any(layer, slot, 1) & t.mask;
+        if lanes != 0 {
+            self.report_uninit(g, t, lanes, "branched on", &[slot]);
+        }
+    }
+
+    fn report_uninit(&mut self, g: usize, t: &Tangle, lanes: Mask, what: &str, slots: &[u32]) {
+        // Where the data came from: the registers' own origins, else the latest reads.
+        let mut origins: Vec<String> = Vec::new();
+        if let Some(u) = &self.uninit {
+            for s in slots {
+                if let Some(o) = u.slot_origin.get(g).and_then(|m| m.get(s)) {
+                    if !origins.contains(o) {
+                        origins.push(o.clone());
+                    }
+                }
+            }
+            if origins.is_empty() {
+                origins = u.origin.get(g).cloned().unwrap_or_default();
+            }
+        }
+        let origin = if origins.is_empty() {
+            "an undefined value (OpUndef)".to_string()
+        } else {
+            origins.join(" or ")
+        };
+        self.diagnose(
+            DiagCode::UninitializedRead,
+            format!(
+                "{origin} is {what}, but nothing wrote it before it was read: its value is undefined"
+            ),
+            g as u32,
+            t.block,
+            t.inst,
+            lanes,
+        );
+    }
+
+    /// After an instruction: the uninitialized layer follows the data, as poison does (the two
+    /// layers swap places for the shared propagation code), and a Function variable without an
+    /// initializer starts undefined.
+    pub(super) fn uninit_propagate(
+        &mut self,
+        g: usize,
+        t: &Tangle,
+        inst: &Inst,
+        perm: &Option<Vec<(usize, usize)>>,
+    ) {
+        let Some(mut u) = self.uninit.take() else {
+            return;
+        };
+        let memory_op = matches!(
+            inst,
+            Inst::Load { .. }
+                | Inst::Store { .. }
+                | Inst::CopyMemory { .. }
+                | Inst::Atomic { .. }
+                | Inst::Variable { .. }
+                | Inst::Coop(_)
+                | Inst::Ext {
+                    ptr_out: Some(_),
+                    ..
+                }
+        );
+        let tainted_regs = u.regs.get(g).copied().unwrap_or(false);
+        if !memory_op && !tainted_regs {
+            self.uninit = Some(u);
+            return;
+        }
+        // An operation on defined operands whose result is already defined changes nothing:
+        // checked on the operands alone, far cheaper than the propagation. Calls and extended
+        // instructions keep the full path (their operands reach further than `reads`).
+        if !memory_op && !matches!(inst, Inst::Call { .. } | Inst::Ext { .. }) {
+            let layer = &self.sgs[g].uninit;
+            let clean = layer.is_empty()
+                || (inst
+                    .writes()
+                    .is_none_or(|(d, w)| any(layer, d, w) & t.mask == 0)
+                    && inst
+                        .reads()
+                        .iter()
+                        .all(|(sl, w)| any(layer, *sl, *w) & t.mask == 0));
+            if clean {
+                self.uninit = Some(u);
+                return;
+            }
+        }
+        // A load or store of clean registers through memory that holds nothing undefined
+        // changes nothing (the common case once variables are written): checked word by word
+        // for the lanes, which is much cheaper than the propagation.
+        if memory_op && !tainted_regs && !matches!(inst, Inst::Variable { .. }) {
+            let access = match inst {
+                Inst::Load { ptr, leaves, .. } | Inst::Store { ptr, leaves, .. } => {
+                    Some((*ptr, *leaves))
+                }
+                _ => None,
+            };
+            let s = self.cfg.subgroup_size as usize;
+            if let Some((p, leaves)) = access {
+                let l = t.mask.trailing_zeros() as usize;
+                let space = decode_ptr(self.sgs[g].regs[p as usize * s + l]).0;
+                let clean = !u.mem.marked_in(space) || {
+                    let table = &self.prog.leaf_tables[leaves as usize];
+                    let lo = table.iter().map(|x| x.offset).min().unwrap_or(0);
+                    let hi = table
+                        .iter()
+                        .map(|x| x.offset + x.ty.size_bytes())
+                        .max()
+                        .unwrap_or(0);
+                    std::mem::swap(&mut self.mem.poison, &mut u.mem);
+                    let regs = &self.sgs[g].regs;
+                    let lanes = crate::view::LaneMask(t.mask)
+                        .iter()
+                        .map(|l| (regs[p as usize * s + l as usize], g * s + l as usize));
+                    let marked = self.mem.any_span_marked(lanes, lo, hi - lo);
+                    std::mem::swap(&mut self.mem.poison, &mut u.mem);
+                    !marked
+                };
+                if clean {
+                    self.uninit = Some(u);
+                    return;
+                }
+            }
+        }
+        let s = self.cfg.subgroup_size as usize;
+        let stores_before = self.poison_stores.len();
+        std::mem::swap(&mut self.mem.poison, &mut u.mem);
+        swap_layers(&mut self.sgs[g]);
+        if let Inst::Variable {
+            dst,
+            size,
+            init: None,
+            ..
+        } = inst
+        {
+            let sg = &self.sgs[g];
+            let ptrs: Vec<(usize, u64)> = crate::view::LaneMask(t.mask)
+                .iter()
+                .map(|l| (l as usize, sg.regs[*dst as usize * s + l as usize]))
+                .collect();
+            for (l, p) in ptrs {
+                self.mem.set_poison_range(p, *size, g * s + l, true);
+            }
+        } else {
+            self.propagate_poison(g, t, inst, 0, perm);
+        }
+        // Which memory a load read undefined data from: named in a later report.
+        if let Inst::Load { dst, ptr, leaves } = inst {
+            let sg = &self.sgs[g];
+            let width = self.prog.slot_width.get(dst).copied().unwrap_or(1);
+            let got = if sg.poison.is_empty() {
+                0
+            } else {
+                any(&sg.poison, *dst, width) & t.mask
+            };
+            if got != 0 {
+                let l = got.trailing_zeros() as usize;
+                let p = sg.regs[*ptr as usize * s + l];
+                // The first undefined component read, by its leaf's offset.
+                let table = &self.prog.leaf_tables[*leaves as usize];
+                let first = (0..width)
+                    .find(|k| sg.poison[(dst + k) as usize] >> l & 1 == 1)
+                    .unwrap_or(0);
+                let leaf_off = table.get(first as usize).map_or(0, |lf| lf.offset);
+                let (space, region, base) = decode_ptr(p);
+                let off = base + leaf_off;
+                let name = self.prog.describe_address(space, region, off);
+                let var = self.prog.variables.iter().find(|v| {
+                    v.space == space && off >= v.offset && off < v.offset + v.size.max(1)
+                });
+                let declared = var.map(|v| {
+                    self.prog
+                        .source_ref(v.instruction)
+                        .describe()
+                        .unwrap_or_else(|| format!("OpVariable %{}", v.id))
+                });
+                let what = match space {
+                    Space::Workgroup => "Workgroup memory",
+                    _ if var.is_some_and(|v| v.storage_class == "Private") => "Private memory",
+                    _ => "Function memory",
+                };
+                let origin = format!(
+                    "data read from `{}` ({what}{})",
+                    name.unwrap_or_else(|| "memory".into()),
+                    declared.map_or_else(String::new, |d| format!(", declared at {d}"))
+                );
+                for k in 0..width {
+                    if sg.poison[(dst + k) as usize] & t.mask != 0 {
+                        u.slot_origin[g].insert(dst + k, origin.clone());
+                    }
+                }
+                let list = &mut u.origin[g];
+                list.retain(|o| *o != origin);
+                list.push(origin);
+                if list.len() > 3 {
+                    list.remove(0);
+                }
+                u.regs[g] = true;
+            }
+        }
+        // Computed data inherits its operands' origin.
+        if u.regs[g] && !self.sgs[g].poison.is_empty() && !matches!(inst, Inst::Load { .. }) {
+            if let Some((d, w)) = inst.writes() {
+                let sg = &self.sgs[g];
+                if any(&sg.poison, d, w) & t.mask != 0 {
+                    let from = inst.reads().iter().find_map(|(sl, wd)| {
+                        (0..*wd).find_map(|k| u.slot_origin[g].get(&(sl + k)).cloned())
+                    });
+                    if let Some(o) = from {
+                        for k in 0..w {
+                            u.slot_origin[g].insert(d + k, o.clone());
+                        }
+                    }
+                }
+            }
+        }
+        // An atomic's or a matrix load's result may carry it too.
+        if !u.regs[g] && !self.sgs[g].poison.is_empty() {
+            if let Some((d, w)) = inst.writes() {
+                u.regs[g] = any(&self.sgs[g].poison, d, w) & t.mask != 0;
+            }
+        }
+        swap_layers(&mut self.sgs[g]);
+        std::mem::swap(&mut self.mem.poison, &mut u.mem);
+        // The propagation noted stores of the layer's data as poison stores: they are not.
+        self.poison_stores.truncate(stores_before);
+        self.uninit = Some(u);
+    }
+}
+
+/// Puts the uninitialized layer where the poison propagation works, or back.
+fn swap_layers(sg: &mut crate::sched::Subgroup) {
+    std::mem::swap(&mut sg.poison, &mut sg.uninit);
+}
