@@ -11,12 +11,20 @@
 //   binding 1 (write): outp, 2 slots of 64 words, slot s at outp[s*64 + L]:
 //     slot 0: the final hash h     slot 1: the final f (float bits)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const uint ITERATIONS = 256u;
 layout(std430, set = 0, binding = 0) readonly buffer In { uint inp[]; };
 layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint h = inp[L] + L;
     float f = float(h & 0xFFFFu) * (1.0 / 65536.0);

@@ -19,6 +19,14 @@
 //                                   p=2 in the break block, p=3 end of body
 //     slots 50,51                   after the loop (every lane)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 layout(local_size_x = 64) in;
@@ -30,7 +38,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
     outp[(s) * 64u + gl_LocalInvocationIndex] = b_.x; \
     outp[((s) + 1u) * 64u + gl_LocalInvocationIndex] = b_.y; }
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     PROBE(0u)

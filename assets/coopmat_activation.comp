@@ -5,6 +5,14 @@
 // Element-wise work is layout-independent: the result is the same under every layout.
 // Binding 1: Y of subgroup t, row-major, at outp[t * 256 + r * 16 + c] (floats).
 #version 450
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -15,7 +23,7 @@ layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) readonly buffer In { uint inp[]; };
 layout(set = 0, binding = 1) buffer Out { float outp[]; };
 shared float sX[512];
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint t = gl_SubgroupID;
     uint v = inp[0] + t;

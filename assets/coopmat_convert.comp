@@ -7,6 +7,14 @@
 // Binding 1, words 0..127: the f16 matrix, row-major, two halves per word. Binding 2, words
 // 0..255: the int matrix, row-major. Both subgroups store the same values.
 #version 450
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -18,7 +26,7 @@ layout(set = 0, binding = 0) readonly buffer In { uint inp[]; };
 layout(set = 0, binding = 1) buffer Out { uint outp[]; };
 layout(set = 0, binding = 2) buffer OutI { int outi[]; };
 shared float sX[256];
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     for (uint k = 0u; k < 4u; k++) {
         uint e = L * 4u + k;

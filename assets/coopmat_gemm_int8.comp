@@ -8,6 +8,14 @@
 // (w' = w % 4). A rows are 8 uints (Stride 8), B rows 4 uints (Stride 4).
 // C = 1000 * SubgroupID. Binding 1: D of subgroup t, row-major, at outp[t * 256 + r * 16 + c].
 #version 450
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -27,7 +35,7 @@ uint pack4(uint base, uint mul, uint step, uint m, uint bias) {
     }
     return w;
 }
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     uint t = gl_SubgroupID;

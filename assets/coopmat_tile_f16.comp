@@ -8,6 +8,14 @@
 // Binding 1: D of subgroup t, row-major, at outp[t * 256 + r * 16 + c] (floats).
 // Needs subgroups of 32 (nvidia and amd-rdna3 lay out 32 lanes; portable any).
 #version 450
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -19,7 +27,7 @@ layout(set = 0, binding = 0) readonly buffer In { uint inp[]; };
 layout(set = 0, binding = 1) buffer Out { float outp[]; };
 shared uvec4 sA[64];
 shared uvec4 sB[64];
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     float a[8];

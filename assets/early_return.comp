@@ -17,6 +17,14 @@
 //     slot  8     1 in every lane at the start; overwritten with 2 by the survivors
 //     slot  9     subgroupAdd(1) among the survivors (survivors only)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -29,7 +37,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
     outp[(s) * 64u + gl_LocalInvocationIndex] = b_.x; \
     outp[((s) + 1u) * 64u + gl_LocalInvocationIndex] = b_.y; }
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     outp[8u * 64u + L] = 1u;

@@ -21,6 +21,14 @@
 //     slots 12..23  the block above, inside `if (v % 3 != 0)` (those lanes only; others untouched)
 //     slots 24,25   subgroupBallot(true) .x/.y inside that branch (its tangle)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -45,7 +53,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
     OUT((base) + 10u) = uint(subgroupMin(int(x) - 128)); \
     OUT((base) + 11u) = floatBitsToUint(subgroupAdd(float(x) * 0.25)); }
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     uint x = (v * 0x9E3779B1u) >> 24;

@@ -33,6 +33,14 @@
 //     27 subgroupBallotBitCount(subgroupBallot(true))
 //     28 subgroupAll(v % 3 != 0)        29 subgroupAny(v % 7 == 0)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -45,7 +53,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
 
 #define OUT(s) outp[(s) * 64u + gl_LocalInvocationIndex]
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     uint x = v * 0x9E3779B1u;

@@ -24,6 +24,14 @@
 //     slots 12,13  after the switch (every lane)
 //     slot  14     the lane's selector
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 layout(local_size_x = 64) in;
@@ -35,7 +43,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
     outp[(s) * 64u + gl_LocalInvocationIndex] = b_.x; \
     outp[((s) + 1u) * 64u + gl_LocalInvocationIndex] = b_.y; }
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
     uint sel = v % 7u;

@@ -20,6 +20,14 @@
 //     slot 1: f (float bits)          slot 2: mixed, a uvec2/vec2/uvec4 computation from v
 //     slot 3: gl_SubgroupID           slot 4: this subgroup's subgroupAdd(v)
 #version 460
+// The source asks for maximal reconvergence; glslang 13.1 does not know the extension, so
+// scripts/build-assets.sh adds the execution mode for it (the macro is empty there).
+#ifdef GL_EXT_maximal_reconvergence
+#extension GL_EXT_maximal_reconvergence : require
+#define MAXIMALLY_RECONVERGES [[maximally_reconverges]]
+#else
+#define MAXIMALLY_RECONVERGES
+#endif
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 128) in;
@@ -30,7 +38,7 @@ layout(std430, set = 0, binding = 1) buffer Out { uint outp[]; };
 shared uint partial[32];
 shared float fpartial[32];
 
-void main() {
+void main() MAXIMALLY_RECONVERGES {
     uint L = gl_LocalInvocationIndex;
     uint v = inp[L] + L;
 

@@ -8,8 +8,9 @@
 # Idempotent: reruns reuse the venv and just regenerate the .spv files.
 # Neither the tests nor the build need this script: the .spv files are committed.
 #
-# glslang 13.1 does not know GL_EXT_maximal_reconvergence, so the GLSL sources do not use
-# [[maximally_reconverges]]: the script disassembles each compiled .comp, adds
+# glslang 13.1 does not know GL_EXT_maximal_reconvergence: the GLSL sources ask for
+# [[maximally_reconverges]] only where the compiler defines the extension's macro (Lanescope's
+# in-process glslang does), so for 13.1 the script disassembles each compiled .comp, adds
 #   OpExtension "SPV_KHR_maximal_reconvergence"
 #   OpExecutionMode %main MaximallyReconvergesKHR
 # and reassembles it.

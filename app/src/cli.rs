@@ -76,7 +76,7 @@ fn parse_target_env(s: &str) -> Result<lanescope_core::spvtext::TargetEnv, Strin
 /// `lanescope run`: every setting of a headless run.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// The shader: a module (`.spv`), SPIR-V assembly (`.spvasm`), or an AmberScript test
+    /// The shader: a module (`.spv`), SPIR-V assembly (`.spvasm`), WGSL (`.wgsl`), GLSL (`.comp`/`.glsl`, native builds), or an AmberScript test
     /// (`.amber`: runs its pipelines and checks its expectations; exit 0 pass, 1 fail or error,
     /// 77 skipped).
     pub shader: String,
@@ -352,33 +352,33 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
     match language {
         Language::SpirvBinary => run_bytes(a, &bytes),
         Language::Amber => run_amber(a, &bytes),
-        Language::SpirvAsm => {
-            let words = assemble_text(&a.shader, &bytes, None)?;
-            let module: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Language::SpirvAsm | Language::Wgsl | Language::Glsl => {
+            let module = compile_source(&a.shader, &bytes, language)?;
             run_bytes(a, &module)
         }
-        Language::Wgsl | Language::Glsl => Err(CliError::Failed(format!(
-            "{}: {} sources are not compiled here yet",
-            a.shader,
-            language.name()
-        ))),
     }
 }
 
-/// Assembles `bytes` (SPIR-V assembly); errors as `file:line:col: message`.
-fn assemble_text(
-    path: &str,
-    bytes: &[u8],
-    target_env: Option<lanescope_core::spvtext::TargetEnv>,
-) -> Result<Vec<u32>, CliError> {
+/// Compiles a source file in-process; errors as `file:line:col: message` with the line.
+fn compile_source(path: &str, bytes: &[u8], language: Language) -> Result<Vec<u8>, CliError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| CliError::Failed(format!("{path}: not UTF-8 text: {e}")))?;
-    let opts = lanescope_core::spvtext::AsmOptions {
-        preserve_numeric_ids: false,
-        target_env,
+    let file_name = std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned());
+    let opts = lanescope_front::CompileOptions {
+        file_name,
+        target_env: None,
     };
-    lanescope_core::spvtext::assemble(text, &opts)
-        .map_err(|e| CliError::Source(format!("{path}:{e}")))
+    match lanescope_front::compile(language, text, &opts) {
+        Ok(c) => {
+            for w in &c.warnings {
+                eprintln!("{path}:{w}");
+            }
+            Ok(c.bytes())
+        }
+        Err(e) => Err(CliError::Source(e.render(path, text))),
+    }
 }
 
 /// `lanescope dis`.
@@ -459,6 +459,15 @@ impl amber::Compile for ScriptCompiler {
                     target_env: env,
                 };
                 lanescope_core::spvtext::assemble(source, &opts)
+                    .map_err(|e| amber::CompileError::Failed(format!("shader {name}: {e}")))
+            }
+            amber::ShaderFormat::Glsl => {
+                let opts = lanescope_front::CompileOptions {
+                    file_name: format!("{name}.comp"),
+                    target_env: None,
+                };
+                lanescope_front::compile(Language::Glsl, source, &opts)
+                    .map(|c| c.words)
                     .map_err(|e| amber::CompileError::Failed(format!("shader {name}: {e}")))
             }
             other => Err(amber::CompileError::Unavailable(format!(

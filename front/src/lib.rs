@@ -1,6 +1,8 @@
 //! Lanescope's front ends: what turns what a person writes into what the simulator runs.
 //!
 //! - [`Language`]: which language a source is in (from its file name or its first bytes).
+//! - [`compile`]: WGSL (naga, every build), GLSL (glslang, native builds) and SPIR-V assembly
+//!   (the core's assembler) to a SPIR-V module with debug information, or positioned errors.
 //! - [`amber`]: AmberScript tests (compute subset): parse, run on the simulator, check the
 //!   expectations, save a session as a script.
 //!
@@ -9,6 +11,10 @@
 //! so in their errors).
 
 pub mod amber;
+mod compile;
+mod glsl;
 mod language;
+mod wgsl;
 
+pub use compile::{can_compile, compile, CompileError, CompileOptions, Compiled, Diagnostic};
 pub use language::Language;

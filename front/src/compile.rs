@@ -1,0 +1,177 @@
+//! One entry point for every source language: text in, a SPIR-V module (with debug information
+//! where the compiler gives it) or positioned diagnostics out.
+
+use crate::Language;
+
+/// A compiler message at a place in the source.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// 1-based line; 0 when the compiler names no line.
+    pub line: u32,
+    /// 1-based column (in characters); 0 when the compiler names no column.
+    pub column: u32,
+    /// Length of the span in characters (at least 1 where a column is known).
+    pub len: u32,
+    pub message: String,
+    /// An error (else a warning).
+    pub error: bool,
+}
+
+impl std::fmt::Display for Diagnostic {
+    /// `line:col: message`, `line: message` without a column, the message alone without a line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}", self.message),
+            (l, 0) => write!(f, "{l}: {}", self.message),
+            (l, c) => write!(f, "{l}:{c}: {}", self.message),
+        }
+    }
+}
+
+/// A source that did not compile: every message, errors first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl CompileError {
+    /// An error with no position.
+    pub fn message(message: impl Into<String>) -> Self {
+        Self {
+            diagnostics: vec![Diagnostic {
+                line: 0,
+                column: 0,
+                len: 0,
+                message: message.into(),
+                error: true,
+            }],
+        }
+    }
+
+    /// Each message as `file:line:col: message`, followed by the source line it points at.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            if d.line == 0 {
+                out.push_str(&format!("{file}: {}\n", d.message));
+                continue;
+            }
+            out.push_str(&format!("{file}:{d}\n"));
+            if let Some(text) = source.lines().nth(d.line as usize - 1) {
+                out.push_str(&format!("  {text}\n"));
+                if d.column > 0 {
+                    let pad: String = text
+                        .chars()
+                        .take(d.column as usize - 1)
+                        .map(|c| if c == '\t' { '\t' } else { ' ' })
+                        .collect();
+                    out.push_str(&format!("  {pad}{}\n", "^".repeat(d.len.max(1) as usize)));
+                }
+            }
+        }
+        out.truncate(out.trim_end().len());
+        out
+    }
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let first = self.diagnostics.iter().find(|d| d.error);
+        match first.or(self.diagnostics.first()) {
+            Some(d) => write!(f, "{d}"),
+            None => write!(f, "the source did not compile"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Where a source is going.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// The file name written into the debug information (and shown in the source view).
+    pub file_name: String,
+    /// The SPIR-V assembler's target environment when the text names no version.
+    pub target_env: Option<lanescope_core::spvtext::TargetEnv>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        Self {
+            file_name: "shader".into(),
+            target_env: None,
+        }
+    }
+}
+
+/// A compiled module and the compiler's warnings.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub words: Vec<u32>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    /// The module as little-endian bytes (what the loader reads).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+/// Whether this build compiles `language` from source (GLSL needs the native build).
+pub fn can_compile(language: Language) -> bool {
+    match language {
+        Language::SpirvAsm | Language::Wgsl => true,
+        Language::Glsl => cfg!(not(target_arch = "wasm32")),
+        Language::SpirvBinary | Language::Amber => false,
+    }
+}
+
+/// Compiles `source` (text in `language`) to SPIR-V.
+pub fn compile(
+    language: Language,
+    source: &str,
+    opts: &CompileOptions,
+) -> Result<Compiled, CompileError> {
+    match language {
+        Language::SpirvAsm => {
+            let asm = lanescope_core::spvtext::AsmOptions {
+                preserve_numeric_ids: false,
+                target_env: opts.target_env,
+            };
+            let words = lanescope_core::spvtext::assemble(source, &asm).map_err(|e| {
+                CompileError {
+                    diagnostics: vec![Diagnostic {
+                        line: e.line as u32,
+                        column: e.column as u32,
+                        len: token_len(source, e.line, e.column),
+                        message: e.message,
+                        error: true,
+                    }],
+                }
+            })?;
+            Ok(Compiled {
+                words,
+                warnings: Vec::new(),
+            })
+        }
+        Language::Wgsl => crate::wgsl::compile(source, &opts.file_name),
+        Language::Glsl => crate::glsl::compile(source, &opts.file_name),
+        Language::SpirvBinary | Language::Amber => Err(CompileError::message(format!(
+            "{} is not a source language",
+            language.name()
+        ))),
+    }
+}
+
+/// The length of the token at `line`:`column` (1-based), for underlining.
+pub(crate) fn token_len(source: &str, line: usize, column: usize) -> u32 {
+    let Some(text) = source.lines().nth(line.wrapping_sub(1)) else {
+        return 1;
+    };
+    let rest = text.chars().skip(column.saturating_sub(1));
+    let n = rest
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ';' | '(' | ')'))
+        .count();
+    n.max(1) as u32
+}
