@@ -43,8 +43,10 @@ fn reference_findings() -> BTreeMap<String, Vec<String>> {
                     )
                 })
                 .collect();
-            let mut cfg = Config::default();
-            cfg.workgroups = [wg[0], wg[1], wg[2]];
+            let cfg = Config {
+                workgroups: [wg[0], wg[1], wg[2]],
+                ..Config::default()
+            };
             let sim = run(
                 &dir.join(doc["shader"].as_str().unwrap()),
                 cfg.workgroups,

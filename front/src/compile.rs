@@ -139,8 +139,8 @@ pub fn compile(
                 preserve_numeric_ids: false,
                 target_env: opts.target_env,
             };
-            let words = lanescope_core::spvtext::assemble(source, &asm).map_err(|e| {
-                CompileError {
+            let words =
+                lanescope_core::spvtext::assemble(source, &asm).map_err(|e| CompileError {
                     diagnostics: vec![Diagnostic {
                         line: e.line as u32,
                         column: e.column as u32,
@@ -148,8 +148,7 @@ pub fn compile(
                         message: e.message,
                         error: true,
                     }],
-                }
-            })?;
+                })?;
             Ok(Compiled {
                 words,
                 warnings: Vec::new(),

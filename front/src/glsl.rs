@@ -9,7 +9,7 @@
 //! compiler's process-wide state is not documented as thread-safe. A patched fork of the crate
 //! would have needed the same unsafe code plus a vendored copy to keep current.
 
-use crate::compile::{CompileError, Compiled, Diagnostic};
+use crate::compile::{CompileError, Compiled};
 
 #[cfg(target_arch = "wasm32")]
 pub fn compile(_source: &str, _file_name: &str) -> Result<Compiled, CompileError> {
@@ -25,7 +25,8 @@ pub use native::compile;
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
 mod native {
-    use super::{CompileError, Compiled, Diagnostic};
+    use super::{CompileError, Compiled};
+    use crate::compile::Diagnostic;
     use glslang_sys as sys;
     use std::ffi::{c_char, CStr, CString};
     use std::sync::Mutex;
@@ -213,8 +214,10 @@ mod native {
             };
             let mut parts = rest.splitn(4, ':');
             let fields: Vec<&str> = (&mut parts).take(3).collect();
-            let numbers: Vec<Option<u32>> =
-                fields.iter().map(|f| f.trim().parse::<u32>().ok()).collect();
+            let numbers: Vec<Option<u32>> = fields
+                .iter()
+                .map(|f| f.trim().parse::<u32>().ok())
+                .collect();
             let (line, column, message) = match numbers.as_slice() {
                 // string:line:column: message
                 [Some(_), Some(l), Some(c)] => (*l, *c, parts.next().unwrap_or("").trim()),

@@ -3,7 +3,7 @@
 //! The SPIR-V carries naga's debug information (`OpSource` with the text, `OpLine` per
 //! statement, `OpName`s), so the source view maps every step back to the WGSL line.
 
-use crate::compile::{Compiled, CompileError, Diagnostic};
+use crate::compile::{CompileError, Compiled, Diagnostic};
 use naga::back::spv;
 use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags, Validator};
 

@@ -152,7 +152,9 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let got = words(&out[2]);
     for i in 0..64 {
         let (x, y) = (a[i].to_le_bytes(), b[i].to_le_bytes());
-        let signed: i32 = (0..4).map(|k| i32::from(x[k] as i8) * i32::from(y[k] as i8)).sum();
+        let signed: i32 = (0..4)
+            .map(|k| i32::from(x[k] as i8) * i32::from(y[k] as i8))
+            .sum();
         let unsigned: u32 = (0..4).map(|k| u32::from(x[k]) * u32::from(y[k])).sum();
         assert_eq!(got[2 * i] as i32, signed, "signed dot {i}");
         assert_eq!(got[2 * i + 1], unsigned, "unsigned dot {i}");
@@ -177,7 +179,11 @@ fn int_of(h: u16) -> i32 {
         return 0;
     }
     let m = i32::from(h & 0x3ff) | 0x400;
-    let v = if e >= 25 { m << (e - 25) } else { m >> (25 - e) };
+    let v = if e >= 25 {
+        m << (e - 25)
+    } else {
+        m >> (25 - e)
+    };
     if h & 0x8000 != 0 {
         -v
     } else {
@@ -208,7 +214,8 @@ fn main() {
     // Small integers: every product and partial sum is an integer below 2048, exact in f16
     // whatever the summation order.
     let mut seed = 3;
-    let mut gen = |n: usize| -> Vec<i32> { (0..n).map(|_| (lcg(&mut seed) % 7) as i32 - 3).collect() };
+    let mut gen =
+        |n: usize| -> Vec<i32> { (0..n).map(|_| (lcg(&mut seed) % 7) as i32 - 3).collect() };
     let (a, b, c) = (gen(256), gen(256), gen(256));
     let f = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|x| f16_of(*x).to_le_bytes()).collect() };
     let (_, out) = run(&module, vec![f(&a), f(&b), f(&c)], [1, 1, 1]);
@@ -254,12 +261,7 @@ fn wgsl_errors_point_at_the_code() {
     assert!(text.starts_with("x.wgsl:3:18: "), "{text}");
     assert!(text.contains("undefined_name"), "{text}");
 
-    let e = compile(
-        Language::Wgsl,
-        "fn f() {}\n",
-        &CompileOptions::default(),
-    )
-    .unwrap_err();
+    let e = compile(Language::Wgsl, "fn f() {}\n", &CompileOptions::default()).unwrap_err();
     assert!(e.to_string().contains("@compute"), "{e}");
 }
 

@@ -15,7 +15,11 @@ impl LanescopeApp {
         let st = &self.settings;
         Some(permalink::Link {
             lesson: self.lesson.map(|i| i + 1),
-            module: example.is_none().then(|| (s.name.clone(), s.bytes.clone())),
+            // Edited source travels as its text (the name's extension gives the language).
+            module: match &self.editor {
+                Some(e) => Some((e.name.clone(), e.text.clone().into_bytes())),
+                None => example.is_none().then(|| (s.name.clone(), s.bytes.clone())),
+            },
             example: example.filter(|_| self.lesson.is_none()),
             subgroup_size: Some(st.subgroup_size),
             workgroups: Some(st.workgroups),
@@ -74,7 +78,7 @@ impl LanescopeApp {
                 self.lesson = lesson;
                 self.error.is_none()
             }
-            (None, Some((name, bytes)), _) => self.open_under(&name, bytes, st),
+            (None, Some((name, bytes)), _) => self.open_file_under(&name, bytes, st),
             (None, None, Some(e)) => match super::example(e) {
                 Ok((name, bytes)) => self.open_under(&name, bytes, st),
                 Err(e) => {

@@ -4,6 +4,7 @@
 pub mod cfg;
 pub mod dialog;
 pub mod disasm;
+pub mod editor;
 pub mod export;
 mod links;
 pub mod palette;
@@ -16,6 +17,7 @@ mod tests;
 pub mod views;
 
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
+use lanescope_front::Language;
 use session::{Session, Settings, Stop, SIBLING_ORDERS};
 
 /// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
@@ -111,6 +113,19 @@ pub struct LanescopeApp {
     shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
     shot_pending: bool,
     saving: Option<export::Saving>,
+    /// The person's source, when the module on screen was compiled from it here.
+    pub editor: Option<editor::Editor>,
+    /// A source line to bring into view in the next frame.
+    pub source_scroll: Option<usize>,
+    /// Which of source and disassembly the left panel shows.
+    pub left_tab: LeftTab,
+}
+
+/// The left panel's tabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftTab {
+    Source,
+    Disassembly,
 }
 
 impl LanescopeApp {
@@ -153,6 +168,9 @@ impl LanescopeApp {
             shot: Default::default(),
             shot_pending: false,
             saving: None,
+            editor: None,
+            source_scroll: None,
+            left_tab: LeftTab::Source,
         }
     }
 
@@ -160,6 +178,17 @@ impl LanescopeApp {
         let s = self.session.as_ref();
         let name = s.map_or("lanescope", |s| s.name.trim_end_matches(".spv"));
         format!("{name}-step{}", s.map_or(0, Session::step_count))
+    }
+
+    /// Saves the edited source under its name (a save dialog natively, a download in the
+    /// browser).
+    pub fn save_source(&mut self) {
+        let Some(e) = &self.editor else { return };
+        self.saving = Some(export::save(
+            e.name.clone(),
+            "text/plain",
+            e.text.clone().into_bytes(),
+        ));
     }
 
     /// Saves the trace (steps, diagnostics, poison stores) as JSON.
@@ -343,8 +372,143 @@ impl LanescopeApp {
     /// Opens a module under the person's own settings (a link's or a lesson's end here); on
     /// failure the error bar says why and the current session stays as it was.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
-        if self.open_under(name, bytes, self.own_settings()) {
+        let name = match lanescope_front::Language::sniff(&bytes) {
+            // A source dropped without a telling extension: name it by its content.
+            Some(Language::Glsl) if Language::from_path(name).is_none() => format!("{name}.comp"),
+            Some(Language::SpirvAsm) if Language::from_path(name).is_none() => {
+                format!("{name}.spvasm")
+            }
+            _ => name.to_owned(),
+        };
+        if self.open_file_under(&name, bytes, self.own_settings()) {
             self.own = None;
+        }
+    }
+
+    /// Opens source text in the editor (a template, the last edit): see [`Self::open`].
+    pub fn open_source(&mut self, ed: editor::Editor) {
+        let name = ed.name.clone();
+        self.open(&name, ed.text.into_bytes());
+    }
+
+    /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
+    /// first and opens in the editor (with its errors when it does not compile).
+    pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
+        let language = lanescope_front::Language::from_path(name);
+        let Some(l @ (Language::Wgsl | Language::Glsl | Language::SpirvAsm)) = language else {
+            let opened = self.open_under(name, bytes, st);
+            if opened {
+                self.editor = None;
+                self.left_tab = self.default_left_tab();
+            }
+            return opened;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            self.error = Some(format!("{name}: not UTF-8 text"));
+            return false;
+        };
+        let mut ed = editor::Editor::new(name, l, text);
+        let opts = lanescope_front::CompileOptions {
+            file_name: name.to_owned(),
+            target_env: None,
+        };
+        self.left_tab = LeftTab::Source;
+        match lanescope_front::compile(l, &ed.text, &opts) {
+            Ok(c) => {
+                ed.diagnostics = c.warnings.clone();
+                let opened = self.open_under(name, c.bytes(), st);
+                ed.stale = !opened && self.session.is_some();
+                self.editor = Some(ed);
+                opened
+            }
+            Err(e) => {
+                self.error = Some(format!("{name}:{e}"));
+                ed.diagnostics = e.diagnostics;
+                ed.stale = self.session.is_some();
+                self.editor = Some(ed);
+                false
+            }
+        }
+    }
+
+    /// The source tab when there is source to show, else the disassembly.
+    fn default_left_tab(&self) -> LeftTab {
+        let has_source = self.editor.is_some()
+            || self.session.as_ref().is_some_and(|s| {
+                s.program
+                    .debug
+                    .as_ref()
+                    .is_some_and(|d| d.files.iter().any(|f| f.text.is_some()))
+            });
+        if has_source {
+            LeftTab::Source
+        } else {
+            LeftTab::Disassembly
+        }
+    }
+
+    /// Compiles the edited source again; when it compiles, the run restarts under the same
+    /// settings and goes back to the step it was at (or as far as it gets).
+    pub fn recompile(&mut self) {
+        let Some(ed) = &mut self.editor else { return };
+        ed.edited_at = None;
+        let opts = lanescope_front::CompileOptions {
+            file_name: ed.name.clone(),
+            target_env: None,
+        };
+        match lanescope_front::compile(ed.language, &ed.text, &opts) {
+            Ok(c) => {
+                ed.diagnostics = c.warnings.clone();
+                let name = ed.name.clone();
+                let step = self.session.as_ref().map_or(0, Session::step_count);
+                match Session::open(&name, c.bytes(), &self.settings) {
+                    Ok(s) => {
+                        self.cfg_layout =
+                            Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                        self.session = Some(s);
+                        self.error = None;
+                        self.running = false;
+                        self.animating = false;
+                        self.comparison = None;
+                        self.compare_runner = None;
+                        self.selected_tangle = None;
+                        self.seek = (step > 0).then_some(step);
+                        self.status = format!("recompiled {name}");
+                        if let Some(ed) = &mut self.editor {
+                            ed.stale = false;
+                        }
+                    }
+                    Err(e) => {
+                        self.error = Some(e);
+                        if let Some(ed) = &mut self.editor {
+                            ed.stale = self.session.is_some();
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                self.error = Some(format!("{}:{e}", ed.name));
+                ed.diagnostics = e.diagnostics;
+                ed.stale = self.session.is_some();
+            }
+        }
+    }
+
+    /// Toggles a breakpoint on source line `line` of debug file `file`: on the first
+    /// instruction of each run of instructions from that line.
+    pub fn toggle_source_breakpoint(&mut self, file: u32, line: u32) {
+        let Some(s) = &mut self.session else { return };
+        let first = s.program.line_breakpoints(file, line);
+        if first.is_empty() {
+            self.status = format!("line {line} has no code to stop at");
+            return;
+        }
+        if first.iter().any(|k| s.breakpoints.contains(k)) {
+            for k in first {
+                s.breakpoints.remove(&k);
+            }
+        } else {
+            s.breakpoints.extend(first);
         }
     }
 
@@ -501,7 +665,9 @@ impl LanescopeApp {
     fn handle_keys(&mut self, ctx: &egui::Context) {
         use egui::{Key, Modifiers};
         // Shift+F10 first: a key pattern without Shift also matches with Shift held.
-        let presenter = self.presenter;
+        // Space is the presenter's step key, except while typing in the editor.
+        let typing = ctx.memory(|m| m.focused().is_some());
+        let presenter = self.presenter && !typing;
         let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
         let (png, trace) = ctx.input_mut(|i| {
             (
@@ -511,6 +677,9 @@ impl LanescopeApp {
         });
         if png {
             self.export_png(ctx);
+        }
+        if ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::S)) {
+            self.save_source();
         }
         if trace {
             self.export_trace();
@@ -568,7 +737,7 @@ impl LanescopeApp {
             self.open_promise = Some(dialog::Pending::spawn("open", || {
                 let picked = dialog::native(|| {
                     rfd::FileDialog::new()
-                        .add_filter("SPIR-V", &["spv"])
+                        .add_filter("Shaders", &["spv", "wgsl", "comp", "glsl", "spvasm"])
                         .pick_file()
                 })
                 .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
@@ -585,7 +754,7 @@ impl LanescopeApp {
         {
             self.open_promise = Some(dialog::Pending::spawn_local(async {
                 let Some(file) = rfd::AsyncFileDialog::new()
-                    .add_filter("SPIR-V", &["spv"])
+                    .add_filter("Shaders", &["spv", "wgsl", "comp", "glsl", "spvasm"])
                     .pick_file()
                     .await
                 else {
@@ -672,6 +841,16 @@ impl LanescopeApp {
             ctx.request_repaint();
         }
         self.poll_inputs(&ctx);
+        if let Some(t) = self.editor.as_ref().and_then(|e| e.edited_at) {
+            let now = ctx.input(|i| i.time);
+            if now - t >= editor::DEBOUNCE_SECONDS {
+                self.recompile();
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                    editor::DEBOUNCE_SECONDS - (now - t),
+                ));
+            }
+        }
         if self.running {
             let clock = now_fn();
             self.run_slice(SLICE_SECONDS, clock);
@@ -689,9 +868,9 @@ impl LanescopeApp {
         }
         panels::toolbar(self, ui);
         panels::bottom_bar(self, ui);
-        if !self.presenter {
-            // On a projector the views and the lesson need the room.
-            panels::disassembly(self, ui);
+        if !self.presenter || self.left_tab == LeftTab::Source {
+            // On a projector the source stays; the disassembly gives its room to the views.
+            panels::code(self, ui);
         }
         panels::side(self, ui);
         tabs::central(self, ui);
@@ -761,6 +940,7 @@ fn example(name: &str) -> Result<(String, Vec<u8>), String> {
 pub struct EframeApp(pub LanescopeApp);
 
 const SETTINGS_KEY: &str = "lanescope-settings";
+const EDITOR_KEY: &str = "lanescope-editor";
 
 impl EframeApp {
     /// Starts on `file`, else on the default example; then applies `link` (a permalink
@@ -775,9 +955,22 @@ impl EframeApp {
             .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
             .unwrap_or_default();
         let mut app = LanescopeApp::new(settings);
-        match file {
-            Some((name, bytes)) => app.open(&name, bytes),
-            None => app.open_example(DEFAULT_EXAMPLE),
+        // The browser comes back to the last edit (a reload loses nothing); natively the
+        // person saves their source to a file.
+        let last_edit: Option<editor::Editor> = if cfg!(target_arch = "wasm32") && link.is_none() {
+            cc.storage
+                .and_then(|s| eframe::get_value::<Option<editor::Editor>>(s, EDITOR_KEY))
+                .flatten()
+        } else {
+            None
+        };
+        match (file, last_edit) {
+            (Some((name, bytes)), _) => app.open(&name, bytes),
+            (None, Some(ed)) => {
+                app.open_example(DEFAULT_EXAMPLE);
+                app.open_source(ed);
+            }
+            (None, None) => app.open_example(DEFAULT_EXAMPLE),
         }
         if app.session.is_none() && app.error.is_some() {
             // Keep the error, but give the person something to look at.
@@ -814,6 +1007,7 @@ impl eframe::App for EframeApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         // A link's or a lesson's settings belong to that session, not to the next start.
         eframe::set_value(storage, SETTINGS_KEY, &self.0.own_settings());
+        eframe::set_value(storage, EDITOR_KEY, &self.0.editor);
     }
 }
 

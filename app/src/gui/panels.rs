@@ -2,19 +2,50 @@
 //! buffers, diagnostics), each a thin drawing function over the app state.
 
 use super::views;
-use super::{palette, sibling_order_name, LanescopeApp};
+use super::{palette, sibling_order_name, LanescopeApp, LeftTab};
 use crate::examples::EXAMPLES;
 use lanescope_core::trace::LaneState;
 
 pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::top("toolbar").show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
+            ui.menu_button("New", |ui| {
+                for t in super::editor::TEMPLATES {
+                    let can = lanescope_front::can_compile(t.language);
+                    let b = ui.add_enabled(can, egui::Button::new(t.title));
+                    let b = if can {
+                        b
+                    } else {
+                        b.on_disabled_hover_text("GLSL compiles in the native app only")
+                    };
+                    if b.clicked() {
+                        app.open_source(super::editor::Editor::new(
+                            t.name,
+                            t.language,
+                            t.text.to_owned(),
+                        ));
+                        ui.close();
+                    }
+                }
+            })
+            .response
+            .on_hover_text("Start from a template and edit it: the run follows as you type");
             if ui
                 .button("Open…")
-                .on_hover_text("Open a .spv file (Ctrl+O), or drop one anywhere")
+                .on_hover_text(
+                    "Open a module (.spv) or a source (.wgsl, .comp, .spvasm) (Ctrl+O), or drop one anywhere",
+                )
                 .clicked()
             {
                 app.start_open_dialog();
+            }
+            if app.editor.is_some()
+                && ui
+                    .button("Save source")
+                    .on_hover_text("Save the source you are editing (Ctrl+S)")
+                    .clicked()
+            {
+                app.save_source();
             }
             ui.menu_button("Examples", |ui| {
                 for (name, _, _) in EXAMPLES {
@@ -243,12 +274,31 @@ pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
 }
 
-pub fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+/// The left panel: the source (editable or from debug information) and the disassembly.
+pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::left("disassembly")
         .default_size(460.0)
         .resizable(true)
         .show(ui, |ui| {
-            ui.heading("Disassembly");
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut app.left_tab, LeftTab::Source, "Source")
+                    .on_hover_text(
+                        "Your code, or the source the module's debug information carries",
+                    );
+                ui.selectable_value(&mut app.left_tab, LeftTab::Disassembly, "Disassembly")
+                    .on_hover_text("The module's instructions, as spirv-dis prints them");
+            });
+            ui.separator();
+            match app.left_tab {
+                LeftTab::Source => super::editor::source_view(app, ui),
+                LeftTab::Disassembly => disassembly(app, ui),
+            }
+        });
+}
+
+fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    {
+        {
             let Some(s) = &mut app.session else { return };
             let current = s.tangle_instructions();
             let tangles = s.sim().tangles();
@@ -362,7 +412,8 @@ pub fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     app.watches.push(id);
                 }
             }
-        });
+        }
+    }
 }
 
 pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {

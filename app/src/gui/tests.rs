@@ -927,3 +927,120 @@ fn a_links_settings_do_not_become_the_saved_ones() {
     ));
     assert_eq!(saved.subgroup_size, 8);
 }
+
+/// Runs frames until the editor has no compile pending (the debounce has passed).
+fn until_compiled(h: &mut Harness<'_, LanescopeApp>) {
+    for _ in 0..200 {
+        h.run_steps(1);
+        let pending = h
+            .state()
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.edited_at.is_some());
+        if !pending && h.state().seek.is_none() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the edit was never compiled");
+}
+
+#[test]
+fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
+    let mut h = harness("if_else");
+    let t = &super::editor::TEMPLATES[0];
+    h.state_mut().open_source(super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.into(),
+    ));
+    h.run_steps(2);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert_eq!(h.state().left_tab, super::LeftTab::Source);
+    for _ in 0..3 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(1);
+    }
+    assert_eq!(steps(&h), 3);
+    let before = h.state().editor.as_ref().unwrap().text.clone();
+    // Type into the editor as a person would: click in it, then keys.
+    let editor = h.get_by_role(egui::accesskit::Role::MultilineTextInput);
+    editor.click();
+    h.run_steps(2);
+    h.get_by_role(egui::accesskit::Role::MultilineTextInput)
+        .type_text("@@ ");
+    h.run_steps(1);
+    assert_ne!(
+        h.state().editor.as_ref().unwrap().text,
+        before,
+        "the text changed"
+    );
+    until_compiled(&mut h);
+    let ed = h.state().editor.as_ref().unwrap();
+    assert!(ed.stale, "a compile error keeps the last run, marked stale");
+    let d = ed.diagnostics.first().expect("a diagnostic");
+    assert!(d.error && d.line > 0, "{d:?}");
+    let bar = h.state().error.clone().unwrap_or_default();
+    assert!(bar.starts_with(&format!("{}:{}:", t.name, d.line)), "{bar}");
+    assert_eq!(steps(&h), 3, "the last good run stays on screen");
+    // Fix it: delete what was typed.
+    for _ in 0..3 {
+        h.key_press(egui::Key::Backspace);
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().editor.as_ref().unwrap().text, before);
+    until_compiled(&mut h);
+    let ed = h.state().editor.as_ref().unwrap();
+    assert!(
+        !ed.stale && ed.diagnostics.is_empty(),
+        "{:?}",
+        ed.diagnostics
+    );
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert_eq!(steps(&h), 3, "the new run went back to step 3");
+}
+
+#[test]
+fn an_edited_source_travels_in_its_link() {
+    let mut h = harness("if_else");
+    let t = &super::editor::TEMPLATES[1];
+    let text = t.text.replace("128", "64");
+    h.state_mut()
+        .open_source(super::editor::Editor::new(t.name, t.language, text.clone()));
+    h.run_steps(2);
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    let (fragment, complete) = h.state().link().unwrap().format();
+    assert!(complete, "{fragment}");
+    let mut other = harness("if_else");
+    other.state_mut().apply_link(link(&fragment));
+    other.run_steps(3);
+    let ed = other
+        .state()
+        .editor
+        .as_ref()
+        .expect("the link opens the editor");
+    assert_eq!(
+        (ed.name.as_str(), ed.text.as_str()),
+        (t.name, text.as_str())
+    );
+    assert_eq!(other.state().session.as_ref().unwrap().step_count(), 1);
+}
+
+#[test]
+fn every_template_opens_and_runs_to_the_end() {
+    for t in super::editor::TEMPLATES {
+        if !lanescope_front::can_compile(t.language) {
+            continue;
+        }
+        let mut app = LanescopeApp::new(Settings::default());
+        app.open_source(super::editor::Editor::new(
+            t.name,
+            t.language,
+            t.text.into(),
+        ));
+        assert!(app.error.is_none(), "{}: {:?}", t.name, app.error);
+        let end = run_to_end(&mut app);
+        assert!(end.starts_with("Ok(Some(Finished))"), "{}: {end}", t.name);
+    }
+}

@@ -48,6 +48,35 @@ impl Simulator {
         Some(depth)
     }
 
+    /// The source position to show for tangle `id` of subgroup `g`: its instruction's, or, in
+    /// a function with no line information (a helper the compiler wrote, such as naga's
+    /// checked division), the position of the innermost call with one.
+    pub fn tangle_source_pos(&self, g: usize, id: u64) -> Option<SourcePos> {
+        let d = self.prog.debug.as_ref()?;
+        let sg = self.sgs.get(g)?;
+        let t = sg.tangles.iter().find(|t| t.id == id)?;
+        if let Some(p) = d.pos(self.prog.step_index(t.block, t.inst)) {
+            return Some(p);
+        }
+        let mut r = t.ctx;
+        let mut guard = 0;
+        while let Some(rid) = r {
+            let rec = sg.record(rid)?;
+            if let crate::sched::RecordKind::Call { resume, .. } = rec.kind {
+                let call = self.prog.step_index(rec.target, resume.saturating_sub(1));
+                if let Some(p) = d.pos(call) {
+                    return Some(p);
+                }
+            }
+            r = rec.parent;
+            guard += 1;
+            if guard > 1 << 20 {
+                break;
+            }
+        }
+        None
+    }
+
     /// The tangle lane `lane` of subgroup `g` is in, if it is in one (not waiting or done).
     pub fn tangle_of_lane(&self, g: usize, lane: u32) -> Option<u64> {
         self.sgs

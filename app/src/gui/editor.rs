@@ -1,0 +1,715 @@
+//! The source pane: the user's own code (editable, recompiled as they type) or the source a
+//! module's debug information carries (read-only), with line numbers, source-line breakpoints,
+//! the current line of each tangle as a full-width band with chips, and errors underlined.
+
+use super::{palette, LanescopeApp};
+use lanescope_front::{Diagnostic, Language};
+
+/// How long typing must pause before the source is compiled again.
+pub const DEBOUNCE_SECONDS: f64 = 0.4;
+
+/// Source the person edits.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Editor {
+    /// The file name (its extension is the language), as the debug information names it.
+    pub name: String,
+    pub language: Language,
+    pub text: String,
+    /// The last compile's messages (errors, or warnings of a good compile).
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// The run on screen comes from an earlier text (the current one does not compile).
+    #[serde(skip)]
+    pub stale: bool,
+    /// When the text last changed with a compile still to do.
+    #[serde(skip)]
+    pub edited_at: Option<f64>,
+}
+
+impl Editor {
+    pub fn new(name: &str, language: Language, text: String) -> Self {
+        Self {
+            name: name.to_owned(),
+            language,
+            text,
+            diagnostics: Vec::new(),
+            stale: false,
+            edited_at: None,
+        }
+    }
+}
+
+/// A starting point for `New`.
+pub struct Template {
+    pub title: &'static str,
+    pub name: &'static str,
+    pub language: Language,
+    pub text: &'static str,
+}
+
+pub const TEMPLATES: &[Template] = &[
+    Template {
+        title: "Divergent loop (WGSL)",
+        name: "divergent_loop.wgsl",
+        language: Language::Wgsl,
+        text: include_str!("../../../assets/templates/divergent_loop.wgsl"),
+    },
+    Template {
+        title: "Subgroup reduction (WGSL)",
+        name: "subgroup_reduction.wgsl",
+        language: Language::Wgsl,
+        text: include_str!("../../../assets/templates/subgroup_reduction.wgsl"),
+    },
+    Template {
+        title: "Cooperative-matrix MulAdd (WGSL)",
+        name: "coop_muladd.wgsl",
+        language: Language::Wgsl,
+        text: include_str!("../../../assets/templates/coop_muladd.wgsl"),
+    },
+    Template {
+        title: "Int8 dot product (WGSL)",
+        name: "dot_int8.wgsl",
+        language: Language::Wgsl,
+        text: include_str!("../../../assets/templates/dot_int8.wgsl"),
+    },
+    Template {
+        title: "Clustered rotate (SPIR-V assembly)",
+        name: "rotate_clustered.spvasm",
+        language: Language::SpirvAsm,
+        text: include_str!("../../../assets/rotate_clustered.spvasm"),
+    },
+    Template {
+        title: "Maximal reconvergence (GLSL, native)",
+        name: "reconverge.comp",
+        language: Language::Glsl,
+        text: include_str!("../../../assets/templates/reconverge.comp"),
+    },
+];
+
+/// What the pane shows: the editor's text, or a file of the module's debug information.
+enum Shown<'a> {
+    Edit,
+    ReadOnly(&'a str, u32),
+}
+
+/// The source pane (inside the left panel). Returns nothing; edits mark the editor for a
+/// recompile, gutter clicks toggle breakpoints.
+pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let language = app.editor.as_ref().map(|e| e.language);
+    // Header: language, state, messages.
+    ui.horizontal_wrapped(|ui| {
+        if let Some(e) = &app.editor {
+            ui.label(egui::RichText::new(&e.name).strong());
+            ui.label(egui::RichText::new(language_title(e.language)).weak());
+            if e.stale {
+                ui.label(
+                    egui::RichText::new("stale: showing the last run that compiled")
+                        .color(ui.visuals().error_fg_color),
+                )
+                .on_hover_text("the current text does not compile; fix the error to run it");
+            } else if e.edited_at.is_some() {
+                ui.label(egui::RichText::new("compiling…").weak());
+            }
+            let errors = e.diagnostics.iter().filter(|d| d.error).count();
+            let warnings = e.diagnostics.len() - errors;
+            if errors > 0 {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{errors} error{}",
+                        if errors == 1 { "" } else { "s" }
+                    ))
+                    .color(ui.visuals().error_fg_color),
+                );
+            }
+            if warnings > 0 {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{warnings} warning{}",
+                        if warnings == 1 { "" } else { "s" }
+                    ))
+                    .color(ui.visuals().warn_fg_color),
+                );
+            }
+        } else if let Some(s) = &app.session {
+            ui.label(egui::RichText::new("source from the module's debug information").weak());
+            let _ = s;
+        }
+    });
+
+    // Which text: the editor's, or the debug information's file where the current tangle is.
+    let debug_file = app.session.as_ref().and_then(|s| {
+        let d = s.program.debug.as_ref()?;
+        let focus = s.focus_instruction();
+        let file = focus.and_then(|k| d.pos(k)).map(|p| p.file).or_else(|| {
+            d.files
+                .iter()
+                .position(|f| f.text.is_some())
+                .map(|i| i as u32)
+        })?;
+        let text = d.files.get(file as usize)?.text.clone()?;
+        Some((text, file))
+    });
+    let debug_text;
+    let shown = if app.editor.is_some() {
+        Shown::Edit
+    } else if let Some((t, f)) = debug_file {
+        debug_text = t;
+        Shown::ReadOnly(&debug_text, f)
+    } else {
+        ui.label("This module carries no source. Open a .wgsl, .comp or .spvasm file, pick New, or compile with debug information (glslangValidator -g or -gVS).");
+        return;
+    };
+
+    // Where each tangle is, by source line of the shown file.
+    let file_of_editor = match &shown {
+        Shown::ReadOnly(_, f) => Some(*f),
+        Shown::Edit => app.session.as_ref().and_then(|s| {
+            let d = s.program.debug.as_ref()?;
+            let name = &app.editor.as_ref()?.name;
+            d.file_index(name).or(Some(0))
+        }),
+    };
+    let mut at_line: std::collections::BTreeMap<u32, Vec<(u32, u64, u32)>> = Default::default();
+    let mut current_line = None;
+    if let (Some(s), Some(file)) = (&app.session, file_of_editor) {
+        if !app.editor.as_ref().is_some_and(|e| e.stale) {
+            let sim = s.sim();
+            let focus = s.focus_instruction();
+            for t in sim.tangles() {
+                let Some(k) = sim.tangle_instruction(t.subgroup as usize, t.id) else {
+                    continue;
+                };
+                let Some(p) = sim.tangle_source_pos(t.subgroup as usize, t.id) else {
+                    continue;
+                };
+                if p.file != file {
+                    continue;
+                }
+                at_line
+                    .entry(p.line)
+                    .or_default()
+                    .push((t.subgroup, t.id, t.lanes.count()));
+                if Some(k) == focus {
+                    current_line = Some(p.line);
+                }
+            }
+        }
+    }
+    let breakpoint_lines: std::collections::BTreeSet<u32> = match (&app.session, file_of_editor) {
+        (Some(s), Some(file)) => s
+            .breakpoints
+            .iter()
+            .filter_map(|k| s.sim().source_pos(*k))
+            .filter(|p| p.file == file)
+            .map(|p| p.line)
+            .collect(),
+        _ => Default::default(),
+    };
+
+    let diagnostics = app
+        .editor
+        .as_ref()
+        .map(|e| e.diagnostics.clone())
+        .unwrap_or_default();
+    let lang = language.unwrap_or(Language::Glsl);
+    let dark = ui.visuals().dark_mode;
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let error_color = ui.visuals().error_fg_color;
+    let mut layouter = |ui: &egui::Ui, buf: &dyn egui::TextBuffer, wrap: f32| {
+        let mut job = highlight(buf.as_str(), lang, &font, dark, &diagnostics, error_color);
+        // Code does not wrap: the pane scrolls sideways.
+        let _ = wrap;
+        job.wrap.max_width = f32::INFINITY;
+        ui.fonts_mut(|f| f.layout_job(job))
+    };
+    const GUTTER: f32 = 58.0;
+    let mut toggle_line = None;
+    let mut hover_msg = None;
+    let scroll_to = app.source_scroll.take();
+    let mut area = egui::ScrollArea::both()
+        .id_salt("source")
+        .auto_shrink([false, false]);
+    if let Some(line) = scroll_to {
+        let row_h = ui.fonts_mut(|f| f.row_height(&egui::TextStyle::Monospace.resolve(ui.style())));
+        area = area.vertical_scroll_offset(((line as f32) - 6.0).max(0.0) * row_h);
+    }
+    let mut changed = false;
+    let mut source_response = None;
+    area.show(ui, |ui| {
+        let mut owned;
+        let mut ro: &str;
+        let buffer: &mut dyn egui::TextBuffer = match (&shown, app.editor.as_mut()) {
+            (Shown::Edit, Some(e)) => &mut e.text,
+            (Shown::ReadOnly(t, _), _) => {
+                ro = t;
+                &mut ro
+            }
+            _ => {
+                owned = String::new();
+                &mut owned
+            }
+        };
+        let out = egui::TextEdit::multiline(buffer)
+            .id_salt("source-text")
+            .code_editor()
+            .desired_width(f32::INFINITY)
+            .desired_rows(30)
+            .margin(egui::Margin {
+                left: GUTTER as i8,
+                right: 4,
+                top: 2,
+                bottom: 2,
+            })
+            .layouter(&mut layouter)
+            .show(ui);
+        changed = out.response.changed();
+        let galley = &out.galley;
+        let origin = out.galley_pos;
+        let painter = ui.painter();
+        let full = ui.clip_rect();
+        // Rows of the galley that start a source line, numbered from 1.
+        let mut line = 1u32;
+        let mut starts = true;
+        for row in &galley.rows {
+            let r = row.rect().translate(origin.to_vec2());
+            if starts {
+                let y = r.center().y;
+                let band = egui::Rect::from_min_max(
+                    egui::pos2(full.left(), r.top()),
+                    egui::pos2(full.right(), r.bottom()),
+                );
+                if current_line == Some(line) {
+                    let c = at_line
+                        .get(&line)
+                        .and_then(|v| v.first())
+                        .map_or(egui::Color32::YELLOW, |(g, id, _)| palette::tangle(*g, *id));
+                    painter.rect_filled(band, 0.0, c.gamma_multiply(0.22));
+                    painter.rect_filled(
+                        egui::Rect::from_min_size(band.min, egui::vec2(3.0, band.height())),
+                        0.0,
+                        c,
+                    );
+                }
+                if breakpoint_lines.contains(&line) {
+                    painter.circle_filled(
+                        egui::pos2(origin.x - GUTTER + 10.0, y),
+                        4.5,
+                        egui::Color32::from_rgb(230, 60, 60),
+                    );
+                }
+                painter.text(
+                    egui::pos2(origin.x - 8.0, y),
+                    egui::Align2::RIGHT_CENTER,
+                    line.to_string(),
+                    egui::FontId::monospace(font.size * 0.9),
+                    ui.visuals().weak_text_color(),
+                );
+                if let Some(ts) = at_line.get(&line) {
+                    let mut x = r.right() + 14.0;
+                    for (g, id, n) in ts {
+                        let c = palette::tangle(*g, *id);
+                        let text = format!("sg{g} ×{n}");
+                        let galley = painter.layout_no_wrap(
+                            text,
+                            egui::FontId::proportional(font.size * 0.85),
+                            egui::Color32::BLACK,
+                        );
+                        let chip = egui::Rect::from_min_size(
+                            egui::pos2(x, y - galley.size().y / 2.0 - 1.0),
+                            galley.size() + egui::vec2(8.0, 2.0),
+                        );
+                        painter.rect_filled(chip, 4.0, c);
+                        painter.galley(
+                            chip.min + egui::vec2(4.0, 1.0),
+                            galley,
+                            egui::Color32::BLACK,
+                        );
+                        x = chip.right() + 4.0;
+                    }
+                }
+            }
+            starts = row.ends_with_newline;
+            if row.ends_with_newline {
+                line += 1;
+            }
+        }
+        // A click in the gutter toggles a breakpoint on that line; hovering an error shows it.
+        let resp = &out.response;
+        source_response = Some(resp.response.clone());
+        if let Some(p) = resp.interact_pointer_pos().or(resp.hover_pos()) {
+            let cursor = galley.cursor_from_pos(p - origin);
+            let (row_line, col) = line_col(galley.text(), cursor.index.0);
+            if p.x < origin.x && resp.clicked() {
+                toggle_line = Some(row_line);
+            }
+            if let Some(d) = diagnostics.iter().find(|d| {
+                d.line == row_line
+                    && (d.column == 0 || (col + 1 >= d.column && col < d.column + d.len.max(1)))
+            }) {
+                hover_msg = Some(d.message.clone());
+            }
+        }
+    });
+    if let (Some(m), Some(r)) = (hover_msg, source_response) {
+        r.on_hover_text(egui::RichText::new(m).color(error_color));
+    }
+    if changed {
+        if let Some(e) = &mut app.editor {
+            e.edited_at = Some(ui.input(|i| i.time));
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(DEBOUNCE_SECONDS));
+        }
+    }
+    if let (Some(line), Some(file)) = (toggle_line, file_of_editor) {
+        app.toggle_source_breakpoint(file, line);
+    }
+}
+
+/// 1-based line and 0-based character column of character index `index` in `text`.
+fn line_col(text: &str, index: usize) -> (u32, u32) {
+    let mut line = 1;
+    let mut col = 0;
+    for c in text.chars().take(index) {
+        if c == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+    }
+    (line, col)
+}
+
+pub fn language_title(l: Language) -> &'static str {
+    match l {
+        Language::Wgsl => "WGSL",
+        Language::Glsl => "GLSL",
+        Language::SpirvAsm => "SPIR-V assembly",
+        Language::SpirvBinary => "SPIR-V",
+        Language::Amber => "AmberScript",
+    }
+}
+
+const WGSL_KEYWORDS: &[&str] = &[
+    "fn",
+    "let",
+    "var",
+    "const",
+    "override",
+    "struct",
+    "if",
+    "else",
+    "for",
+    "while",
+    "loop",
+    "break",
+    "continue",
+    "continuing",
+    "return",
+    "switch",
+    "case",
+    "default",
+    "enable",
+    "requires",
+    "alias",
+    "discard",
+    "true",
+    "false",
+    "break_if",
+    "diagnostic",
+];
+const GLSL_KEYWORDS: &[&str] = &[
+    "void",
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "break",
+    "continue",
+    "return",
+    "switch",
+    "case",
+    "default",
+    "layout",
+    "in",
+    "out",
+    "inout",
+    "uniform",
+    "buffer",
+    "shared",
+    "const",
+    "readonly",
+    "writeonly",
+    "coherent",
+    "volatile",
+    "struct",
+    "true",
+    "false",
+    "discard",
+    "highp",
+    "mediump",
+    "lowp",
+    "precise",
+];
+const TYPES: &[&str] = &[
+    "u32",
+    "i32",
+    "f32",
+    "f16",
+    "bool",
+    "vec2",
+    "vec3",
+    "vec4",
+    "array",
+    "atomic",
+    "ptr",
+    "mat2x2",
+    "mat3x3",
+    "mat4x4",
+    "uint",
+    "int",
+    "float",
+    "double",
+    "uvec2",
+    "uvec3",
+    "uvec4",
+    "ivec2",
+    "ivec3",
+    "ivec4",
+    "dvec2",
+    "dvec3",
+    "dvec4",
+    "mat2",
+    "mat3",
+    "mat4",
+    "float16_t",
+    "int8_t",
+    "uint8_t",
+    "int64_t",
+    "uint64_t",
+    "coop_mat8x8",
+    "coop_mat16x16",
+    "coopmat",
+    "storage",
+    "workgroup",
+    "private",
+    "function",
+    "read",
+    "read_write",
+];
+
+/// A layout job for `text` with syntax colours and diagnostics underlined.
+pub fn highlight(
+    text: &str,
+    lang: Language,
+    font: &egui::FontId,
+    dark: bool,
+    diagnostics: &[Diagnostic],
+    error_color: egui::Color32,
+) -> egui::text::LayoutJob {
+    let (plain, comment, keyword, ty, number, string, id, attr) = if dark {
+        (
+            egui::Color32::from_rgb(220, 220, 220),
+            egui::Color32::from_rgb(120, 160, 120),
+            egui::Color32::from_rgb(220, 130, 230),
+            egui::Color32::from_rgb(110, 200, 230),
+            egui::Color32::from_rgb(230, 190, 120),
+            egui::Color32::from_rgb(210, 160, 110),
+            egui::Color32::from_rgb(150, 180, 250),
+            egui::Color32::from_rgb(240, 220, 110),
+        )
+    } else {
+        (
+            egui::Color32::from_rgb(30, 30, 30),
+            egui::Color32::from_rgb(40, 120, 40),
+            egui::Color32::from_rgb(150, 30, 160),
+            egui::Color32::from_rgb(20, 110, 150),
+            egui::Color32::from_rgb(160, 90, 0),
+            egui::Color32::from_rgb(150, 70, 20),
+            egui::Color32::from_rgb(30, 70, 190),
+            egui::Color32::from_rgb(130, 100, 0),
+        )
+    };
+    // Byte ranges to underline.
+    let mut underline: Vec<std::ops::Range<usize>> = Vec::new();
+    for d in diagnostics.iter().filter(|d| d.line > 0) {
+        let Some((start, line)) = text
+            .split_inclusive('\n')
+            .scan(0usize, |off, l| {
+                let s = *off;
+                *off += l.len();
+                Some((s, l))
+            })
+            .nth(d.line as usize - 1)
+        else {
+            continue;
+        };
+        let line = line.trim_end_matches('\n');
+        let (from, len) = if d.column == 0 {
+            (0, line.chars().count())
+        } else {
+            ((d.column - 1) as usize, d.len.max(1) as usize)
+        };
+        let b0 = line.char_indices().nth(from).map_or(line.len(), |c| c.0);
+        let b1 = line
+            .char_indices()
+            .nth(from + len)
+            .map_or(line.len(), |c| c.0);
+        let (b0, b1) = if b0 == b1 && b0 > 0 {
+            (line[..b0].char_indices().last().map_or(0, |c| c.0), b1)
+        } else {
+            (b0, b1)
+        };
+        underline.push(start + b0..start + b1);
+    }
+    let mut job = egui::text::LayoutJob::default();
+    let push = |job: &mut egui::text::LayoutJob, range: std::ops::Range<usize>, color| {
+        // Split at underline boundaries so only the spanned characters get the stroke.
+        let mut cuts = vec![range.start, range.end];
+        for u in &underline {
+            for b in [u.start, u.end] {
+                if b > range.start && b < range.end {
+                    cuts.push(b);
+                }
+            }
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        for w in cuts.windows(2) {
+            let under = underline.iter().any(|u| u.start <= w[0] && w[1] <= u.end);
+            let format = egui::TextFormat {
+                font_id: font.clone(),
+                color,
+                underline: if under {
+                    egui::Stroke::new(2.0, error_color)
+                } else {
+                    egui::Stroke::NONE
+                },
+                ..Default::default()
+            };
+            job.append(&text[w[0]..w[1]], 0.0, format);
+        }
+    };
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = i;
+        let color;
+        if lang == Language::SpirvAsm && c == b';' || c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            color = comment;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                i += 1;
+            }
+            i = (i + 2).min(b.len());
+            color = comment;
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(b.len());
+            color = string;
+        } else if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
+                i += 1;
+            }
+            color = number;
+        } else if c == b'%' && lang == Language::SpirvAsm {
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            color = id;
+        } else if c == b'@' || (c == b'#' && lang == Language::Glsl) {
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            color = attr;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let w = &text[start..i];
+            color = match lang {
+                Language::SpirvAsm if w.starts_with("Op") => keyword,
+                Language::SpirvAsm => ty,
+                Language::Wgsl if WGSL_KEYWORDS.contains(&w) => keyword,
+                Language::Glsl if GLSL_KEYWORDS.contains(&w) => keyword,
+                _ if TYPES.contains(&w) => ty,
+                _ => plain,
+            };
+        } else {
+            // Anything else up to the next interesting byte, whole characters at a time.
+            i += 1;
+            while i < b.len() && !text.is_char_boundary(i) {
+                i += 1;
+            }
+            color = plain;
+        }
+        while !text.is_char_boundary(i) {
+            i += 1;
+        }
+        push(&mut job, start..i, color);
+    }
+    if text.is_empty() {
+        job.append("", 0.0, egui::TextFormat::simple(font.clone(), plain));
+    }
+    job
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlighting_keeps_every_character_and_underlines_the_span() {
+        let text = "fn main() {\n    let x = 1u; // one\n}\n";
+        let d = Diagnostic {
+            line: 2,
+            column: 9,
+            len: 1,
+            message: "m".into(),
+            error: true,
+        };
+        let job = highlight(
+            text,
+            Language::Wgsl,
+            &egui::FontId::monospace(12.0),
+            true,
+            &[d],
+            egui::Color32::RED,
+        );
+        assert_eq!(job.text, text);
+        let under: Vec<&str> = job
+            .sections
+            .iter()
+            .filter(|s| s.format.underline != egui::Stroke::NONE)
+            .map(|s| &text[s.byte_range.start.0..s.byte_range.end.0])
+            .collect();
+        assert_eq!(under, ["x"]);
+    }
+
+    #[test]
+    fn templates_compile() {
+        for t in TEMPLATES {
+            if !lanescope_front::can_compile(t.language) {
+                continue;
+            }
+            let opts = lanescope_front::CompileOptions {
+                file_name: t.name.into(),
+                ..Default::default()
+            };
+            if let Err(e) = lanescope_front::compile(t.language, t.text, &opts) {
+                panic!("{}: {}", t.name, e.render(t.name, t.text));
+            }
+        }
+    }
+}
