@@ -33,6 +33,7 @@ pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> 
         for (i, (span, label)) in labels.iter().enumerate() {
             let message = match (i, label.is_empty()) {
                 (0, true) => e.message().to_string(),
+                (0, false) if e.message().contains(*label) => e.message().to_string(),
                 (0, false) => format!("{}: {label}", e.message()),
                 (_, true) => continue,
                 (_, false) => (*label).to_string(),

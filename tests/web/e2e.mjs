@@ -224,6 +224,40 @@ try {
   const trace = JSON.parse(await readFile(await json.path(), "utf8"));
   check(trace.schema === "lanescope-trace/2" && trace.steps.length === 13 && trace.summary.steps === 13,
     `the exported trace holds the 13 steps (${trace.schema}, ${trace.steps?.length} steps)`);
+  // 7. The playground: a WGSL source opens in the editor and runs; an edit that does not
+  // compile keeps the last run (the title says it is stale); the fix runs again at the same
+  // step; the link carries the edited source.
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles(join(root, "assets", "templates", "divergent_loop.wgsl"));
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("divergent_loop.wgsl — step 0"), null, { timeout: 15_000 }).catch(() => {});
+  check((await page.title()).includes("divergent_loop.wgsl — step 0"), `opened a WGSL source: "${await page.title()}"`);
+  await page.mouse.click(700, 400);
+  for (let i = 0; i < 3; i++) await page.keyboard.press("F10");
+  await page.waitForFunction(() => document.title.endsWith("step 3"), null, { timeout: 10_000 }).catch(() => {});
+  check((await page.title()).endsWith("divergent_loop.wgsl — step 3"), `stepped the WGSL: "${await page.title()}"`);
+  await page.mouse.click(300, 280); // a line of code in the editor
+  await page.keyboard.press("End");
+  await page.keyboard.type(" @@");
+  await page.waitForFunction(() => document.title.includes("stale"), null, { timeout: 10_000 }).catch(() => {});
+  check(/step 3 \(stale/.test(await page.title()), `an edit that does not compile keeps the run, stale: "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "13-editor-error.png") });
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Backspace");
+  await page.waitForFunction(() => document.title.endsWith("divergent_loop.wgsl — step 3"), null, { timeout: 10_000 }).catch(() => {});
+  check((await page.title()).endsWith("divergent_loop.wgsl — step 3"), `the fixed source runs again to step 3: "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "14-editor.png") });
+  await page.mouse.click(465, 12); // Copy link
+  await page.waitForTimeout(300);
+  const edited = page.url();
+  check(edited.includes("module=divergent_loop.wgsl:"), `the link carries the source: ${edited.slice(0, 120)}`);
+  const other = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  other.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  await other.goto(edited);
+  await other.waitForFunction(() => document.title.endsWith("divergent_loop.wgsl — step 3"), null, { timeout: 30_000 }).catch(() => {});
+  check((await other.title()).endsWith("divergent_loop.wgsl — step 3"), `the link opens the edited source at its step: "${await other.title()}"`);
+  await other.screenshot({ path: join(shots, "15-editor-link.png") });
+  await other.close();
   // A hostile link is an error in the app, not a dead page.
   await page.goto(`${base}#module=x.spv:AAAA&step=5`);
   await page.waitForTimeout(1000);

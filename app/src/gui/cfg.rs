@@ -159,6 +159,7 @@ pub fn show(
     layout: &CfgLayout,
     tangles: &[TangleView],
     waiting: &[(u32, u32, LaneState)],
+    flagged: &[BlockId],
     zoom: f32,
 ) -> Option<BlockId> {
     let max_col = layout.nodes.iter().map(|n| n.2).max().unwrap_or(0) + 1;
@@ -237,13 +238,12 @@ pub fn show(
         } else {
             ui.visuals().extreme_bg_color
         };
-        painter.rect(
-            r,
-            4.0 * zoom,
-            fill,
-            egui::Stroke::new(1.0, text_color.gamma_multiply(0.5)),
-            egui::StrokeKind::Inside,
-        );
+        let stroke = if flagged.contains(&b) {
+            egui::Stroke::new(2.5 * zoom, egui::Color32::from_rgb(230, 60, 60))
+        } else {
+            egui::Stroke::new(1.0, text_color.gamma_multiply(0.5))
+        };
+        painter.rect(r, 4.0 * zoom, fill, stroke, egui::StrokeKind::Inside);
         let mut label = prog.block_name(b);
         if prog.is_reconv_target.get(b as usize) == Some(&true) {
             label.push_str(target_kind(prog, b));

@@ -206,6 +206,23 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         _ => Default::default(),
     };
 
+    // Lines where a run-time diagnostic happened: a marker in the gutter.
+    let mut diag_lines: std::collections::BTreeMap<u32, String> = Default::default();
+    if let (Some(s), Some(file)) = (&app.session, file_of_editor) {
+        let name = s
+            .program
+            .debug
+            .as_ref()
+            .and_then(|d| d.file_name(file))
+            .map(str::to_owned);
+        for d in s.sim().diagnostics() {
+            if let (Some(l), true) = (d.source.line, d.source.file == name) {
+                diag_lines
+                    .entry(l)
+                    .or_insert_with(|| format!("{}: {}", d.code, d.message));
+            }
+        }
+    }
     let diagnostics = app
         .editor
         .as_ref()
@@ -297,6 +314,15 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         egui::Color32::from_rgb(230, 60, 60),
                     );
                 }
+                if diag_lines.contains_key(&line) {
+                    painter.text(
+                        egui::pos2(origin.x - GUTTER + 20.0, y),
+                        egui::Align2::CENTER_CENTER,
+                        "⚠",
+                        egui::FontId::proportional(font.size),
+                        egui::Color32::from_rgb(230, 60, 60),
+                    );
+                }
                 painter.text(
                     egui::pos2(origin.x - 8.0, y),
                     egui::Align2::RIGHT_CENTER,
@@ -341,6 +367,11 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let (row_line, col) = line_col(galley.text(), cursor.index.0);
             if p.x < origin.x && resp.clicked() {
                 toggle_line = Some(row_line);
+            }
+            if p.x < origin.x {
+                if let Some(m) = diag_lines.get(&row_line) {
+                    hover_msg = Some(m.clone());
+                }
             }
             if let Some(d) = diagnostics.iter().find(|d| {
                 d.line == row_line

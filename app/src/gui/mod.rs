@@ -119,6 +119,8 @@ pub struct LanescopeApp {
     pub source_scroll: Option<usize>,
     /// Which of source and disassembly the left panel shows.
     pub left_tab: LeftTab,
+    /// Lanes a diagnostic involves, outlined in the lanes grid: (subgroup, lanes).
+    pub highlight_lanes: Option<(u32, Vec<u32>)>,
 }
 
 /// The left panel's tabs.
@@ -171,6 +173,7 @@ impl LanescopeApp {
             editor: None,
             source_scroll: None,
             left_tab: LeftTab::Source,
+            highlight_lanes: None,
         }
     }
 
@@ -543,6 +546,7 @@ impl LanescopeApp {
                 self.lesson = None;
                 self.comparison = None;
                 self.compare_runner = None;
+                self.highlight_lanes = None;
                 true
             }
             Err(e) => {
@@ -820,7 +824,14 @@ impl LanescopeApp {
     /// The title the window (and the browser tab) shows: module and step, for people and tests.
     pub fn title(&self) -> String {
         match &self.session {
-            Some(s) => format!("Lanescope — {} — step {}", s.name, s.step_count()),
+            Some(s) => {
+                let stale = if self.editor.as_ref().is_some_and(|e| e.stale) {
+                    " (stale: the source does not compile)"
+                } else {
+                    ""
+                };
+                format!("Lanescope — {} — step {}{stale}", s.name, s.step_count())
+            }
             None => "Lanescope".into(),
         }
     }

@@ -143,6 +143,12 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             .changed();
                     }
                 });
+            changed |= ui
+                .checkbox(&mut app.settings.detectors, "Detectors")
+                .on_hover_text(
+                    "Find data races, barriers some invocations skip by exiting, and reads of memory nobody wrote (off: faster, and only what the spec's rules say directly)",
+                )
+                .changed();
             // Clicking a value to type into it must not close the menu.
             let stay_open = egui::containers::menu::MenuConfig::new()
                 .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
@@ -302,6 +308,7 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let Some(s) = &mut app.session else { return };
             let current = s.tangle_instructions();
             let tangles = s.sim().tangles();
+            let diags = s.sim().diagnostics();
             let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
             let mut area = egui::ScrollArea::both().auto_shrink([false, false]);
             // In the first frame of another module the area still measures the old one, and an
@@ -355,6 +362,14 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             toggle_bp = Some(i as u32);
                         }
                         ui.label(egui::RichText::new(format!("{i:>4}")).monospace().weak());
+                        if let Some(d) = diags.iter().find(|d| d.instruction as usize == i) {
+                            ui.label(
+                                egui::RichText::new("⚠")
+                                    .color(egui::Color32::from_rgb(230, 60, 60))
+                                    .strong(),
+                            )
+                            .on_hover_text(format!("{}: {}", d.code, d.message));
+                        }
                         for (id, at) in &current {
                             if *at as usize == i {
                                 if let Some(t) = tangles.iter().find(|t| t.id == *id) {
@@ -608,25 +623,95 @@ fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &mut app.session else { return };
     let diags = s.sim().diagnostics().to_vec();
     if diags.is_empty() {
-        ui.weak("No diagnostics.");
+        ui.weak(if app.settings.detectors {
+            "No diagnostics."
+        } else {
+            "No diagnostics (the bug detectors are off: see Detectors in the toolbar)."
+        });
     }
     let mut jump = None;
-    for d in &diags {
-        let text = format!(
-            "step {} · {} · {} in {} · lanes {:?}\n{}",
-            d.step, d.code, d.block, d.function, d.lanes, d.message
-        );
-        if ui
-            .add(egui::Button::new(text).wrap())
-            .on_hover_text("Jump to its instruction and step")
-            .clicked()
-        {
-            jump = Some((d.instruction, d.step));
-        }
+    let mut highlight = None;
+    let error = ui.visuals().error_fg_color;
+    for (i, d) in diags.iter().enumerate() {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(d.code.as_str()).strong().color(error));
+                let place = match (&d.source.file, d.source.line) {
+                    (Some(f), Some(l)) => format!("{f}:{l}"),
+                    (None, Some(l)) => format!("line {l}"),
+                    _ => format!("{} in {}", d.block, d.function),
+                };
+                ui.weak(format!("step {} · {place}", d.step));
+                if d.lockstep {
+                    ui.weak("· relies on lockstep");
+                }
+            });
+            ui.add(egui::Label::new(&d.message).wrap());
+            ui.add(
+                egui::Label::new(egui::RichText::new(d.code.explanation()).weak().small()).wrap(),
+            );
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .button("Go to step")
+                    .on_hover_text("Go to the step it happened at and show its instruction")
+                    .clicked()
+                {
+                    jump = Some((d.instruction, d.step));
+                }
+                let lanes = lanescope_core::view::LaneMask(
+                    d.lanes
+                        .iter()
+                        .filter(|l| **l < 128)
+                        .fold(0u128, |m, l| m | 1 << l),
+                );
+                if !d.lanes.is_empty()
+                    && ui
+                        .button(format!("Show lanes {}", lanes.ranges()))
+                        .on_hover_text("Outline the invocations involved in the lanes grid")
+                        .clicked()
+                {
+                    highlight = Some(i);
+                }
+                ui.hyperlink_to("the rule", d.code.spec_url())
+                    .on_hover_text(d.code.spec_url());
+            });
+            for a in &d.accesses {
+                ui.horizontal_wrapped(|ui| {
+                    let at = match a.line {
+                        Some(l) => format!("{}:{l}", a.file.as_deref().unwrap_or("line")),
+                        None => format!("instruction {}", a.instruction),
+                    };
+                    ui.label(format!(
+                        "invocation {} of workgroup {:?}: {} at {at}",
+                        a.invocation, a.workgroup, a.kind
+                    ));
+                    if ui
+                        .small_button(format!("step {}", a.step))
+                        .on_hover_text("Go to the step that made this access")
+                        .clicked()
+                    {
+                        jump = Some((a.instruction, a.step));
+                    }
+                });
+            }
+        });
+    }
+    if let Some(i) = highlight {
+        let d = &diags[i];
+        app.highlight_lanes = Some((d.subgroup, d.lanes.clone()));
+        app.tab = views::Tab::Lanes;
     }
     if let Some((inst, step)) = jump {
         app.goto(step);
         app.scroll_to_line = Some(inst as usize);
+        if let Some(line) = diags
+            .iter()
+            .find(|d| d.step == step)
+            .and_then(|d| d.source.line)
+        {
+            app.source_scroll = Some(line as usize);
+        }
     }
 }
 

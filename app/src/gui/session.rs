@@ -34,6 +34,8 @@ pub struct Settings {
     pub speed: f32,
     /// Cooperative-matrix fragment layout (a built-in name).
     pub coop_layout: String,
+    /// Run the bug detectors (data races, barriers skipped by exiting, uninitialized reads).
+    pub detectors: bool,
 }
 
 impl Default for Settings {
@@ -50,6 +52,7 @@ impl Default for Settings {
             max_buffer_mib: 256,
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
+            detectors: true,
         }
     }
 }
@@ -100,6 +103,7 @@ impl Settings {
             max_buffer_memory: self.max_buffer_mib.saturating_mul(1 << 20),
             // The timeline, the views and step back read it.
             record_trace: true,
+            detectors: self.detectors,
             ..Config::default()
         }
     }

@@ -44,7 +44,28 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if let Some(layout) = &app.cfg_layout {
-                    clicked = cfg::show(ui, &s.program, layout, &tangles, &waiting, app.cfg_zoom);
+                    // Blocks where a diagnostic happened get a red outline.
+                    let flagged: Vec<u32> = s
+                        .sim()
+                        .diagnostics()
+                        .iter()
+                        .filter_map(|d| {
+                            s.program
+                                .blocks
+                                .iter()
+                                .position(|b| b.inst_indices.contains(&d.instruction))
+                                .map(|b| b as u32)
+                        })
+                        .collect();
+                    clicked = cfg::show(
+                        ui,
+                        &s.program,
+                        layout,
+                        &tangles,
+                        &waiting,
+                        &flagged,
+                        app.cfg_zoom,
+                    );
                 }
             });
         if let Some(b) = clicked {
@@ -339,6 +360,18 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             {
                                 select = Some((g as u32, tangle));
                             }
+                        }
+                        if app
+                            .highlight_lanes
+                            .as_ref()
+                            .is_some_and(|(sg, ls)| *sg == g as u32 && ls.contains(&(lane as u32)))
+                        {
+                            ui.painter().rect_stroke(
+                                rect.expand(1.0),
+                                2.0,
+                                egui::Stroke::new(2.5, egui::Color32::from_rgb(240, 60, 60)),
+                                egui::StrokeKind::Outside,
+                            );
                         }
                         if let (Some((sg, t)), LaneState::Executing { tangle }) =
                             (app.selected_tangle, &st)

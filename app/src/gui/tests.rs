@@ -1044,3 +1044,51 @@ fn every_template_opens_and_runs_to_the_end() {
         assert!(end.starts_with("Ok(Some(Finished))"), "{}: {end}", t.name);
     }
 }
+
+/// The bug lessons say where F5 stops and what is found there: check each claim.
+#[test]
+fn bug_lessons_stop_where_their_text_says() {
+    use super::session::Stop;
+    use lanescope_core::trace::DiagCode;
+    let cases = [
+        ("bug_reduction_no_barrier", 40, DiagCode::DataRace),
+        ("bug_early_return_barrier", 42, DiagCode::BarrierDivergence),
+        ("bug_histogram", 13, DiagCode::DataRace),
+        ("bug_tile_other_subgroup", 34, DiagCode::DataRace),
+    ];
+    for (example, step, code) in cases {
+        let mut app = LanescopeApp::new(Settings::default());
+        let i = app
+            .lessons
+            .iter()
+            .position(|l| l.example == example)
+            .unwrap_or_else(|| panic!("no lesson for {example}"));
+        app.open_lesson(i);
+        let text = app.lessons[i].body.join("\n");
+        assert!(text.contains(&format!("step {step} ")), "{example}: {text}");
+        let s = app.session.as_mut().unwrap();
+        let stop = s.run_slice(100_000, u64::MAX).unwrap();
+        assert_eq!(stop, Some(Stop::Diagnostic(code)), "{example}");
+        assert_eq!(s.step_count(), step, "{example}");
+        if example == "bug_early_return_barrier" {
+            let states = s.sim().lane_states(1);
+            assert!(states[8..32].iter().all(|l| *l == LaneState::Finished));
+        }
+    }
+    // The reduction's wrong sum and the histogram's lost increments, as the lessons say.
+    let finish = |app: &mut LanescopeApp| {
+        let s = app.session.as_mut().unwrap();
+        while let Some(Stop::Diagnostic(_)) = s.run_slice(100_000, u64::MAX).unwrap() {}
+        assert!(s.sim().is_finished());
+    };
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("bug_reduction_no_barrier");
+    finish(&mut app);
+    let out = app.session.as_ref().unwrap().sim().buffer(0, 1).unwrap()[..4].to_vec();
+    assert_eq!(u32::from_le_bytes(out.try_into().unwrap()), 528);
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("bug_histogram");
+    finish(&mut app);
+    let bins = app.session.as_ref().unwrap().sim().buffer(0, 1).unwrap()[..32].to_vec();
+    assert!(bins.chunks(4).all(|b| b == [2, 0, 0, 0]), "{bins:?}");
+}

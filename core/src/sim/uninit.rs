@@ -26,6 +26,10 @@ pub(crate) struct Uninit {
     /// Per subgroup, where the data in a register came from, by its first slot (carried along
     /// by the instructions that compute from it).
     slot_origin: Vec<std::collections::BTreeMap<u32, String>>,
+    /// Where undefined data stored to memory came from, by (pointer, invocation for
+    /// invocation memory): a later load names the first memory read, not the variable the
+    /// data passed through.
+    mem_origin: std::collections::HashMap<(u64, usize), String>,
 }
 
 impl Simulator {
@@ -40,6 +44,7 @@ impl Simulator {
         u.mem = PoisonMaps::default();
         u.origin = vec![Vec::new(); n];
         u.slot_origin = vec![Default::default(); n];
+        u.mem_origin.clear();
         u.regs = vec![!prog.undef_slots.is_empty(); n];
         std::mem::swap(&mut self.mem.poison, &mut u.mem);
         let invocations = self.mem.invocation.len() / self.mem.per_invocation.max(1);
@@ -332,11 +337,18 @@ impl Simulator {
                     _ if var.is_some_and(|v| v.storage_class == "Private") => "Private memory",
                     _ => "Function memory",
                 };
-                let origin = format!(
-                    "data read from `{}` ({what}{})",
-                    name.unwrap_or_else(|| "memory".into()),
-                    declared.map_or_else(String::new, |d| format!(", declared at {d}"))
-                );
+                let inv = if space == Space::Invocation {
+                    g * s + l
+                } else {
+                    0
+                };
+                let origin = u.mem_origin.get(&(p, inv)).cloned().unwrap_or_else(|| {
+                    format!(
+                        "data read from `{}` ({what}{})",
+                        name.unwrap_or_else(|| "memory".into()),
+                        declared.map_or_else(String::new, |d| format!(", declared at {d}"))
+                    )
+                });
                 for k in 0..width {
                     if sg.poison[(dst + k) as usize] & t.mask != 0 {
                         u.slot_origin[g].insert(dst + k, origin.clone());
@@ -349,6 +361,29 @@ impl Simulator {
                     list.remove(0);
                 }
                 u.regs[g] = true;
+            }
+        }
+        // Undefined data stored: remember where it came from, for the loads that follow.
+        if let Inst::Store { ptr, src, .. } = inst {
+            let sg = &self.sgs[g];
+            if !sg.poison.is_empty() {
+                let width = self.prog.slot_width.get(src).copied().unwrap_or(1);
+                let tainted = any(&sg.poison, *src, width) & t.mask;
+                if tainted != 0 {
+                    let l = tainted.trailing_zeros() as usize;
+                    let from = (0..width).find_map(|k| u.slot_origin[g].get(&(src + k)).cloned());
+                    if let Some(o) = from {
+                        let p = sg.regs[*ptr as usize * s + l];
+                        let inv = if decode_ptr(p).0 == Space::Invocation {
+                            g * s + l
+                        } else {
+                            0
+                        };
+                        if u.mem_origin.len() < 1 << 16 {
+                            u.mem_origin.insert((p, inv), o);
+                        }
+                    }
+                }
             }
         }
         // Computed data inherits its operands' origin.
