@@ -36,6 +36,8 @@ pub struct Settings {
     pub coop_layout: String,
     /// Run the bug detectors (data races, barriers skipped by exiting, uninitialized reads).
     pub detectors: bool,
+    /// Which tangle, subgroup and workgroup runs first: `default`, `reverse`, `random:SEED`.
+    pub schedule: String,
 }
 
 impl Default for Settings {
@@ -53,6 +55,7 @@ impl Default for Settings {
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
             detectors: true,
+            schedule: "default".into(),
         }
     }
 }
@@ -104,6 +107,8 @@ impl Settings {
             // The timeline, the views and step back read it.
             record_trace: true,
             detectors: self.detectors,
+            schedule: lanescope_core::Schedule::parse(&self.schedule)
+                .unwrap_or(lanescope_core::Schedule::Default),
             ..Config::default()
         }
     }

@@ -211,6 +211,15 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             format!("sibling order: {}", sibling_order_name(o)),
         ));
     }
+    for sc in ["default", "reverse", "random:1", "random:2"]
+        .into_iter()
+        .filter(|sc| *sc != st.schedule)
+    {
+        options.push((
+            Variant::Schedule(sc.into()),
+            format!("schedule: {sc} (which subgroup runs first)"),
+        ));
+    }
     if !options.iter().any(|o| o.0 == app.compare_variant) {
         app.compare_variant = Variant::Switch;
     }

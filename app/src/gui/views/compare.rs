@@ -16,6 +16,8 @@ pub enum Variant {
     SubgroupSize(u32),
     Layout(String),
     Order(u8),
+    /// Another schedule (`reverse`, `random:SEED`): which subgroup runs first.
+    Schedule(String),
 }
 
 impl Variant {
@@ -26,6 +28,7 @@ impl Variant {
             Self::SubgroupSize(n) => s.subgroup_size = *n,
             Self::Layout(l) => s.coop_layout.clone_from(l),
             Self::Order(o) => s.sibling_order = *o,
+            Self::Schedule(x) => s.schedule.clone_from(x),
         }
         s
     }
@@ -46,6 +49,7 @@ pub fn describe(s: &Settings, v: &Variant) -> String {
         Variant::Order(_) => SIBLING_ORDERS[usize::from(s.sibling_order.min(3))]
             .0
             .to_owned(),
+        Variant::Schedule(_) => format!("schedule {}", s.schedule),
     }
 }
 
@@ -333,6 +337,13 @@ mod tests {
 
     #[test]
     fn sibling_order_changes_the_steps_but_not_what_the_spec_defines() {
+        // A missing barrier: the sum differs when the other subgroup runs first.
+        let c = compare("bug_reduction_no_barrier", &Variant::Schedule("reverse".into()));
+        assert!(
+            c.buffers.iter().any(|b| b.words.iter().any(|w| w.word == 0)),
+            "{:?}",
+            c.buffers
+        );
         let c = compare("if_else", &Variant::Order(1));
         assert!(
             c.first_difference.is_some(),
