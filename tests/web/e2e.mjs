@@ -234,7 +234,17 @@ try {
   await page.waitForFunction(() => document.title.includes("divergent_loop.wgsl — step 0"), null, { timeout: 15_000 }).catch(() => {});
   check((await page.title()).includes("divergent_loop.wgsl — step 0"), `opened a WGSL source: "${await page.title()}"`);
   await page.mouse.click(700, 400);
-  for (let i = 0; i < 3; i++) await page.keyboard.press("F10");
+  // F10 steps by source line: several instructions at once; Shift+F10 undoes the line whole.
+  await page.keyboard.press("F10");
+  await page.waitForFunction(() => !/step 0$/.test(document.title), null, { timeout: 10_000 }).catch(() => {});
+  const lineStep = Number((await page.title()).match(/step (\d+)$/)?.[1] ?? 0);
+  check(lineStep > 1, `F10 steps a source line (${lineStep} instructions): "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "13a-source-line.png") });
+  await page.keyboard.press("Shift+F10");
+  await page.waitForFunction(() => document.title.endsWith("step 0"), null, { timeout: 10_000 }).catch(() => {});
+  check((await page.title()).endsWith("step 0"), `Shift+F10 undoes the line: "${await page.title()}"`);
+  // Alt+F10: one scheduler step at a time.
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Alt+F10");
   await page.waitForFunction(() => document.title.endsWith("step 3"), null, { timeout: 10_000 }).catch(() => {});
   check((await page.title()).endsWith("divergent_loop.wgsl — step 3"), `stepped the WGSL: "${await page.title()}"`);
   await page.mouse.click(300, 280); // a line of code in the editor

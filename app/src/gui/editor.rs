@@ -252,6 +252,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
     let mut changed = false;
     let mut source_response = None;
+    let mut current_band = None;
     area.show(ui, |ui| {
         let mut owned;
         let mut ro: &str;
@@ -296,6 +297,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     egui::pos2(full.right(), r.bottom()),
                 );
                 if current_line == Some(line) {
+                    current_band = Some(band);
                     let c = at_line
                         .get(&line)
                         .and_then(|v| v.first())
@@ -315,12 +317,14 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     );
                 }
                 if diag_lines.contains_key(&line) {
+                    let c = egui::pos2(origin.x - GUTTER + 22.0, y);
+                    painter.circle_filled(c, 6.0, egui::Color32::from_rgb(230, 60, 60));
                     painter.text(
-                        egui::pos2(origin.x - GUTTER + 20.0, y),
+                        c,
                         egui::Align2::CENTER_CENTER,
-                        "⚠",
-                        egui::FontId::proportional(font.size),
-                        egui::Color32::from_rgb(230, 60, 60),
+                        "!",
+                        egui::FontId::proportional(font.size * 0.9),
+                        egui::Color32::WHITE,
                     );
                 }
                 painter.text(
@@ -381,6 +385,13 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
     });
+    // The view follows the current line when it moves (not while the person scrolls).
+    if current_line != app.source_last_line {
+        app.source_last_line = current_line;
+        if let Some(band) = current_band {
+            ui.scroll_to_rect(band, Some(egui::Align::Center));
+        }
+    }
     if let (Some(m), Some(r)) = (hover_msg, source_response) {
         r.on_hover_text(egui::RichText::new(m).color(error_color));
     }

@@ -121,6 +121,11 @@ pub struct LanescopeApp {
     pub left_tab: LeftTab,
     /// Lanes a diagnostic involves, outlined in the lanes grid: (subgroup, lanes).
     pub highlight_lanes: Option<(u32, Vec<u32>)>,
+    /// Where the last source-line step started, so Shift+F10 undoes it whole.
+    pub last_unit_start: Option<u64>,
+    /// The source line the current tangle stood on last frame (the view follows it when it
+    /// moves).
+    pub source_last_line: Option<u32>,
 }
 
 /// The left panel's tabs.
@@ -174,6 +179,8 @@ impl LanescopeApp {
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,
+            last_unit_start: None,
+            source_last_line: None,
         }
     }
 
@@ -585,6 +592,7 @@ impl LanescopeApp {
     }
 
     pub fn step(&mut self) {
+        self.last_unit_start = None;
         if let Some(s) = &mut self.session {
             let r = s.step();
             self.report(r);
@@ -606,6 +614,7 @@ impl LanescopeApp {
 
     /// Steps the selected tangle (or the scheduler's pick when none is selected).
     pub fn step_selected(&mut self) {
+        self.last_unit_start = None;
         let Some(s) = &mut self.session else { return };
         let r = match self.selected_tangle {
             Some((g, id))
@@ -622,11 +631,61 @@ impl LanescopeApp {
         self.follow();
     }
 
-    /// Undoes the last step: a seek, replayed from a checkpoint in per-frame slices.
+    /// The tangle a source-level step follows: the selected one while it exists, else the
+    /// one on screen (where the last step's tangle stands).
+    pub(super) fn line_step_tangle(&self) -> Option<(usize, u64)> {
+        let s = self.session.as_ref()?;
+        let tangles = s.sim().tangles();
+        if let Some((g, id)) = self.selected_tangle {
+            if tangles.iter().any(|t| t.subgroup == g && t.id == id) {
+                return Some((g as usize, id));
+            }
+        }
+        let last = s.sim().trace().last();
+        let t = last
+            .and_then(|e| {
+                tangles
+                    .iter()
+                    .find(|t| t.subgroup == e.subgroup && t.id == e.tangle)
+            })
+            .or(tangles.first())?;
+        Some((t.subgroup as usize, t.id))
+    }
+
+    /// F10 / F11 / Shift+F11: a step by source line. Without line information, F10 and F11 are
+    /// one instruction of the selected tangle (the scheduler's pick when none is selected).
+    pub fn step_line(&mut self, kind: session::LineStep) {
+        let has_lines = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.program.debug.as_ref().is_some_and(|d| d.has_lines()));
+        if !has_lines {
+            if kind != session::LineStep::Out {
+                self.step_selected();
+            }
+            return;
+        }
+        let Some((g, id)) = self.line_step_tangle() else {
+            self.status = "finished".into();
+            return;
+        };
+        let Some(s) = &mut self.session else { return };
+        self.last_unit_start = Some(s.step_count());
+        let r = s.step_line(g, id, kind);
+        self.report(r);
+        self.follow();
+    }
+
+    /// Undoes the last step, by the unit it took (a source line, or an instruction): a seek,
+    /// replayed from a checkpoint in per-frame slices.
     pub fn step_back(&mut self) {
         if let Some(s) = &self.session {
             let n = self.seek.unwrap_or_else(|| s.step_count());
-            self.goto(n.saturating_sub(1));
+            let to = match self.last_unit_start.take() {
+                Some(start) if start < n => start,
+                _ => n.saturating_sub(1),
+            };
+            self.goto(to);
         }
     }
 
@@ -688,30 +747,47 @@ impl LanescopeApp {
         if trace {
             self.export_trace();
         }
-        let (back, step, step_sel, run, open, stop, toggle) = ctx.input_mut(|i| {
+        // Modified keys first: a pattern without modifiers also matches with them held.
+        let (back, out, one, sched, over, into) = ctx.input_mut(|i| {
             (
                 i.consume_key(Modifiers::SHIFT, Key::F10)
                     || (presenter && i.consume_key(Modifiers::SHIFT, Key::Space)),
+                i.consume_key(Modifiers::SHIFT, Key::F11),
+                i.consume_key(Modifiers::COMMAND, Key::F10),
+                i.consume_key(Modifiers::ALT, Key::F10),
                 i.consume_key(Modifiers::NONE, Key::F10)
                     || (presenter && i.consume_key(Modifiers::NONE, Key::Space)),
                 i.consume_key(Modifiers::NONE, Key::F11),
+            )
+        });
+        let (run, open, stop, toggle) = ctx.input_mut(|i| {
+            (
                 i.consume_key(Modifiers::NONE, Key::F5),
                 i.consume_key(Modifiers::COMMAND, Key::O),
                 i.consume_key(Modifiers::NONE, Key::Escape),
                 i.consume_key(Modifiers::NONE, Key::F2),
             )
         });
+        if out {
+            self.step_line(session::LineStep::Out);
+        }
+        if one {
+            self.step_selected();
+        }
+        if sched {
+            self.step();
+        }
+        if over {
+            self.step_line(session::LineStep::Over);
+        }
+        if into {
+            self.step_line(session::LineStep::Into);
+        }
         if toggle {
             self.presenter = !self.presenter;
         }
         if back {
             self.step_back();
-        }
-        if step {
-            self.step();
-        }
-        if step_sel {
-            self.step_selected();
         }
         if run {
             self.running = true;

@@ -202,23 +202,47 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 }
 
 fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    use super::session::LineStep;
+    if ui
+        .button("Step line")
+        .on_hover_text(
+            "The selected tangle to its next source line, calls stepped over (F10); one instruction when the module has no line information",
+        )
+        .clicked()
+    {
+        app.step_line(LineStep::Over);
+    }
+    if ui
+        .button("Into")
+        .on_hover_text("Like Step line, into calls (F11)")
+        .clicked()
+    {
+        app.step_line(LineStep::Into);
+    }
+    if ui
+        .button("Out")
+        .on_hover_text("Out of the current function (Shift+F11)")
+        .clicked()
+    {
+        app.step_line(LineStep::Out);
+    }
     if ui
         .button("Step")
-        .on_hover_text("One tangle, one instruction (F10)")
+        .on_hover_text("One scheduler step: whichever tangle runs next, one instruction (Alt+F10)")
         .clicked()
     {
         app.step();
     }
     if ui
         .button("Step tangle")
-        .on_hover_text("The selected tangle, one instruction (F11)")
+        .on_hover_text("The selected tangle, one instruction (Ctrl+F10)")
         .clicked()
     {
         app.step_selected();
     }
     if ui
         .button("Back")
-        .on_hover_text("Step back (Shift+F10)")
+        .on_hover_text("Step back by the last step's unit: a line or an instruction (Shift+F10)")
         .clicked()
     {
         app.step_back();
@@ -364,7 +388,7 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         ui.label(egui::RichText::new(format!("{i:>4}")).monospace().weak());
                         if let Some(d) = diags.iter().find(|d| d.instruction as usize == i) {
                             ui.label(
-                                egui::RichText::new("⚠")
+                                egui::RichText::new(" ! ")
                                     .color(egui::Color32::from_rgb(230, 60, 60))
                                     .strong(),
                             )
@@ -453,17 +477,113 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                     app.lesson_scroll = false;
+                    // Findings first, with their count: never below the buffer rows.
+                    let n = app
+                        .session
+                        .as_ref()
+                        .map_or(0, |s| s.sim().diagnostics().len());
+                    egui::CollapsingHeader::new(format!("Diagnostics ({n})"))
+                        .id_salt("diagnostics")
+                        .default_open(true)
+                        .show(ui, |ui| diagnostics(app, ui));
+                    let has_vars = app.session.as_ref().is_some_and(|s| {
+                        s.program
+                            .debug
+                            .as_ref()
+                            .is_some_and(|d| !d.variables.is_empty())
+                    });
+                    if has_vars {
+                        egui::CollapsingHeader::new("Variables")
+                            .default_open(true)
+                            .show(ui, |ui| variables(app, ui));
+                    }
                     egui::CollapsingHeader::new("Watch")
                         .default_open(true)
                         .show(ui, |ui| watch(app, ui));
                     egui::CollapsingHeader::new("Buffers")
                         .default_open(true)
                         .show(ui, |ui| buffers(app, ui));
-                    egui::CollapsingHeader::new("Diagnostics")
-                        .default_open(true)
-                        .show(ui, |ui| diagnostics(app, ui));
                 });
         });
+}
+
+/// The source variables in scope where the followed tangle stands, by name: the value in its
+/// first lane, every lane's on hover.
+fn variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some((g, id)) = app.line_step_tangle() else {
+        ui.weak("No tangle is running.");
+        return;
+    };
+    let Some(s) = &app.session else { return };
+    let sim = s.sim();
+    let Some(k) = sim.tangle_instruction(g, id) else {
+        return;
+    };
+    let lanes = sim
+        .tangles()
+        .iter()
+        .find(|t| t.subgroup as usize == g && t.id == id)
+        .map(|t| t.lanes)
+        .unwrap_or_default();
+    let vars = sim.variables_at(k);
+    if vars.is_empty() {
+        ui.weak("No source variables in scope here.");
+        return;
+    }
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(format!(
+                "subgroup {g}, tangle {id} (lanes {}): first lane's value; hover for every lane",
+                lanes.ranges()
+            ))
+            .weak(),
+        )
+        .wrap(),
+    );
+    egui::Grid::new("variables").striped(true).show(ui, |ui| {
+        for (vi, v) in vars {
+            let Some(val) = sim.source_value(g, vi, k) else {
+                continue;
+            };
+            let tys = s.program.types.flat.get(val.ty as usize).map(Vec::as_slice);
+            // Arrays and structs can be long: a line stays short (hover has more).
+            let clip = |t: String, n: usize| match t.char_indices().nth(n) {
+                Some((i, _)) => format!("{}…", &t[..i]),
+                None => t,
+            };
+            let shown: Vec<(u32, String)> = lanes
+                .iter()
+                .filter_map(|l| {
+                    let c = val.lanes.get(l as usize)?.as_ref()?;
+                    Some((l, clip(format_components(tys, c), 28)))
+                })
+                .collect();
+            let mut name = v.name.clone();
+            if !val.indexes.is_empty() {
+                name.push_str(&format!("{:?}", val.indexes));
+            }
+            ui.monospace(name);
+            let Some((_, first)) = shown.first() else {
+                ui.weak("not available here");
+                ui.end_row();
+                continue;
+            };
+            let distinct: std::collections::BTreeSet<&String> =
+                shown.iter().map(|(_, t)| t).collect();
+            let text = if distinct.len() > 1 {
+                format!("{first}  (+{} other values)", distinct.len() - 1)
+            } else {
+                first.clone()
+            };
+            let list: Vec<String> = shown
+                .iter()
+                .take(64)
+                .map(|(l, t)| format!("lane {l}: {t}"))
+                .collect();
+            ui.monospace(text).on_hover_text(list.join("\n"));
+            ui.end_row();
+        }
+    });
 }
 
 fn watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -634,7 +754,6 @@ fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let error = ui.visuals().error_fg_color;
     for (i, d) in diags.iter().enumerate() {
         egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.set_width(ui.available_width());
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(d.code.as_str()).strong().color(error));
                 let place = match (&d.source.file, d.source.line) {

@@ -114,6 +114,21 @@ impl Settings {
     }
 }
 
+/// How far a source-level step goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineStep {
+    /// To the next source line, calls stepped over.
+    Over,
+    /// To the next source line, into calls.
+    Into,
+    /// Out of the current function.
+    Out,
+}
+
+/// Most instructions one source-level step takes before it gives up (an endless loop on one
+/// line must not freeze the app).
+const LINE_STEP_LIMIT: u32 = 100_000;
+
 /// Why a run stopped before the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -223,6 +238,68 @@ impl Session {
         self.history
             .step_tangle(subgroup, tangle)
             .map_err(|e| e.to_string())
+    }
+
+    /// Steps tangle `id` of subgroup `g` by source line (see [`LineStep`]): instructions of that
+    /// tangle until it stands on another line (at the same call depth or shallower for `Over`,
+    /// out of its function for `Out`), it splits, merges or finishes, or a limit. One
+    /// instruction when the module has no line information. False when the run finished.
+    pub fn step_line(&mut self, g: usize, id: u64, kind: LineStep) -> Result<bool, String> {
+        let sim = self.sim();
+        let has_lines = self.program.debug.as_ref().is_some_and(|d| d.has_lines());
+        let (true, Some(depth)) = (has_lines, sim.tangle_call_depth(g, id)) else {
+            return self.step_tangle(g, id);
+        };
+        // Code with no line (a prologue the compiler wrote) steps to the first line.
+        let start = sim.tangle_source_pos(g, id);
+        let lanes_of = |sim: &Simulator, id: u64| {
+            sim.tangles()
+                .iter()
+                .find(|t| t.subgroup as usize == g && t.id == id)
+                .map(|t| t.lanes)
+        };
+        let mut id = id;
+        let Some(lanes) = lanes_of(sim, id) else {
+            return self.step_tangle(g, id);
+        };
+        for _ in 0..LINE_STEP_LIMIT {
+            let before = self.step_count();
+            if !self.step_tangle(g, id)? {
+                return Ok(false);
+            }
+            if self.step_count() == before {
+                return Ok(true); // it could not run (a barrier): nothing more to do here
+            }
+            let sim = self.sim();
+            if lanes_of(sim, id).is_none() {
+                // A return from a call continues as a new tangle: follow it when it holds the
+                // same lanes; a split, a merge or the end stops here.
+                let next = lanes
+                    .lowest()
+                    .and_then(|l| sim.tangle_of_lane(g, l))
+                    .filter(|n| lanes_of(sim, *n) == Some(lanes));
+                match next {
+                    Some(n) => id = n,
+                    None => return Ok(true),
+                }
+            }
+            let Some(d) = sim.tangle_call_depth(g, id) else {
+                return Ok(true);
+            };
+            let Some(p) = sim.tangle_source_pos(g, id) else {
+                continue;
+            };
+            let moved = start.is_none_or(|st| (p.file, p.line) != (st.file, st.line));
+            let done = match kind {
+                LineStep::Over => d <= depth && moved,
+                LineStep::Into => moved || d > depth,
+                LineStep::Out => d < depth || (start.is_none() && d <= depth),
+            };
+            if done {
+                return Ok(true);
+            }
+        }
+        Ok(true)
     }
 
     pub fn step_back(&mut self) -> Result<(), String> {

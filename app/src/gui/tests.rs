@@ -958,7 +958,7 @@ fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     assert_eq!(h.state().left_tab, super::LeftTab::Source);
     for _ in 0..3 {
-        h.key_press(egui::Key::F10);
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
         h.run_steps(1);
     }
     assert_eq!(steps(&h), 3);
@@ -1008,7 +1008,7 @@ fn an_edited_source_travels_in_its_link() {
     h.state_mut()
         .open_source(super::editor::Editor::new(t.name, t.language, text.clone()));
     h.run_steps(2);
-    h.key_press(egui::Key::F10);
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     let (fragment, complete) = h.state().link().unwrap().format();
     assert!(complete, "{fragment}");
@@ -1091,4 +1091,98 @@ fn bug_lessons_stop_where_their_text_says() {
     finish(&mut app);
     let bins = app.session.as_ref().unwrap().sim().buffer(0, 1).unwrap()[..32].to_vec();
     assert!(bins.chunks(4).all(|b| b == [2, 0, 0, 0]), "{bins:?}");
+}
+
+/// The line the tangle a source step follows stands on.
+fn current_source_line(app: &LanescopeApp) -> Option<u32> {
+    let (g, id) = app.line_step_tangle()?;
+    app.session
+        .as_ref()?
+        .sim()
+        .tangle_source_pos(g, id)
+        .map(|p| p.line)
+}
+
+#[test]
+fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
+    let mut h = harness("if_else");
+    let t = &super::editor::TEMPLATES[0];
+    h.state_mut().open_source(super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.into(),
+    ));
+    h.run_steps(2);
+    // F10: each press moves the tangle to another source line (or splits it).
+    let mut lines = vec![current_source_line(h.state())];
+    for _ in 0..6 {
+        let before = (steps(&h), current_source_line(h.state()));
+        h.key_press(egui::Key::F10);
+        h.run_steps(1);
+        let after = current_source_line(h.state());
+        assert!(steps(&h) > before.0, "F10 took no step");
+        let split = h.state().session.as_ref().unwrap().sim().tangles().len() > 1;
+        assert!(
+            split || after != before.1,
+            "F10 stayed on line {:?}",
+            before.1
+        );
+        lines.push(after);
+        assert_eq!(h.state().source_last_line.is_some(), after.is_some());
+    }
+    assert!(lines.iter().flatten().count() >= 4, "{lines:?}");
+    // Shift+F10 undoes the last line step whole.
+    let at = steps(&h);
+    h.key_press(egui::Key::F10);
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F10);
+    for _ in 0..20 {
+        h.run_steps(1);
+    }
+    assert_eq!(
+        steps(&h),
+        at,
+        "Shift+F10 went back to where the line step began"
+    );
+    // A loop whose body diverges: scheduler steps (Alt+F10) until the two sides of the split
+    // are two tangles of one subgroup on two different lines.
+    let src = "@group(0) @binding(0) var<storage, read> inp: array<u32>;\n\
+               @group(0) @binding(1) var<storage, read_write> outp: array<u32>;\n\
+               @compute @workgroup_size(32)\n\
+               fn main(@builtin(local_invocation_index) l: u32) {\n\
+               \x20   var r = 0u;\n\
+               \x20   for (var i = 0u; i < 2u; i++) {\n\
+               \x20       if ((inp[l] + i) % 2u == 0u) {\n\
+               \x20           r += subgroupAdd(1u);\n\
+               \x20       } else {\n\
+               \x20           r += subgroupMax(l);\n\
+               \x20       }\n\
+               \x20   }\n\
+               \x20   outp[l] = r;\n\
+               }\n";
+    h.state_mut().open_source(super::editor::Editor::new(
+        "diverged.wgsl",
+        lanescope_front::Language::Wgsl,
+        src.into(),
+    ));
+    h.run_steps(2);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let mut two = false;
+    for _ in 0..400 {
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+        h.run_steps(1);
+        let s = h.state().session.as_ref().unwrap();
+        let sim = s.sim();
+        let lines: std::collections::BTreeSet<u32> = sim
+            .tangles()
+            .iter()
+            .filter(|t| t.subgroup == 0)
+            .filter_map(|t| sim.tangle_source_pos(0, t.id).map(|p| p.line))
+            .collect();
+        if lines.len() >= 2 {
+            two = true;
+            break;
+        }
+    }
+    assert!(two, "the loop never showed two tangles on two lines");
 }

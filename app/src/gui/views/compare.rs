@@ -338,9 +338,14 @@ mod tests {
     #[test]
     fn sibling_order_changes_the_steps_but_not_what_the_spec_defines() {
         // A missing barrier: the sum differs when the other subgroup runs first.
-        let c = compare("bug_reduction_no_barrier", &Variant::Schedule("reverse".into()));
+        let c = compare(
+            "bug_reduction_no_barrier",
+            &Variant::Schedule("reverse".into()),
+        );
         assert!(
-            c.buffers.iter().any(|b| b.words.iter().any(|w| w.word == 0)),
+            c.buffers
+                .iter()
+                .any(|b| b.words.iter().any(|w| w.word == 0)),
             "{:?}",
             c.buffers
         );
