@@ -201,6 +201,89 @@ impl LanescopeApp {
         ));
     }
 
+    /// The session as an AmberScript test: the shader (its source when edited here, else the
+    /// module as SPIR-V hex), the initial buffers, the push constants, the dispatch and the
+    /// settings; when the run has finished, its final buffers become the `EXPECT`s.
+    pub fn amber_text(&self) -> Option<String> {
+        use lanescope_front::amber::{self, SaveBuffer, SaveSession, SaveShader, ShaderFormat};
+        let s = self.session.as_ref()?;
+        let words: Vec<u32> = s
+            .bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (format, text) = match &self.editor {
+            Some(e) if e.language == Language::Glsl && !e.stale => {
+                (ShaderFormat::Glsl, e.text.clone())
+            }
+            Some(e) if e.language == Language::SpirvAsm && !e.stale => {
+                (ShaderFormat::SpirvAsm, e.text.clone())
+            }
+            // WGSL has no AmberScript form, and a binary has no text: the module's words.
+            _ => (ShaderFormat::SpirvHex, String::new()),
+        };
+        let finished = s.sim().is_finished();
+        let buffers = s
+            .initial
+            .buffers
+            .iter()
+            .map(|(set, binding, data)| SaveBuffer {
+                set: *set,
+                binding: *binding,
+                uniform: s
+                    .program
+                    .resources
+                    .iter()
+                    .any(|r| r.set == *set && r.binding == *binding && r.uniform),
+                data: data.clone(),
+                element: None,
+                expect: finished
+                    .then(|| s.sim().buffer(*set, *binding).map(<[u8]>::to_vec))
+                    .flatten(),
+            })
+            .collect();
+        let st = &self.settings;
+        let session = SaveSession {
+            shader: SaveShader {
+                format,
+                text,
+                target_env: None,
+                words,
+            },
+            entry: Some(s.program.entry_name.clone()),
+            buffers,
+            aliases: s.initial.aliases.clone(),
+            push_constants: s.initial.push_constants.clone(),
+            push_constant_type: None,
+            spec: Default::default(),
+            workgroups: st.workgroups,
+            settings: amber::Settings {
+                subgroup_size: Some(st.subgroup_size),
+                switch_tangles: Some(st.config().switch_tangles),
+                sibling_order: Some(st.config().sibling_order),
+                coopmat_layout: lanescope_core::coopmat::LayoutChoice::by_name(&st.coop_layout),
+            },
+        };
+        Some(amber::to_amber(&session))
+    }
+
+    /// Saves the session as an AmberScript test (Export menu).
+    pub fn export_amber(&mut self) {
+        let Some(text) = self.amber_text() else {
+            return;
+        };
+        let stem = self.session.as_ref().map_or("lanescope".to_owned(), |s| {
+            s.name
+                .rsplit_once('.')
+                .map_or(s.name.clone(), |(a, _)| a.to_owned())
+        });
+        self.saving = Some(export::save(
+            format!("{stem}.amber"),
+            "text/plain",
+            text.into_bytes(),
+        ));
+    }
+
     /// Saves the trace (steps, diagnostics, poison stores) as JSON.
     pub fn export_trace(&mut self) {
         let Some(s) = &self.session else { return };

@@ -82,6 +82,16 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     app.export_trace();
                     ui.close();
                 }
+                if ui
+                    .button("Session as AmberScript")
+                    .on_hover_text(
+                        "The shader, its buffers, the dispatch and the settings as an .amber test (the final buffers as expectations once the run has finished)",
+                    )
+                    .clicked()
+                {
+                    app.export_amber();
+                    ui.close();
+                }
             });
             if ui
                 .button("Copy link")

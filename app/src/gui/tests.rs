@@ -1186,3 +1186,57 @@ fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
     }
     assert!(two, "the loop never showed two tangles on two lines");
 }
+
+/// Compiles AmberScript shaders in-process, as the command line does.
+struct InProcess;
+
+impl lanescope_front::amber::Compile for InProcess {
+    fn compile(
+        &self,
+        format: lanescope_front::amber::ShaderFormat,
+        source: &str,
+        _: Option<&str>,
+        name: &str,
+    ) -> Result<Vec<u32>, lanescope_front::amber::CompileError> {
+        let language = match format {
+            lanescope_front::amber::ShaderFormat::Glsl => lanescope_front::Language::Glsl,
+            _ => lanescope_front::Language::SpirvAsm,
+        };
+        lanescope_front::compile(language, source, &Default::default())
+            .map(|c| c.words)
+            .map_err(|e| lanescope_front::amber::CompileError::Failed(format!("{name}: {e}")))
+    }
+}
+
+#[test]
+fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
+    let mut cases: Vec<LanescopeApp> = Vec::new();
+    let mut a = LanescopeApp::new(Settings::default());
+    a.open_example("subgroup_reduce");
+    cases.push(a);
+    let t = super::editor::TEMPLATES
+        .iter()
+        .find(|t| t.language == lanescope_front::Language::Glsl)
+        .unwrap();
+    let mut b = LanescopeApp::new(Settings {
+        subgroup_size: 16,
+        ..Settings::default()
+    });
+    b.open_source(super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.into(),
+    ));
+    cases.push(b);
+    for mut app in cases {
+        assert!(app.error.is_none(), "{:?}", app.error);
+        let s = app.session.as_mut().unwrap();
+        while let Some(super::session::Stop::Diagnostic(_)) =
+            s.run_slice(1_000_000, u64::MAX).unwrap()
+        {}
+        let text = app.amber_text().unwrap();
+        assert!(text.contains("EXPECT"), "{text}");
+        let report = lanescope_front::amber::run_text(&text, &InProcess, &Default::default());
+        assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
+    }
+}
