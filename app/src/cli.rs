@@ -451,30 +451,8 @@ impl amber::Compile for ScriptCompiler {
         target_env: Option<&str>,
         name: &str,
     ) -> Result<Vec<u32>, amber::CompileError> {
-        match format {
-            amber::ShaderFormat::SpirvAsm => {
-                let env = target_env.and_then(|e| e.parse().ok());
-                let opts = lanescope_core::spvtext::AsmOptions {
-                    preserve_numeric_ids: false,
-                    target_env: env,
-                };
-                lanescope_core::spvtext::assemble(source, &opts)
-                    .map_err(|e| amber::CompileError::Failed(format!("shader {name}: {e}")))
-            }
-            amber::ShaderFormat::Glsl => {
-                let opts = lanescope_front::CompileOptions {
-                    file_name: format!("{name}.comp"),
-                    target_env: None,
-                };
-                lanescope_front::compile(Language::Glsl, source, &opts)
-                    .map(|c| c.words)
-                    .map_err(|e| amber::CompileError::Failed(format!("shader {name}: {e}")))
-            }
-            other => Err(amber::CompileError::Unavailable(format!(
-                "no {} compiler here",
-                other.keyword()
-            ))),
-        }
+        // The in-process compilers, as everywhere else.
+        lanescope_front::InProcess.compile(format, source, target_env, name)
     }
 
     fn read_file(&self, path: &str) -> Option<Result<Vec<u8>, String>> {

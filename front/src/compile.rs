@@ -174,3 +174,37 @@ pub(crate) fn token_len(source: &str, line: usize, column: usize) -> u32 {
         .count();
     n.max(1) as u32
 }
+
+/// AmberScript's shaders through the compilers here (GLSL natively, SPIR-V assembly everywhere,
+/// targeting the script's `TARGET_ENV` when it names a SPIR-V version); files are not read.
+pub struct InProcess;
+
+impl crate::amber::Compile for InProcess {
+    fn compile(
+        &self,
+        format: crate::amber::ShaderFormat,
+        source: &str,
+        target_env: Option<&str>,
+        name: &str,
+    ) -> Result<Vec<u32>, crate::amber::CompileError> {
+        use crate::amber::{CompileError as E, ShaderFormat as F};
+        let language = match format {
+            F::Glsl => Language::Glsl,
+            F::SpirvAsm => Language::SpirvAsm,
+            F::SpirvHex => return Err(E::Failed("SPIR-V hex is decoded, not compiled".into())),
+        };
+        if !can_compile(language) {
+            return Err(E::Unavailable(format!(
+                "no {} compiler in this build",
+                format.keyword()
+            )));
+        }
+        let opts = CompileOptions {
+            file_name: name.to_owned(),
+            target_env: target_env.and_then(|e| e.parse().ok()),
+        };
+        compile(language, source, &opts)
+            .map(|c| c.words)
+            .map_err(|e| E::Failed(format!("shader {name}: {e}")))
+    }
+}

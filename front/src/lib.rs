@@ -16,5 +16,7 @@ mod glsl;
 mod language;
 mod wgsl;
 
-pub use compile::{can_compile, compile, CompileError, CompileOptions, Compiled, Diagnostic};
+pub use compile::{
+    can_compile, compile, CompileError, CompileOptions, Compiled, Diagnostic, InProcess,
+};
 pub use language::Language;

@@ -121,6 +121,8 @@ pub struct LanescopeApp {
     pub left_tab: LeftTab,
     /// Lanes a diagnostic involves, outlined in the lanes grid: (subgroup, lanes).
     pub highlight_lanes: Option<(u32, Vec<u32>)>,
+    /// The last AmberScript opened and its report (file name, text), for the Scenario panel.
+    pub scenario: Option<(String, String)>,
     /// Where the last source-line step started, so Shift+F10 undoes it whole.
     pub last_unit_start: Option<u64>,
     /// The source line the current tangle stood on last frame (the view follows it when it
@@ -180,6 +182,7 @@ impl LanescopeApp {
             left_tab: LeftTab::Source,
             highlight_lanes: None,
             last_unit_start: None,
+            scenario: None,
             source_last_line: None,
         }
     }
@@ -487,7 +490,11 @@ impl LanescopeApp {
     /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
     /// first and opens in the editor (with its errors when it does not compile).
     pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
-        let language = lanescope_front::Language::from_path(name);
+        let language = lanescope_front::Language::from_path(name)
+            .or_else(|| lanescope_front::Language::sniff(&bytes));
+        if language == Some(Language::Amber) {
+            return self.open_amber(name, &bytes, st);
+        }
         let Some(l @ (Language::Wgsl | Language::Glsl | Language::SpirvAsm)) = language else {
             let opened = self.open_under(name, bytes, st);
             if opened {
@@ -519,6 +526,88 @@ impl LanescopeApp {
                 ed.diagnostics = e.diagnostics;
                 ed.stale = self.session.is_some();
                 self.editor = Some(ed);
+                false
+            }
+        }
+    }
+
+    /// Runs an AmberScript test and opens its first `RUN` to step through: the shader as the
+    /// script compiled and specialized it, its buffers as the script had them, the dispatch
+    /// and subgroup size of that run. The script's result is in the Scenario panel.
+    fn open_amber(&mut self, name: &str, bytes: &[u8], st: Settings) -> bool {
+        use lanescope_front::amber;
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            self.error = Some(format!("{name}: not UTF-8 text"));
+            return false;
+        };
+        let script = match amber::parse(text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.error = Some(format!("{name}:{e}"));
+                return false;
+            }
+        };
+        let cfg = st.config();
+        let opts = amber::RunOptions {
+            config: cfg.clone(),
+            // The script runs here on the UI thread: a bound keeps a frame from becoming long.
+            max_steps: st.max_steps.min(5_000_000),
+            max_total_steps: st.max_steps.min(20_000_000),
+            capture_run: Some(0),
+            ..amber::RunOptions::default()
+        };
+        let ex = amber::execute(&script, &lanescope_front::InProcess, &opts);
+        let summary = ex.report.to_text();
+        let Some(run) = ex.captured else {
+            self.error = Some(format!(
+                "{name}: no RUN to step through: {}",
+                summary.lines().next().unwrap_or("")
+            ));
+            self.scenario = Some((name.to_owned(), summary));
+            return false;
+        };
+        let module: Vec<u8> = run.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let label = format!("{name} — {}", run.shader);
+        match Session::from_parts(
+            &label,
+            module,
+            run.program,
+            run.bindings,
+            run.config.clone(),
+        ) {
+            Ok(s) => {
+                let mut settings = st;
+                settings.subgroup_size = run.config.subgroup_size;
+                settings.workgroups = run.config.workgroups;
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
+                self.session = Some(s);
+                self.settings = settings;
+                self.error = None;
+                self.status = format!(
+                    "{name}: {} (the first RUN, line {}, is open)",
+                    ex.report.status.name(),
+                    run.line
+                );
+                self.editor = None;
+                self.running = false;
+                self.animating = false;
+                self.seek = None;
+                self.selected_tangle = None;
+                self.selected_lane = None;
+                self.selected_id = None;
+                self.watches.clear();
+                self.lesson = None;
+                self.comparison = None;
+                self.compare_runner = None;
+                self.highlight_lanes = None;
+                self.scenario = Some((name.to_owned(), summary));
+                self.left_tab = self.default_left_tab();
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                self.scenario = Some((name.to_owned(), summary));
                 false
             }
         }
@@ -637,6 +726,7 @@ impl LanescopeApp {
                 self.comparison = None;
                 self.compare_runner = None;
                 self.highlight_lanes = None;
+                self.scenario = None;
                 true
             }
             Err(e) => {
@@ -900,7 +990,10 @@ impl LanescopeApp {
             self.open_promise = Some(dialog::Pending::spawn("open", || {
                 let picked = dialog::native(|| {
                     rfd::FileDialog::new()
-                        .add_filter("Shaders", &["spv", "wgsl", "comp", "glsl", "spvasm"])
+                        .add_filter(
+                            "Shaders",
+                            &["spv", "wgsl", "comp", "glsl", "spvasm", "amber"],
+                        )
                         .pick_file()
                 })
                 .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
@@ -917,7 +1010,10 @@ impl LanescopeApp {
         {
             self.open_promise = Some(dialog::Pending::spawn_local(async {
                 let Some(file) = rfd::AsyncFileDialog::new()
-                    .add_filter("Shaders", &["spv", "wgsl", "comp", "glsl", "spvasm"])
+                    .add_filter(
+                        "Shaders",
+                        &["spv", "wgsl", "comp", "glsl", "spvasm", "amber"],
+                    )
                     .pick_file()
                     .await
                 else {

@@ -487,6 +487,19 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                     app.lesson_scroll = false;
+                    if let Some((name, report)) = &app.scenario {
+                        egui::CollapsingHeader::new(format!("Scenario: {name}"))
+                            .id_salt("scenario")
+                            .default_open(true)
+                            .show(ui, |ui| {
+                                ui.add(
+                                    egui::Label::new(
+                                        egui::RichText::new(report).monospace().small(),
+                                    )
+                                    .wrap(),
+                                );
+                            });
+                    }
                     // Findings first, with their count: never below the buffer rows.
                     let n = app
                         .session

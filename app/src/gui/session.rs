@@ -185,6 +185,35 @@ impl Session {
         })
     }
 
+    /// A session on a module loaded elsewhere (an AmberScript's `RUN`): its program, buffers
+    /// and configuration as given.
+    pub fn from_parts(
+        name: &str,
+        bytes: Vec<u8>,
+        program: Arc<Program>,
+        initial: lanescope_core::Bindings,
+        cfg: Config,
+    ) -> Result<Self, String> {
+        let disasm = Disassembly::new(&program);
+        let cfg = Config {
+            record_trace: true,
+            ..cfg
+        };
+        let sim =
+            Simulator::new(Arc::clone(&program), cfg, &initial).map_err(|e| run_error(name, &e))?;
+        Ok(Self {
+            name: name.to_owned(),
+            bytes,
+            program,
+            history: History::new(sim, 256),
+            disasm,
+            breakpoints: BTreeSet::new(),
+            previous_buffers: Vec::new(),
+            initial,
+            future: Vec::new(),
+        })
+    }
+
     /// Starts again from step 0 under `settings`, keeping breakpoints and initial buffers.
     pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
         let program = if settings.subgroup_size == self.program.coop_subgroup_size

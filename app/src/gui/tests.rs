@@ -1187,27 +1187,6 @@ fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
     assert!(two, "the loop never showed two tangles on two lines");
 }
 
-/// Compiles AmberScript shaders in-process, as the command line does.
-struct InProcess;
-
-impl lanescope_front::amber::Compile for InProcess {
-    fn compile(
-        &self,
-        format: lanescope_front::amber::ShaderFormat,
-        source: &str,
-        _: Option<&str>,
-        name: &str,
-    ) -> Result<Vec<u32>, lanescope_front::amber::CompileError> {
-        let language = match format {
-            lanescope_front::amber::ShaderFormat::Glsl => lanescope_front::Language::Glsl,
-            _ => lanescope_front::Language::SpirvAsm,
-        };
-        lanescope_front::compile(language, source, &Default::default())
-            .map(|c| c.words)
-            .map_err(|e| lanescope_front::amber::CompileError::Failed(format!("{name}: {e}")))
-    }
-}
-
 #[test]
 fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
     let mut cases: Vec<LanescopeApp> = Vec::new();
@@ -1236,7 +1215,64 @@ fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
         {}
         let text = app.amber_text().unwrap();
         assert!(text.contains("EXPECT"), "{text}");
-        let report = lanescope_front::amber::run_text(&text, &InProcess, &Default::default());
+        let report = lanescope_front::amber::run_text(
+            &text,
+            &lanescope_front::InProcess,
+            &Default::default(),
+        );
         assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
     }
+}
+
+#[test]
+fn an_amberscript_opens_its_first_run_to_step_through_and_reports_the_script() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../front/tests/amber/subgroup_glsl.amber"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let mut h = harness("if_else");
+    h.state_mut().open("subgroup_glsl.amber", bytes);
+    h.run_steps(2);
+    let app = h.state();
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let (_, report) = app.scenario.as_ref().expect("the script's report");
+    assert!(report.starts_with("PASS"), "{report}");
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.step_count(), 0);
+    // The first RUN's pipeline requires subgroups of 8.
+    assert_eq!(s.sim().config().subgroup_size, 8);
+    assert_eq!(app.settings.subgroup_size, 8);
+    // Step it to the end: every invocation wrote the subgroup size.
+    h.key_press(egui::Key::F5);
+    for _ in 0..100 {
+        h.run_steps(1);
+        if !h.state().running {
+            break;
+        }
+    }
+    let s = h.state().session.as_ref().unwrap();
+    assert!(s.sim().is_finished());
+    let size = s.sim().buffer(0, 0).unwrap();
+    assert!(size.chunks(4).all(|w| w == [8, 0, 0, 0]), "{size:?}");
+    // A script that does not parse is an error naming its line; the session stays.
+    h.state_mut()
+        .open("bad.amber", b"#!amber\nBUFFER\n".to_vec());
+    h.run_steps(1);
+    assert!(
+        h.state()
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("bad.amber:"),
+        "{:?}",
+        h.state().error
+    );
+    assert!(h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .name
+        .starts_with("subgroup_glsl.amber"));
 }

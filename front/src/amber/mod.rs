@@ -25,8 +25,8 @@ mod vkscript;
 pub use parse::{parse, parse_with_files, ParseError, ReadFile, MAX_SCRIPT_BUFFER_BYTES};
 pub use report::{ExpectReport, Report, RunReport, Status};
 pub use run::{
-    decode_hex, execute, run, run_text, BufferState, Compile, CompileError, Execution, NoCompiler,
-    RunOptions,
+    decode_hex, execute, run, run_text, BufferState, CapturedRun, Compile, CompileError, Execution,
+    NoCompiler, RunOptions,
 };
 pub use save::{to_amber, SaveBuffer, SaveSession, SaveShader};
 pub use script::{

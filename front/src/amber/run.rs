@@ -83,6 +83,9 @@ pub struct RunOptions {
     pub max_expect_reports: usize,
     /// Most commands executed, `REPEAT`s unrolled; past it the script stops with an error.
     pub max_commands: u64,
+    /// Keep what the `RUN` with this index (0 the first executed) starts from, for a debugger
+    /// to step through it ([`Execution::captured`]).
+    pub capture_run: Option<usize>,
 }
 
 impl Default for RunOptions {
@@ -95,6 +98,7 @@ impl Default for RunOptions {
             use_script_settings: true,
             max_expect_reports: 100_000,
             max_commands: 1_000_000,
+            capture_run: None,
         }
     }
 }
@@ -107,11 +111,27 @@ pub struct BufferState {
     pub bytes: Vec<u8>,
 }
 
+/// What one `RUN` starts from: the loaded module (specialized, at the run's subgroup size),
+/// its buffers as the script had them then, and the dispatch.
+#[derive(Clone, Debug)]
+pub struct CapturedRun {
+    /// The script line of the `RUN`.
+    pub line: usize,
+    pub shader: String,
+    /// The module's words (as compiled or decoded).
+    pub words: Vec<u32>,
+    pub program: Arc<Program>,
+    pub bindings: Bindings,
+    pub config: Config,
+}
+
 /// The report and the buffers as the script left them.
 #[derive(Clone, Debug)]
 pub struct Execution {
     pub report: Report,
     pub buffers: Vec<BufferState>,
+    /// The run asked for by [`RunOptions::capture_run`], when the script reached it.
+    pub captured: Option<CapturedRun>,
 }
 
 impl Execution {
@@ -153,6 +173,8 @@ struct Runner<'a> {
     total_steps: u64,
     commands_run: u64,
     dropped_expects: usize,
+    runs_started: usize,
+    captured: Option<CapturedRun>,
 }
 
 /// Runs `script` and keeps the final buffers.
@@ -184,6 +206,8 @@ pub fn execute(script: &Script, compiler: &dyn Compile, opts: &RunOptions) -> Ex
         total_steps: 0,
         commands_run: 0,
         dropped_expects: 0,
+        runs_started: 0,
+        captured: None,
     };
     r.report.notes = script.notes.clone();
     let outcome = r.start().and_then(|()| r.commands(&script.commands));
@@ -221,6 +245,7 @@ pub fn execute(script: &Script, compiler: &dyn Compile, opts: &RunOptions) -> Ex
     Execution {
         report: r.report,
         buffers,
+        captured: r.captured,
     }
 }
 
@@ -472,6 +497,23 @@ impl Runner<'_> {
         let mut cfg = self.opts.config.clone();
         cfg.workgroups = groups;
         cfg.subgroup_size = subgroup_size;
+        if self.opts.capture_run == Some(self.runs_started) {
+            let shader = p.attach.as_ref().map_or(0, |a| a.shader);
+            self.captured = Some(CapturedRun {
+                line,
+                shader: self
+                    .script
+                    .shaders
+                    .get(shader)
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default(),
+                words: self.words.get(&shader).cloned().unwrap_or_default(),
+                program: Arc::clone(&prog),
+                bindings: bindings.clone(),
+                config: cfg.clone(),
+            });
+        }
+        self.runs_started += 1;
         let mut sim = Simulator::new(prog, cfg, &bindings)
             .map_err(|e| Stop::Error(format!("line {line}: RUN {}: {e}", p.name)))?;
         let budget = self
