@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 /// Watch SPIR-V subgroups execute: tangles, rotates, cooperative matrices, integer dot products.
 ///
-/// With no command, `lanescope` opens the GUI on its built-in example; `lanescope FILE.spv`
-/// opens a module, and `lanescope '#example=loop_divergent&sg=16&step=120'` (or a whole address
+/// With no command, `lanescope` opens the GUI on its built-in example; `lanescope FILE` opens a
+/// module or a source (`.spv`, `.spvasm`, `.wgsl`, `.comp`/`.glsl`, `.amber`) in the editor, and `lanescope '#example=loop_divergent&sg=16&step=120'` (or a whole address
 /// holding such a fragment) opens a permalink the app's "Copy link" made. Where no file
 /// dialog can be shown (no desktop portal), drop a file on the window or pass it here.
 #[derive(Parser, Debug)]

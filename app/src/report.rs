@@ -115,8 +115,9 @@ pub fn summary_text(sim: &Simulator) -> String {
     );
     let _ = writeln!(
         s,
-        "tangles       {} divergences, {} reconvergences",
-        st.divergences, st.reconvergences
+        "tangles       {}, {}",
+        count(st.divergences, "divergence"),
+        count(st.reconvergences, "reconvergence")
     );
     let d = sim.diagnostics();
     if d.is_empty() {
@@ -295,4 +296,13 @@ pub fn portability(
         );
     }
     out
+}
+
+/// `n` and the noun, in the plural unless `n` is 1 ("1 divergence", "3 divergences").
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -48,8 +48,18 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 app.save_source();
             }
             ui.menu_button("Examples", |ui| {
-                for (name, _, _) in EXAMPLES {
-                    if ui.button(*name).clicked() {
+                for (name, _, source) in EXAMPLES {
+                    // The source's first comment line says what the example shows.
+                    let about = source
+                        .lines()
+                        .find_map(|l| l.trim().strip_prefix("//").or(l.trim().strip_prefix(";")))
+                        .map(str::trim)
+                        .unwrap_or("");
+                    let about = about
+                        .split_once(": ")
+                        .filter(|(n, _)| n == name)
+                        .map_or(about, |(_, rest)| rest);
+                    if ui.button(*name).on_hover_text(about).clicked() {
                         app.open_example(name);
                         ui.close();
                     }
@@ -106,7 +116,8 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .on_hover_text("Large fonts, high contrast, Space steps (F2)");
             ui.separator();
             let mut changed = false;
-            egui::ComboBox::from_label("Subgroup")
+            let label = ui.label("Subgroup");
+            egui::ComboBox::from_id_salt("subgroup-size")
                 .selected_text(app.settings.subgroup_size.to_string())
                 .show_ui(ui, |ui| {
                     for s in [4u32, 8, 16, 32, 64, 128] {
@@ -114,7 +125,9 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             .selectable_value(&mut app.settings.subgroup_size, s, s.to_string())
                             .changed();
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             let l = ui.label("Workgroups");
             for (axis, n) in ["x", "y", "z"]
                 .iter()
@@ -126,7 +139,8 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     .on_hover_text(format!("workgroups along {axis}"))
                     .changed();
             }
-            egui::ComboBox::from_label("Switch")
+            let label = ui.label("Switch");
+            egui::ComboBox::from_id_salt("switch")
                 .selected_text(if app.settings.per_case_switch {
                     "per-case"
                 } else {
@@ -139,8 +153,11 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     changed |= ui
                         .selectable_value(&mut app.settings.per_case_switch, true, "per-case")
                         .changed();
-                });
-            egui::ComboBox::from_label("Siblings")
+                })
+                .response
+                .labelled_by(label.id);
+            let label = ui.label("Siblings");
+            egui::ComboBox::from_id_salt("siblings")
                 .selected_text(sibling_order_name(app.settings.sibling_order))
                 .show_ui(ui, |ui| {
                     for i in 0..4u8 {
@@ -152,7 +169,9 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             )
                             .changed();
                     }
-                });
+                })
+                .response
+                .labelled_by(label.id);
             changed |= ui
                 .checkbox(&mut app.settings.detectors, "Detectors")
                 .on_hover_text(
@@ -302,8 +321,12 @@ pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             if let Some(s) = &app.session {
                 let st = s.sim().stats();
                 ui.label(format!(
-                    "{} · step {} · {} lane-instructions · {} divergences · {} reconvergences",
-                    s.name, st.steps, st.lane_instructions, st.divergences, st.reconvergences
+                    "{} · step {} · {} · {} · {}",
+                    s.name,
+                    st.steps,
+                    crate::report::count(st.lane_instructions, "lane-instruction"),
+                    crate::report::count(st.divergences, "divergence"),
+                    crate::report::count(st.reconvergences, "reconvergence")
                 ));
             }
             ui.label(&app.status);
@@ -481,9 +504,31 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             // panel was scrolled to or whether it was folded before.
                             header = header.open(Some(true));
                         }
-                        let r = header.show(ui, |ui| views::lesson::show(ui, l, size));
+                        let (count, at) = (app.lessons.len(), app.lesson.unwrap_or(0));
+                        let mut go = None;
+                        let r = header.show(ui, |ui| {
+                            views::lesson::show(ui, l, size);
+                            ui.horizontal(|ui| {
+                                if ui
+                                    .add_enabled(at > 0, egui::Button::new("< Previous"))
+                                    .clicked()
+                                {
+                                    go = Some(at - 1);
+                                }
+                                ui.weak(format!("lesson {} of {count}", at + 1));
+                                if ui
+                                    .add_enabled(at + 1 < count, egui::Button::new("Next >"))
+                                    .clicked()
+                                {
+                                    go = Some(at + 1);
+                                }
+                            });
+                        });
                         if app.lesson_scroll {
                             r.header_response.scroll_to_me(Some(egui::Align::TOP));
+                        }
+                        if let Some(i) = go {
+                            app.open_lesson(i);
                         }
                     }
                     app.lesson_scroll = false;
