@@ -105,8 +105,14 @@ pub fn summary_text(sim: &Simulator) -> String {
     );
     let _ = writeln!(
         s,
-        "settings      subgroup size {}, workgroups {:?}, switch tangles {:?}, sibling order {:?}",
-        c.subgroup_size, c.workgroups, c.switch_tangles, c.sibling_order
+        "settings      subgroup size {}, workgroups {}x{}x{}, switch tangles {}, sibling order {}, schedule {}",
+        c.subgroup_size,
+        c.workgroups[0],
+        c.workgroups[1],
+        c.workgroups[2],
+        lanescope_core::NamedSetting::name(c.switch_tangles),
+        lanescope_core::NamedSetting::name(c.sibling_order),
+        c.schedule
     );
     let _ = writeln!(
         s,

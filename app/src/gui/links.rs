@@ -23,7 +23,7 @@ impl LanescopeApp {
             example: example.filter(|_| self.lesson.is_none()),
             subgroup_size: Some(st.subgroup_size),
             workgroups: Some(st.workgroups),
-            per_case: Some(st.per_case_switch),
+            per_case: Some(st.switch_tangles == lanescope_core::SwitchTangles::PerCase),
             sibling_order: Some(st.sibling_order),
             layout: Some(st.coop_layout.clone()),
             step: Some(s.step_count()),
@@ -62,7 +62,11 @@ impl LanescopeApp {
             st.workgroups = w;
         }
         if let Some(p) = l.per_case {
-            st.per_case_switch = p;
+            st.switch_tangles = if p {
+                lanescope_core::SwitchTangles::PerCase
+            } else {
+                lanescope_core::SwitchTangles::PerValue
+            };
         }
         if let Some(o) = l.sibling_order {
             st.sibling_order = o;

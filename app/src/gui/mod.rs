@@ -74,8 +74,8 @@ pub struct LanescopeApp {
     pub watches: Vec<u32>,
     pub cfg_layout: Option<cfg::CfgLayout>,
     pub cfg_zoom: f32,
-    /// 0 u32, 1 i32, 2 f32, 3 f16, 4 hex.
-    pub buffer_format: u8,
+    /// How the buffers panel prints words.
+    pub buffer_format: BufferFormat,
     pub scroll_to_line: Option<usize>,
     /// Disassembly lines drawn in the last frame, so stepping scrolls only when the current
     /// instruction is out of sight.
@@ -130,6 +130,31 @@ pub struct LanescopeApp {
     pub source_last_line: Option<u32>,
 }
 
+/// How the buffers panel prints a 32-bit word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferFormat {
+    U32,
+    I32,
+    F32,
+    /// Two f16 halves, low first.
+    F16,
+    Hex,
+}
+
+impl BufferFormat {
+    pub const ALL: [Self; 5] = [Self::U32, Self::I32, Self::F32, Self::F16, Self::Hex];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::U32 => "u32",
+            Self::I32 => "i32",
+            Self::F32 => "f32",
+            Self::F16 => "f16",
+            Self::Hex => "hex",
+        }
+    }
+}
+
 /// The left panel's tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeftTab {
@@ -153,7 +178,7 @@ impl LanescopeApp {
             watches: Vec::new(),
             cfg_layout: None,
             cfg_zoom: 1.0,
-            buffer_format: 0,
+            buffer_format: BufferFormat::U32,
             scroll_to_line: None,
             disasm_visible: 0..0,
             disasm_len: 0,
@@ -263,7 +288,7 @@ impl LanescopeApp {
             settings: amber::Settings {
                 subgroup_size: Some(st.subgroup_size),
                 switch_tangles: Some(st.config().switch_tangles),
-                sibling_order: Some(st.config().sibling_order),
+                sibling_order: Some(st.sibling_order),
                 coopmat_layout: lanescope_core::coopmat::LayoutChoice::by_name(&st.coop_layout),
             },
         };
@@ -1277,6 +1302,10 @@ impl eframe::App for EframeApp {
     }
 }
 
-pub fn sibling_order_name(i: u8) -> &'static str {
-    SIBLING_ORDERS[usize::from(i.min(3))].0
+/// A sibling order as the menus name it.
+pub fn sibling_order_name(o: lanescope_core::SiblingOrder) -> &'static str {
+    SIBLING_ORDERS
+        .iter()
+        .find(|(_, x)| *x == o)
+        .map_or("", |(n, _)| n)
 }

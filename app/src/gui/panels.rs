@@ -5,6 +5,7 @@ use super::views;
 use super::{palette, sibling_order_name, LanescopeApp, LeftTab};
 use crate::examples::EXAMPLES;
 use lanescope_core::trace::LaneState;
+use lanescope_core::{NamedSetting, SwitchTangles};
 
 pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::top("toolbar").show(ui, |ui| {
@@ -141,17 +142,21 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
             let label = ui.label("Switch");
             egui::ComboBox::from_id_salt("switch")
-                .selected_text(if app.settings.per_case_switch {
-                    "per-case"
-                } else {
-                    "per-value"
-                })
+                .selected_text(app.settings.switch_tangles.name())
                 .show_ui(ui, |ui| {
                     changed |= ui
-                        .selectable_value(&mut app.settings.per_case_switch, false, "per-value")
+                        .selectable_value(
+                            &mut app.settings.switch_tangles,
+                            SwitchTangles::PerValue,
+                            "per-value",
+                        )
                         .changed();
                     changed |= ui
-                        .selectable_value(&mut app.settings.per_case_switch, true, "per-case")
+                        .selectable_value(
+                            &mut app.settings.switch_tangles,
+                            SwitchTangles::PerCase,
+                            "per-case",
+                        )
                         .changed();
                 })
                 .response
@@ -160,13 +165,9 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             egui::ComboBox::from_id_salt("siblings")
                 .selected_text(sibling_order_name(app.settings.sibling_order))
                 .show_ui(ui, |ui| {
-                    for i in 0..4u8 {
+                    for (name, o) in super::SIBLING_ORDERS {
                         changed |= ui
-                            .selectable_value(
-                                &mut app.settings.sibling_order,
-                                i,
-                                sibling_order_name(i),
-                            )
+                            .selectable_value(&mut app.settings.sibling_order, o, name)
                             .changed();
                     }
                 })
@@ -735,8 +736,8 @@ pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u
 
 fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        for (i, n) in ["u32", "i32", "f32", "f16", "hex"].iter().enumerate() {
-            ui.selectable_value(&mut app.buffer_format, i as u8, *n);
+        for f in super::BufferFormat::ALL {
+            ui.selectable_value(&mut app.buffer_format, f, f.name());
         }
     });
     let Some(s) = &mut app.session else { return };
@@ -754,12 +755,13 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
             for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
                 let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                use super::BufferFormat as B;
                 let text = match app.buffer_format {
-                    0 => bits.to_string(),
-                    1 => (bits as i32).to_string(),
-                    2 => f32::from_bits(bits).to_string(),
-                    3 => format!("{} {}", f16(bits as u16), f16((bits >> 16) as u16)),
-                    _ => format!("{bits:#010x}"),
+                    B::U32 => bits.to_string(),
+                    B::I32 => (bits as i32).to_string(),
+                    B::F32 => f32::from_bits(bits).to_string(),
+                    B::F16 => format!("{} {}", f16(bits as u16), f16((bits >> 16) as u16)),
+                    B::Hex => format!("{bits:#010x}"),
                 };
                 ui.monospace(format!("[{w}]"));
                 let changed = prev

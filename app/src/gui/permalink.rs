@@ -18,7 +18,7 @@ pub struct Link {
     pub subgroup_size: Option<u32>,
     pub workgroups: Option<[u32; 3]>,
     pub per_case: Option<bool>,
-    pub sibling_order: Option<u8>,
+    pub sibling_order: Option<lanescope_core::SiblingOrder>,
     pub layout: Option<String>,
     pub step: Option<u64>,
     /// (subgroup, lane).
@@ -89,11 +89,12 @@ impl Link {
                     });
                 }
                 "order" => {
+                    // Links name the order by its place in the menu (0 to 3).
                     l.sibling_order = Some(
                         num(v)
-                            .filter(|n| *n < 4)
-                            .ok_or_else(|| bad("a sibling order 0 to 3"))?
-                            as u8,
+                            .and_then(|n| super::session::SIBLING_ORDERS.get(n as usize))
+                            .map(|(_, o)| *o)
+                            .ok_or_else(|| bad("a sibling order 0 to 3"))?,
                     );
                 }
                 "layout" => {
@@ -164,7 +165,11 @@ impl Link {
             ));
         }
         if let Some(o) = self.sibling_order {
-            parts.push(format!("order={o}"));
+            let n = super::session::SIBLING_ORDERS
+                .iter()
+                .position(|(_, x)| *x == o)
+                .unwrap_or(0);
+            parts.push(format!("order={n}"));
         }
         if let Some(l) = &self.layout {
             parts.push(format!("layout={l}"));
@@ -293,7 +298,7 @@ mod tests {
             subgroup_size: Some(16),
             workgroups: Some([2, 1, 1]),
             per_case: Some(true),
-            sibling_order: Some(3),
+            sibling_order: Some(lanescope_core::SiblingOrder::Newest),
             layout: Some("amd-rdna3".into()),
             step: Some(1234),
             lane: Some((1, 7)),

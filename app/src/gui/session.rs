@@ -17,9 +17,8 @@ use std::sync::Arc;
 pub struct Settings {
     pub subgroup_size: u32,
     pub workgroups: [u32; 3],
-    pub per_case_switch: bool,
-    /// 0 lowest lane, 1 highest lane, 2 oldest, 3 newest.
-    pub sibling_order: u8,
+    pub switch_tangles: SwitchTangles,
+    pub sibling_order: SiblingOrder,
     /// Steps a "run" may take before it stops with a message.
     pub max_steps: u64,
     /// Memory a workgroup's simulation may use, MiB.
@@ -45,8 +44,8 @@ impl Default for Settings {
         Self {
             subgroup_size: 32,
             workgroups: [1, 1, 1],
-            per_case_switch: false,
-            sibling_order: 0,
+            switch_tangles: SwitchTangles::PerValue,
+            sibling_order: SiblingOrder::LowestLane,
             max_steps: 20_000_000,
             max_memory_mib: 1024,
             max_trace_steps: 1_000_000,
@@ -94,12 +93,8 @@ impl Settings {
         Config {
             subgroup_size: self.subgroup_size,
             workgroups: self.workgroups.map(|w| w.max(1)),
-            switch_tangles: if self.per_case_switch {
-                SwitchTangles::PerCase
-            } else {
-                SwitchTangles::PerValue
-            },
-            sibling_order: SIBLING_ORDERS[usize::from(self.sibling_order.min(3))].1,
+            switch_tangles: self.switch_tangles,
+            sibling_order: self.sibling_order,
             max_memory: self.max_memory_mib.saturating_mul(1 << 20),
             max_trace_steps: self.max_trace_steps,
             max_invocations: self.max_invocations,

@@ -184,10 +184,9 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         Variant::Switch,
         format!(
             "switch grouping ({})",
-            if st.per_case_switch {
-                "per-value"
-            } else {
-                "per-case"
+            match st.switch_tangles {
+                lanescope_core::SwitchTangles::PerCase => "per-value",
+                lanescope_core::SwitchTangles::PerValue => "per-case",
             }
         ),
     )];
@@ -205,7 +204,11 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ));
         }
     }
-    for o in (0..4u8).filter(|o| *o != st.sibling_order) {
+    for o in super::SIBLING_ORDERS
+        .map(|(_, o)| o)
+        .into_iter()
+        .filter(|o| *o != st.sibling_order)
+    {
         options.push((
             Variant::Order(o),
             format!("sibling order: {}", sibling_order_name(o)),

@@ -106,7 +106,10 @@ fn switching_a_setting_restarts_under_it() {
     h.run_steps(2);
     h.get_by_label("per-case").click();
     h.run_steps(3);
-    assert!(h.state().settings.per_case_switch);
+    assert_eq!(
+        h.state().settings.switch_tangles,
+        lanescope_core::SwitchTangles::PerCase
+    );
     assert_eq!(steps(&h), 0, "a new setting starts the run again");
     let cfg = h.state().session.as_ref().unwrap().sim().config().clone();
     assert_eq!(cfg.switch_tangles, lanescope_core::SwitchTangles::PerCase);
@@ -376,7 +379,10 @@ fn a_permalink_opens_the_module_settings_view_lane_and_step() {
     h.run_steps(2);
     let app = h.state();
     assert_eq!(app.settings.subgroup_size, 32);
-    assert!(!app.settings.per_case_switch);
+    assert_eq!(
+        app.settings.switch_tangles,
+        lanescope_core::SwitchTangles::PerValue
+    );
     assert_eq!(
         app.session.as_ref().unwrap().sim().config().subgroup_size,
         32
@@ -769,8 +775,8 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
     let mut by_hand = LanescopeApp::new(Settings {
         subgroup_size: 8,
         workgroups: [2, 1, 1],
-        per_case_switch: true,
-        sibling_order: 3,
+        switch_tangles: lanescope_core::SwitchTangles::PerCase,
+        sibling_order: lanescope_core::SiblingOrder::Newest,
         coop_layout: "amd-rdna3".into(),
         ..Settings::default()
     });
@@ -903,8 +909,8 @@ fn a_links_settings_do_not_become_the_saved_ones() {
     ));
     *h.state_mut() = app;
     assert_eq!(
-        (saved.subgroup_size, saved.per_case_switch, saved.max_steps),
-        (8, false, 123_456)
+        (saved.subgroup_size, saved.switch_tangles, saved.max_steps),
+        (8, lanescope_core::SwitchTangles::PerValue, 123_456)
     );
     // The next example runs under the person's settings again.
     h.get_by_label("Examples").click();
@@ -914,7 +920,10 @@ fn a_links_settings_do_not_become_the_saved_ones() {
     let app = h.state();
     assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
     assert_eq!(app.settings.subgroup_size, 8);
-    assert!(!app.settings.per_case_switch);
+    assert_eq!(
+        app.settings.switch_tangles,
+        lanescope_core::SwitchTangles::PerValue
+    );
     let cfg = app.session.as_ref().unwrap().sim().config();
     assert_eq!(cfg.subgroup_size, 8);
     assert_eq!(app.settings.max_steps, 123_456);

@@ -2,10 +2,11 @@
 //! layout, sibling order), run side by side to the end; the first step where they part and the
 //! buffer words that end up different.
 
-use crate::gui::session::{Session, Settings, SIBLING_ORDERS};
+use crate::gui::session::{Session, Settings};
 use lanescope_core::trace::StepEvent;
 use lanescope_core::Outcome;
 use lanescope_core::{load, Simulator};
+use lanescope_core::{NamedSetting, SwitchTangles};
 use std::sync::Arc;
 
 /// What the second run changes.
@@ -15,7 +16,7 @@ pub enum Variant {
     Switch,
     SubgroupSize(u32),
     Layout(String),
-    Order(u8),
+    Order(lanescope_core::SiblingOrder),
     /// Another schedule (`reverse`, `random:SEED`): which subgroup runs first.
     Schedule(String),
 }
@@ -24,7 +25,12 @@ impl Variant {
     pub fn apply(&self, base: &Settings) -> Settings {
         let mut s = base.clone();
         match self {
-            Self::Switch => s.per_case_switch = !s.per_case_switch,
+            Self::Switch => {
+                s.switch_tangles = match s.switch_tangles {
+                    SwitchTangles::PerValue => SwitchTangles::PerCase,
+                    SwitchTangles::PerCase => SwitchTangles::PerValue,
+                }
+            }
             Self::SubgroupSize(n) => s.subgroup_size = *n,
             Self::Layout(l) => s.coop_layout.clone_from(l),
             Self::Order(o) => s.sibling_order = *o,
@@ -38,17 +44,11 @@ impl Variant {
 pub fn describe(s: &Settings, v: &Variant) -> String {
     match v {
         Variant::Switch => {
-            if s.per_case_switch {
-                "per-case switch".into()
-            } else {
-                "per-value switch".into()
-            }
+            format!("{} switch", s.switch_tangles.name())
         }
         Variant::SubgroupSize(_) => format!("subgroup size {}", s.subgroup_size),
         Variant::Layout(_) => format!("layout {}", s.coop_layout),
-        Variant::Order(_) => SIBLING_ORDERS[usize::from(s.sibling_order.min(3))]
-            .0
-            .to_owned(),
+        Variant::Order(_) => crate::gui::sibling_order_name(s.sibling_order).to_owned(),
         Variant::Schedule(_) => format!("schedule {}", s.schedule),
     }
 }
@@ -349,7 +349,10 @@ mod tests {
             "{:?}",
             c.buffers
         );
-        let c = compare("if_else", &Variant::Order(1));
+        let c = compare(
+            "if_else",
+            &Variant::Order(lanescope_core::SiblingOrder::HighestLane),
+        );
         assert!(
             c.first_difference.is_some(),
             "siblings run in another order"

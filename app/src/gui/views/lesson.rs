@@ -7,7 +7,7 @@
 //! was set before, by hand or by a link). Only the limits and the animation speed stay the
 //! person's.
 
-use super::super::session::{Settings, SIBLING_ORDERS};
+use super::super::session::Settings;
 use super::Tab;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,18 +17,14 @@ pub struct Lesson {
     pub example: String,
     pub subgroup_size: u32,
     pub workgroups: [u32; 3],
-    pub per_case: bool,
-    /// Index in `SIBLING_ORDERS`.
-    pub sibling_order: u8,
+    pub switch_tangles: lanescope_core::SwitchTangles,
+    pub sibling_order: lanescope_core::SiblingOrder,
     pub layout: String,
     /// The view the text starts with.
     pub view: Tab,
     /// Paragraphs; a bullet list is one paragraph of lines starting with `- `.
     pub body: Vec<String>,
 }
-
-/// Sibling orders as lesson headers (and the command line) name them.
-const ORDER_NAMES: [&str; 4] = ["lowest-lane", "highest-lane", "oldest", "newest"];
 
 impl Lesson {
     pub fn parse(slug: &str, text: &str) -> Result<Self, String> {
@@ -43,7 +39,7 @@ impl Lesson {
         let mut example = None;
         let mut view = None;
         let (mut subgroup_size, mut workgroups, mut per_case) =
-            (d.subgroup_size, d.workgroups, d.per_case_switch);
+            (d.subgroup_size, d.workgroups, d.switch_tangles);
         let (mut sibling_order, mut layout) = (d.sibling_order, d.coop_layout);
         for l in lines.by_ref() {
             if l.trim().is_empty() {
@@ -65,8 +61,8 @@ impl Lesson {
                     for s in v.split_whitespace() {
                         let (name, value) = s.split_once('=').unwrap_or((s, ""));
                         match name {
-                            "per-case" => per_case = true,
-                            "per-value" => per_case = false,
+                            "per-case" => per_case = lanescope_core::SwitchTangles::PerCase,
+                            "per-value" => per_case = lanescope_core::SwitchTangles::PerValue,
                             "subgroup" => {
                                 subgroup_size = value
                                     .parse::<u32>()
@@ -83,11 +79,8 @@ impl Lesson {
                                 workgroups = w.try_into().map_err(|_| bad(s))?;
                             }
                             "order" => {
-                                sibling_order = ORDER_NAMES
-                                    .iter()
-                                    .position(|o| *o == value)
-                                    .ok_or_else(|| bad(s))?
-                                    as u8;
+                                sibling_order = <lanescope_core::SiblingOrder as lanescope_core::NamedSetting>::parse(value)
+                                    .ok_or_else(|| bad(s))?;
                             }
                             "layout" => {
                                 lanescope_core::coopmat::LayoutChoice::by_name(value)
@@ -125,14 +118,13 @@ impl Lesson {
         if !para.is_empty() {
             body.push(para);
         }
-        debug_assert_eq!(ORDER_NAMES.len(), SIBLING_ORDERS.len());
         Ok(Self {
             slug: slug.to_owned(),
             title,
             example,
             subgroup_size,
             workgroups,
-            per_case,
+            switch_tangles: per_case,
             sibling_order,
             layout,
             view,
@@ -145,7 +137,7 @@ impl Lesson {
         Settings {
             subgroup_size: self.subgroup_size,
             workgroups: self.workgroups,
-            per_case_switch: self.per_case,
+            switch_tangles: self.switch_tangles,
             sibling_order: self.sibling_order,
             coop_layout: self.layout.clone(),
             ..Settings::default()
@@ -204,7 +196,10 @@ mod tests {
         .unwrap();
         assert_eq!(l.title, "Switch");
         assert_eq!(l.example, "switch_fallthrough");
-        assert_eq!((l.per_case, l.subgroup_size), (true, 16));
+        assert_eq!(
+            (l.switch_tangles, l.subgroup_size),
+            (lanescope_core::SwitchTangles::PerCase, 16)
+        );
         assert_eq!(l.view, super::Tab::Timeline, "by the example's kind");
         assert_eq!(l.body, ["One line.", "- a\n- b"]);
         // Every setting has a value, named or the default.
@@ -214,8 +209,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(all.view, super::Tab::Lanes);
-        assert_eq!((all.workgroups, all.sibling_order), ([2, 1, 1], 3));
-        assert_eq!((all.subgroup_size, all.per_case), (32, false));
+        assert_eq!(
+            (all.workgroups, all.sibling_order),
+            ([2, 1, 1], lanescope_core::SiblingOrder::Newest)
+        );
+        assert_eq!(
+            (all.subgroup_size, all.switch_tangles),
+            (32, lanescope_core::SwitchTangles::PerValue)
+        );
         assert_eq!(all.layout, "amd-rdna3");
         assert!(Lesson::parse("x", "no title").is_err());
         for bad in [
