@@ -64,21 +64,30 @@ impl LaneMask {
 
     /// The lanes as `0-3,8,10-11`.
     pub fn ranges(self) -> String {
-        let mut out = Vec::new();
-        let mut it = self.iter().peekable();
-        while let Some(a) = it.next() {
-            let mut b = a;
-            while it.peek() == Some(&(b + 1)) {
-                b = it.next().unwrap_or(b);
-            }
-            out.push(if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            });
-        }
-        out.join(",")
+        index_ranges(&self.to_vec(), ",")
     }
+}
+
+/// Indices (in any order, repeats allowed) as runs: `0-3,8,10-11` with `sep` = `","`.
+pub fn index_ranges(v: &[u32], sep: &str) -> String {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            v[i].to_string()
+        } else {
+            format!("{}-{}", v[i], v[j])
+        });
+        i = j + 1;
+    }
+    out.join(sep)
 }
 
 impl FromIterator<u32> for LaneMask {

@@ -155,7 +155,8 @@ try {
     requestAnimationFrame(tick);
   }));
   const median = (g) => [...g].sort((a, b) => a - b)[g.length >> 1];
-  await page.mouse.click(228, 35); // Animate
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("F6"); // Animate
   await page.waitForTimeout(300);
   const animGaps = await frameGaps();
   const animated = await page.title();

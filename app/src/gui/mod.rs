@@ -614,18 +614,8 @@ impl LanescopeApp {
                     ex.report.status.name(),
                     run.line
                 );
+                self.forget_module();
                 self.editor = None;
-                self.running = false;
-                self.animating = false;
-                self.seek = None;
-                self.selected_tangle = None;
-                self.selected_lane = None;
-                self.selected_id = None;
-                self.watches.clear();
-                self.lesson = None;
-                self.comparison = None;
-                self.compare_runner = None;
-                self.highlight_lanes = None;
                 self.scenario = Some((name.to_owned(), summary));
                 self.left_tab = self.default_left_tab();
                 true
@@ -636,6 +626,24 @@ impl LanescopeApp {
                 false
             }
         }
+    }
+
+    /// Everything that belonged to the module on screen (a run under way, selections,
+    /// watches, a lesson, a comparison, outlined lanes): a new module starts without them.
+    fn forget_module(&mut self) {
+        self.running = false;
+        self.animating = false;
+        self.seek = None;
+        self.selected_tangle = None;
+        self.selected_lane = None;
+        self.selected_id = None;
+        self.watches.clear();
+        self.matrix_sel = views::matrix::Selection::default();
+        self.lesson = None;
+        self.comparison = None;
+        self.compare_runner = None;
+        self.highlight_lanes = None;
+        self.last_unit_start = None;
     }
 
     /// The source tab when there is source to show, else the disassembly.
@@ -739,18 +747,7 @@ impl LanescopeApp {
                 self.settings = settings;
                 self.error = None;
                 self.status = format!("opened {name}");
-                self.running = false;
-                self.animating = false;
-                self.seek = None;
-                self.selected_tangle = None;
-                self.selected_lane = None;
-                self.selected_id = None;
-                self.watches.clear();
-                self.matrix_sel = views::matrix::Selection::default();
-                self.lesson = None;
-                self.comparison = None;
-                self.compare_runner = None;
-                self.highlight_lanes = None;
+                self.forget_module();
                 self.scenario = None;
                 true
             }
@@ -958,9 +955,10 @@ impl LanescopeApp {
                 i.consume_key(Modifiers::NONE, Key::F11),
             )
         });
-        let (run, open, stop, toggle) = ctx.input_mut(|i| {
+        let (run, animate, open, stop, toggle) = ctx.input_mut(|i| {
             (
                 i.consume_key(Modifiers::NONE, Key::F5),
+                i.consume_key(Modifiers::NONE, Key::F6),
                 i.consume_key(Modifiers::COMMAND, Key::O),
                 i.consume_key(Modifiers::NONE, Key::Escape),
                 i.consume_key(Modifiers::NONE, Key::F2),
@@ -983,6 +981,10 @@ impl LanescopeApp {
         }
         if toggle {
             self.presenter = !self.presenter;
+        }
+        if animate {
+            self.animating = !self.animating;
+            self.running = false;
         }
         if back {
             self.step_back();

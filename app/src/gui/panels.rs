@@ -60,10 +60,41 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         .split_once(": ")
                         .filter(|(n, _)| n == name)
                         .map_or(about, |(_, rest)| rest);
-                    if ui.button(*name).on_hover_text(about).clicked() {
-                        app.open_example(name);
-                        ui.close();
-                    }
+                    // GLSL sources start with comments or `#version`; assembly with `;`.
+                    let language = if source.trim_start().starts_with(';') {
+                        lanescope_front::Language::SpirvAsm
+                    } else {
+                        lanescope_front::Language::Glsl
+                    };
+                    ui.horizontal(|ui| {
+                        if ui.button(*name).on_hover_text(about).clicked() {
+                            app.open_example(name);
+                            ui.close();
+                        }
+                        let editable =
+                            !source.is_empty() && lanescope_front::can_compile(language);
+                        let edit = ui.add_enabled(editable, egui::Button::new("edit source").small());
+                        let edit = if editable {
+                            edit.on_hover_text("Open the example's source in the editor")
+                        } else {
+                            edit.on_disabled_hover_text(
+                                "GLSL compiles in the native app only; the browser edits WGSL and assembly",
+                            )
+                        };
+                        if edit.clicked() {
+                            let ext = if language == lanescope_front::Language::Glsl {
+                                "comp"
+                            } else {
+                                "spvasm"
+                            };
+                            app.open_source(super::editor::Editor::new(
+                                &format!("{name}.{ext}"),
+                                language,
+                                (*source).to_owned(),
+                            ));
+                            ui.close();
+                        }
+                    });
                 }
             });
             ui.menu_button("Lessons", |ui| {
@@ -290,7 +321,11 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     } else {
         "Animate"
     };
-    if ui.button(anim_label).clicked() {
+    if ui
+        .button(anim_label)
+        .on_hover_text("Step at the speed set beside it (F6)")
+        .clicked()
+    {
         app.animating = !app.animating;
     }
     ui.add(

@@ -1285,3 +1285,33 @@ fn an_amberscript_opens_its_first_run_to_step_through_and_reports_the_script() {
         .name
         .starts_with("subgroup_glsl.amber"));
 }
+
+#[test]
+fn every_examples_source_opens_in_the_editor_and_runs() {
+    let mut opened = 0;
+    for (name, _, source) in crate::examples::EXAMPLES {
+        if source.is_empty() {
+            continue;
+        }
+        let (language, ext) = if source.trim_start().starts_with(';') {
+            (lanescope_front::Language::SpirvAsm, "spvasm")
+        } else {
+            (lanescope_front::Language::Glsl, "comp")
+        };
+        let mut app = LanescopeApp::new(Settings::default());
+        app.open_source(super::editor::Editor::new(
+            &format!("{name}.{ext}"),
+            language,
+            (*source).to_owned(),
+        ));
+        assert!(app.error.is_none(), "{name}: {:?}", app.error);
+        assert!(app.editor.as_ref().is_some_and(|e| !e.stale), "{name}");
+        let s = app.session.as_mut().unwrap();
+        while let Some(super::session::Stop::Diagnostic(_)) =
+            s.run_slice(1_000_000, u64::MAX).unwrap()
+        {}
+        assert!(s.sim().is_finished(), "{name}");
+        opened += 1;
+    }
+    assert!(opened >= 20, "{opened}");
+}

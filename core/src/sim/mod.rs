@@ -841,7 +841,7 @@ impl Simulator {
             d.workgroup_barrier(memory);
         }
         if !exited.is_empty() || !elsewhere.is_empty() || sites.len() > 1 {
-            let ranges = |v: &[u32]| ranges_of(v);
+            let ranges = |v: &[u32]| crate::view::index_ranges(v, ",");
             let mut parts: Vec<String> = sites
                 .iter()
                 .map(|((b, i), invs)| {
@@ -1097,26 +1097,4 @@ pub fn lanes_list(m: Mask) -> Vec<u32> {
         m &= m - 1;
     }
     v
-}
-
-/// Sorted invocation indices as `0-3,8,10-11`.
-fn ranges_of(v: &[u32]) -> String {
-    let mut v = v.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            v[i].to_string()
-        } else {
-            format!("{}-{}", v[i], v[j])
-        });
-        i = j + 1;
-    }
-    out.join(",")
 }

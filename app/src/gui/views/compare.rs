@@ -291,21 +291,7 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
 
 /// `0-3, 8, 10-11` for a sorted list.
 pub fn ranges(v: &[u32]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            v[i].to_string()
-        } else {
-            format!("{}-{}", v[i], v[j])
-        });
-        i = j + 1;
-    }
-    out.join(", ")
+    lanescope_core::view::index_ranges(v, ", ")
 }
 
 #[cfg(test)]
