@@ -42,6 +42,94 @@ pub enum Glsl450Error {
     },
 }
 
+/// The instruction numbers by name, from rspirv's GLSL.std.450 grammar (`GlslStd450Op`), so the
+/// dispatch below reads as the spec's names.
+#[allow(non_upper_case_globals, dead_code)] // every instruction, as the grammar has them
+mod op {
+    use rspirv::spirv::GlslStd450Op as GLOp;
+    pub const Round: u32 = GLOp::Round as u32;
+    pub const RoundEven: u32 = GLOp::RoundEven as u32;
+    pub const Trunc: u32 = GLOp::Trunc as u32;
+    pub const FAbs: u32 = GLOp::FAbs as u32;
+    pub const SAbs: u32 = GLOp::SAbs as u32;
+    pub const FSign: u32 = GLOp::FSign as u32;
+    pub const SSign: u32 = GLOp::SSign as u32;
+    pub const Floor: u32 = GLOp::Floor as u32;
+    pub const Ceil: u32 = GLOp::Ceil as u32;
+    pub const Fract: u32 = GLOp::Fract as u32;
+    pub const Radians: u32 = GLOp::Radians as u32;
+    pub const Degrees: u32 = GLOp::Degrees as u32;
+    pub const Sin: u32 = GLOp::Sin as u32;
+    pub const Cos: u32 = GLOp::Cos as u32;
+    pub const Tan: u32 = GLOp::Tan as u32;
+    pub const Asin: u32 = GLOp::Asin as u32;
+    pub const Acos: u32 = GLOp::Acos as u32;
+    pub const Atan: u32 = GLOp::Atan as u32;
+    pub const Sinh: u32 = GLOp::Sinh as u32;
+    pub const Cosh: u32 = GLOp::Cosh as u32;
+    pub const Tanh: u32 = GLOp::Tanh as u32;
+    pub const Asinh: u32 = GLOp::Asinh as u32;
+    pub const Acosh: u32 = GLOp::Acosh as u32;
+    pub const Atanh: u32 = GLOp::Atanh as u32;
+    pub const Atan2: u32 = GLOp::Atan2 as u32;
+    pub const Pow: u32 = GLOp::Pow as u32;
+    pub const Exp: u32 = GLOp::Exp as u32;
+    pub const Log: u32 = GLOp::Log as u32;
+    pub const Exp2: u32 = GLOp::Exp2 as u32;
+    pub const Log2: u32 = GLOp::Log2 as u32;
+    pub const Sqrt: u32 = GLOp::Sqrt as u32;
+    pub const InverseSqrt: u32 = GLOp::InverseSqrt as u32;
+    pub const Determinant: u32 = GLOp::Determinant as u32;
+    pub const MatrixInverse: u32 = GLOp::MatrixInverse as u32;
+    pub const Modf: u32 = GLOp::Modf as u32;
+    pub const ModfStruct: u32 = GLOp::ModfStruct as u32;
+    pub const FMin: u32 = GLOp::FMin as u32;
+    pub const UMin: u32 = GLOp::UMin as u32;
+    pub const SMin: u32 = GLOp::SMin as u32;
+    pub const FMax: u32 = GLOp::FMax as u32;
+    pub const UMax: u32 = GLOp::UMax as u32;
+    pub const SMax: u32 = GLOp::SMax as u32;
+    pub const FClamp: u32 = GLOp::FClamp as u32;
+    pub const UClamp: u32 = GLOp::UClamp as u32;
+    pub const SClamp: u32 = GLOp::SClamp as u32;
+    pub const FMix: u32 = GLOp::FMix as u32;
+    pub const IMix: u32 = GLOp::IMix as u32;
+    pub const Step: u32 = GLOp::Step as u32;
+    pub const SmoothStep: u32 = GLOp::SmoothStep as u32;
+    pub const Fma: u32 = GLOp::Fma as u32;
+    pub const Frexp: u32 = GLOp::Frexp as u32;
+    pub const FrexpStruct: u32 = GLOp::FrexpStruct as u32;
+    pub const Ldexp: u32 = GLOp::Ldexp as u32;
+    pub const PackSnorm4x8: u32 = GLOp::PackSnorm4x8 as u32;
+    pub const PackUnorm4x8: u32 = GLOp::PackUnorm4x8 as u32;
+    pub const PackSnorm2x16: u32 = GLOp::PackSnorm2x16 as u32;
+    pub const PackUnorm2x16: u32 = GLOp::PackUnorm2x16 as u32;
+    pub const PackHalf2x16: u32 = GLOp::PackHalf2x16 as u32;
+    pub const PackDouble2x32: u32 = GLOp::PackDouble2x32 as u32;
+    pub const UnpackSnorm2x16: u32 = GLOp::UnpackSnorm2x16 as u32;
+    pub const UnpackUnorm2x16: u32 = GLOp::UnpackUnorm2x16 as u32;
+    pub const UnpackHalf2x16: u32 = GLOp::UnpackHalf2x16 as u32;
+    pub const UnpackSnorm4x8: u32 = GLOp::UnpackSnorm4x8 as u32;
+    pub const UnpackUnorm4x8: u32 = GLOp::UnpackUnorm4x8 as u32;
+    pub const UnpackDouble2x32: u32 = GLOp::UnpackDouble2x32 as u32;
+    pub const Length: u32 = GLOp::Length as u32;
+    pub const Distance: u32 = GLOp::Distance as u32;
+    pub const Cross: u32 = GLOp::Cross as u32;
+    pub const Normalize: u32 = GLOp::Normalize as u32;
+    pub const FaceForward: u32 = GLOp::FaceForward as u32;
+    pub const Reflect: u32 = GLOp::Reflect as u32;
+    pub const Refract: u32 = GLOp::Refract as u32;
+    pub const FindILsb: u32 = GLOp::FindILsb as u32;
+    pub const FindSMsb: u32 = GLOp::FindSMsb as u32;
+    pub const FindUMsb: u32 = GLOp::FindUMsb as u32;
+    pub const InterpolateAtCentroid: u32 = GLOp::InterpolateAtCentroid as u32;
+    pub const InterpolateAtSample: u32 = GLOp::InterpolateAtSample as u32;
+    pub const InterpolateAtOffset: u32 = GLOp::InterpolateAtOffset as u32;
+    pub const NMin: u32 = GLOp::NMin as u32;
+    pub const NMax: u32 = GLOp::NMax as u32;
+    pub const NClamp: u32 = GLOp::NClamp as u32;
+}
+
 #[rustfmt::skip]
 const NAMES: [&str; 82] = [
     "unknown", "Round", "RoundEven", "Trunc", "FAbs", "SAbs", "FSign", "SSign", "Floor", "Ceil",
@@ -66,8 +154,21 @@ pub fn name(inst: u32) -> &'static str {
 /// their first operand, as the caller passes only that one).
 fn arity(inst: u32) -> usize {
     match inst {
-        25 | 26 | 37..=42 | 48 | 53 | 67 | 68 | 71 | 77..=80 => 2,
-        43..=47 | 49 | 50 | 70 | 72 | 81 => 3,
+        op::Atan2
+        | op::Pow
+        | op::FMin..=op::SMax
+        | op::Step
+        | op::Ldexp
+        | op::Distance
+        | op::Cross
+        | op::Reflect
+        | op::InterpolateAtSample..=op::NMax => 2,
+        op::FClamp..=op::IMix
+        | op::SmoothStep
+        | op::Fma
+        | op::FaceForward
+        | op::Refract
+        | op::NClamp => 3,
         _ => 1,
     }
 }
@@ -135,7 +236,7 @@ pub fn eval_in(
         .map(|(a, comps)| Arg { ty: a.ty, comps })
         .collect();
     let round = out_tys.first().map_or(Round::Rte, |t| fc.of(*t).round);
-    let undef = if inst == 50 && round != Round::Rte {
+    let undef = if inst == op::Fma && round != Round::Rte {
         fma_rounded(&args, out_tys, out, fc)?
     } else {
         dispatch(inst, out_tys, &args, out, round)?
@@ -193,10 +294,18 @@ fn dispatch(
         return Err(bad(inst, format!("{got} operands, expected {want}")));
     }
     match inst {
-        5 | 7 | 38 | 39 | 41 | 42 | 44 | 45 | 73..=75 => int_eval(inst, out_tys, args, out),
-        47 if !args[0].ty.is_float() => int_eval(inst, out_tys, args, out),
-        51..=53 => frexp_ldexp(inst, out_tys, args, out, round),
-        54..=65 => pack_eval(inst, out_tys, args, out),
+        op::SAbs
+        | op::SSign
+        | op::UMin
+        | op::SMin
+        | op::UMax
+        | op::SMax
+        | op::UClamp
+        | op::SClamp
+        | op::FindILsb..=op::FindUMsb => int_eval(inst, out_tys, args, out),
+        op::IMix if !args[0].ty.is_float() => int_eval(inst, out_tys, args, out),
+        op::Frexp..=op::Ldexp => frexp_ldexp(inst, out_tys, args, out, round),
+        op::PackSnorm4x8..=op::UnpackDouble2x32 => pack_eval(inst, out_tys, args, out),
         _ => {
             let fbits = |t: ScalarTy| match t {
                 ScalarTy::Float { bits } => Some(bits),
@@ -258,32 +367,32 @@ fn int_eval(
         let u = |i: usize| trunc(comp(&args[i], k), args[i].ty.bits());
         let s = |i: usize| sext(comp(&args[i], k), args[i].ty.bits());
         let r = match inst {
-            5 => s(0).wrapping_abs() as u64,
-            7 => s(0).signum() as u64,
-            38 => u(0).min(u(1)),
-            39 => s(0).min(s(1)) as u64,
-            41 => u(0).max(u(1)),
-            42 => s(0).max(s(1)) as u64,
+            op::SAbs => s(0).wrapping_abs() as u64,
+            op::SSign => s(0).signum() as u64,
+            op::UMin => u(0).min(u(1)),
+            op::SMin => s(0).min(s(1)) as u64,
+            op::UMax => u(0).max(u(1)),
+            op::SMax => s(0).max(s(1)) as u64,
             // min(max(x, lo), hi) as the spec writes it (`clamp` would panic when lo > hi).
-            44 => {
+            op::UClamp => {
                 undef |= u(1) > u(2);
                 u(0).max(u(1)).min(u(2))
             }
-            45 => {
+            op::SClamp => {
                 undef |= s(1) > s(2);
                 s(0).max(s(1)).min(s(2)) as u64
             }
-            47 => {
+            op::IMix => {
                 let a = u(2);
                 let x = u(0).wrapping_mul(1u64.wrapping_sub(a));
                 x.wrapping_add(u(1).wrapping_mul(a))
             }
-            73 => match u(0) {
+            op::FindILsb => match u(0) {
                 0 => u64::MAX,
                 v => u64::from(v.trailing_zeros()),
             },
             // FindSMsb: for negative values, the most significant 0 bit.
-            74 => match s(0) {
+            op::FindSMsb => match s(0) {
                 v if v < 0 => msb(!v as u64),
                 v => msb(v as u64),
             },
@@ -362,8 +471,8 @@ fn float_eval<T: Real>(
     out: &mut [u64],
 ) -> Result<bool, Glsl450Error> {
     match inst {
-        33 | 34 => return matrix::<T>(inst, out_tys, &args[0], out),
-        35 | 36 => {
+        op::Determinant | op::MatrixInverse => return matrix::<T>(inst, out_tys, &args[0], out),
+        op::Modf | op::ModfStruct => {
             // (fraction, whole), both with the sign of x; Modf(±Inf) = (±0, ±Inf).
             let n = out.len() / 2;
             check_out(inst, out, 2 * n)?;
@@ -377,7 +486,7 @@ fn float_eval<T: Real>(
             }
             return Ok(false);
         }
-        66..=72 => return geometric::<T>(inst, out_tys, args, out),
+        op::Length..=op::Refract => return geometric::<T>(inst, out_tys, args, out),
         _ => {}
     }
     check_args(inst, args, out.len(), true)?;
@@ -386,68 +495,72 @@ fn float_eval<T: Real>(
         let a = |i: usize| T::ld(comp(&args[i], k), args[i].ty.bits());
         let x = a(0);
         let (r, u) = match inst {
-            1 => (x.round(), false),
-            2 => (x.round_ties_even(), false),
-            3 => (x.trunc(), false),
-            4 => (x.abs(), false),
-            6 if x > T::ZERO => (T::ONE, false),
-            6 if x < T::ZERO => (-T::ONE, false),
-            6 => (x, false), // ±0 and NaN pass through
-            8 => (x.floor(), false),
-            9 => (x.ceil(), false),
-            10 => (x - x.floor(), false),
-            11 => (x.to_radians(), false),
-            12 => (x.to_degrees(), false),
-            13 => (x.sin(), false),
-            14 => (x.cos(), false),
-            15 => (x.tan(), false),
-            16 => (x.asin(), x.abs() > T::ONE),
-            17 => (x.acos(), x.abs() > T::ONE),
-            18 => (x.atan(), false),
-            19 => (x.sinh(), false),
-            20 => (x.cosh(), false),
-            21 => (x.tanh(), false),
-            22 => (x.asinh(), false),
-            23 => (x.acosh(), x < T::ONE),
-            24 => (x.atanh(), x.abs() >= T::ONE),
-            25 => {
+            op::Round => (x.round(), false),
+            op::RoundEven => (x.round_ties_even(), false),
+            op::Trunc => (x.trunc(), false),
+            op::FAbs => (x.abs(), false),
+            op::FSign if x > T::ZERO => (T::ONE, false),
+            op::FSign if x < T::ZERO => (-T::ONE, false),
+            op::FSign => (x, false), // ±0 and NaN pass through
+            op::Floor => (x.floor(), false),
+            op::Ceil => (x.ceil(), false),
+            op::Fract => (x - x.floor(), false),
+            op::Radians => (x.to_radians(), false),
+            op::Degrees => (x.to_degrees(), false),
+            op::Sin => (x.sin(), false),
+            op::Cos => (x.cos(), false),
+            op::Tan => (x.tan(), false),
+            op::Asin => (x.asin(), x.abs() > T::ONE),
+            op::Acos => (x.acos(), x.abs() > T::ONE),
+            op::Atan => (x.atan(), false),
+            op::Sinh => (x.sinh(), false),
+            op::Cosh => (x.cosh(), false),
+            op::Tanh => (x.tanh(), false),
+            op::Asinh => (x.asinh(), false),
+            op::Acosh => (x.acosh(), x < T::ONE),
+            op::Atanh => (x.atanh(), x.abs() >= T::ONE),
+            op::Atan2 => {
                 let xx = a(1); // Atan2(y, x)
                 (x.atan2(xx), x == T::ZERO && xx == T::ZERO)
             }
-            26 => {
+            op::Pow => {
                 let y = a(1);
                 (x.powf(y), x < T::ZERO || (x == T::ZERO && y <= T::ZERO))
             }
-            27 => (x.exp(), false),
-            28 => (x.ln(), x <= T::ZERO),
-            29 => (x.exp2(), false),
-            30 => (x.log2(), x <= T::ZERO),
-            31 => (x.sqrt(), x < T::ZERO),
-            32 => (T::ONE / x.sqrt(), x <= T::ZERO),
-            37 | 40 => {
+            op::Exp => (x.exp(), false),
+            op::Log => (x.ln(), x <= T::ZERO),
+            op::Exp2 => (x.exp2(), false),
+            op::Log2 => (x.log2(), x <= T::ZERO),
+            op::Sqrt => (x.sqrt(), x < T::ZERO),
+            op::InverseSqrt => (T::ONE / x.sqrt(), x <= T::ZERO),
+            op::FMin | op::FMax => {
                 let y = a(1);
-                let r = if inst == 37 { fmin(x, y) } else { fmax(x, y) };
+                let r = if inst == op::FMin {
+                    fmin(x, y)
+                } else {
+                    fmax(x, y)
+                };
                 (r, x.is_nan() || y.is_nan())
             }
-            43 => {
+            op::FClamp => {
                 let (lo, hi) = (a(1), a(2));
                 let nan = x.is_nan() || lo.is_nan() || hi.is_nan();
                 (fmin(fmax(x, lo), hi), nan || lo > hi)
             }
-            46 | 47 => {
+            op::FMix | op::IMix => {
                 let (y, t) = (a(1), a(2));
                 (x * (T::ONE - t) + y * t, false)
             }
-            48 => (if a(1) < x { T::ZERO } else { T::ONE }, false), // Step(edge, x)
-            49 => {
+            op::Step => (if a(1) < x { T::ZERO } else { T::ONE }, false), // Step(edge, x)
+            op::SmoothStep => {
                 let (e1, v) = (a(1), a(2));
                 let t = fmin(fmax((v - x) / (e1 - x), T::ZERO), T::ONE);
                 (t * t * (T::THREE - T::TWO * t), x >= e1)
             }
-            50 => (x.mul_add(a(1), a(2)), false),
-            79 => (nmin(x, a(1)), false),
-            80 => (nmax(x, a(1)), false),
-            81 => {
+            op::Fma => (x.mul_add(a(1), a(2)), false),
+            op::NMin => (nmin(x, a(1)), false),
+            op::NMax => (nmax(x, a(1)), false),
+            op::NClamp => {
                 let (lo, hi) = (a(1), a(2));
                 (nmin(nmax(x, lo), hi), lo > hi)
             }
@@ -475,10 +588,10 @@ fn geometric<T: Real>(
     let ld = |i: usize, k: usize| T::ld(args[i].comps[k], args[i].ty.bits());
     let mut undef = false;
     match inst {
-        66 | 67 => {
+        op::Length | op::Distance => {
             check_args(inst, args, n, false)?;
             check_out(inst, out, 1)?;
-            let s = if inst == 66 {
+            let s = if inst == op::Length {
                 dot::<T>(&args[0], &args[0])
             } else {
                 (0..n).fold(T::ZERO, |s, k| {
@@ -488,7 +601,7 @@ fn geometric<T: Real>(
             };
             out[0] = s.sqrt().st(out_tys[0].bits());
         }
-        68 => {
+        op::Cross => {
             check_args(inst, args, 3, false)?;
             check_out(inst, out, 3)?;
             let (a, b) = (|k| ld(0, k), |k| ld(1, k));
@@ -501,7 +614,7 @@ fn geometric<T: Real>(
                 *o = v.st(ty.bits());
             }
         }
-        69 => {
+        op::Normalize => {
             check_out(inst, out, n)?;
             let len = dot::<T>(&args[0], &args[0]).sqrt();
             undef = len == T::ZERO;
@@ -509,7 +622,7 @@ fn geometric<T: Real>(
                 *o = (ld(0, k) / len).st(ty.bits());
             }
         }
-        70 => {
+        op::FaceForward => {
             // FaceForward(N, I, Nref): dot(Nref, I) < 0 ? N : -N
             check_args(inst, args, n, false)?;
             check_out(inst, out, n)?;
@@ -519,7 +632,7 @@ fn geometric<T: Real>(
                 *o = (if keep { v } else { -v }).st(ty.bits());
             }
         }
-        71 => {
+        op::Reflect => {
             // Reflect(I, N) = I - 2 dot(N, I) N
             check_args(inst, args, n, false)?;
             check_out(inst, out, n)?;
@@ -597,13 +710,13 @@ fn matrix<T: Real>(
             ))
         }
     };
-    check_out(inst, out, if inst == 33 { 1 } else { l })?;
+    check_out(inst, out, if inst == op::Determinant { 1 } else { l })?;
     let mut m = [T::ZERO; 16];
     for (d, v) in m.iter_mut().zip(a.comps) {
         *d = T::ld(*v, a.ty.bits());
     }
     let d = det(&m, n);
-    if inst == 33 {
+    if inst == op::Determinant {
         out[0] = d.st(out_tys[0].bits());
         return Ok(false);
     }
@@ -665,7 +778,7 @@ fn frexp_ldexp(
 ) -> Result<bool, Glsl450Error> {
     let xb = args[0].ty.bits();
     let mut undef = false;
-    if inst == 53 {
+    if inst == op::Ldexp {
         check_args(inst, args, out.len(), true)?;
         let e = &args[1];
         for (k, (o, ty)) in out.iter_mut().zip(out_tys).enumerate() {
@@ -711,9 +824,9 @@ fn pack_eval(
     out: &mut [u64],
 ) -> Result<bool, Glsl450Error> {
     let (in_n, out_n) = match inst {
-        54 | 55 => (4, 1),
-        56..=59 => (2, 1),
-        63 | 64 => (1, 4),
+        op::PackSnorm4x8 | op::PackUnorm4x8 => (4, 1),
+        op::PackSnorm2x16..=op::PackDouble2x32 => (2, 1),
+        op::UnpackSnorm4x8 | op::UnpackUnorm4x8 => (1, 4),
         _ => (1, 2),
     };
     let a = &args[0];
@@ -721,24 +834,26 @@ fn pack_eval(
     check_out(inst, out, out_n)?;
     let f = |k: usize| ld32(a.comps[k], a.ty.bits());
     match inst {
-        54..=58 => {
+        op::PackSnorm4x8..=op::PackHalf2x16 => {
             let width = 32 / in_n;
             let mut word = 0u64;
             for k in 0..in_n {
                 let c = f(k);
                 let field = match inst {
-                    54 => u64::from((c.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8),
-                    55 => u64::from((c.clamp(0.0, 1.0) * 255.0).round() as u8),
-                    56 => u64::from((c.clamp(-1.0, 1.0) * 32767.0).round() as i16 as u16),
-                    57 => u64::from((c.clamp(0.0, 1.0) * 65535.0).round() as u16),
+                    op::PackSnorm4x8 => u64::from((c.clamp(-1.0, 1.0) * 127.0).round() as i8 as u8),
+                    op::PackUnorm4x8 => u64::from((c.clamp(0.0, 1.0) * 255.0).round() as u8),
+                    op::PackSnorm2x16 => {
+                        u64::from((c.clamp(-1.0, 1.0) * 32767.0).round() as i16 as u16)
+                    }
+                    op::PackUnorm2x16 => u64::from((c.clamp(0.0, 1.0) * 65535.0).round() as u16),
                     _ => float::convert(Format::F32, Format::F16, arith::bits32(c), Round::Rte),
                 };
                 word |= field << (k * width);
             }
             out[0] = trunc(word, out_tys[0].bits());
         }
-        59 => out[0] = trunc(a.comps[0], 32) | (trunc(a.comps[1], 32) << 32),
-        65 => {
+        op::PackDouble2x32 => out[0] = trunc(a.comps[0], 32) | (trunc(a.comps[1], 32) << 32),
+        op::UnpackDouble2x32 => {
             out[0] = trunc(a.comps[0], 32);
             out[1] = trunc(a.comps[0] >> 32, 32);
         }
@@ -748,10 +863,12 @@ fn pack_eval(
             for (k, (o, ty)) in out.iter_mut().zip(out_tys).enumerate() {
                 let field = (v >> (k as u32 * width)) & mask(width);
                 let r = match inst {
-                    60 => (f32::from(field as u16 as i16) / 32767.0).clamp(-1.0, 1.0),
-                    61 => f32::from(field as u16) / 65535.0,
-                    62 => ld32(field, 16),
-                    63 => (f32::from(field as u8 as i8) / 127.0).clamp(-1.0, 1.0),
+                    op::UnpackSnorm2x16 => {
+                        (f32::from(field as u16 as i16) / 32767.0).clamp(-1.0, 1.0)
+                    }
+                    op::UnpackUnorm2x16 => f32::from(field as u16) / 65535.0,
+                    op::UnpackHalf2x16 => ld32(field, 16),
+                    op::UnpackSnorm4x8 => (f32::from(field as u8 as i8) / 127.0).clamp(-1.0, 1.0),
                     _ => f32::from(field as u8) / 255.0,
                 };
                 *o = st32(r, ty.bits());

@@ -598,3 +598,12 @@ fn rounding_fma_checks_its_operands() {
     ];
     assert!(eval_in(50, &[F32], &two, &mut out, &fc).is_err());
 }
+
+#[test]
+fn names_are_the_grammars() {
+    for n in 1..=81u32 {
+        let op = rspirv::spirv::GlslStd450Op::from_u32(n).expect("in the grammar");
+        assert_eq!(super::name(n), format!("{op:?}"), "instruction {n}");
+    }
+    assert_eq!(super::name(82), "unknown");
+}
