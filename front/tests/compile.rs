@@ -351,3 +351,58 @@ mod glsl {
         assert!(lines.contains(&6), "{lines:?}");
     }
 }
+
+#[test]
+fn wgsl_subgroup_builtins_match_a_model() {
+    let src = r"
+@group(0) @binding(0) var<storage, read> inp: array<u32>;
+@group(0) @binding(1) var<storage, read_write> outp: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) l: u32,
+        @builtin(subgroup_invocation_id) lane: u32,
+        @builtin(subgroup_size) size: u32,
+        @builtin(num_subgroups) nsg: u32,
+        @builtin(subgroup_id) sgid: u32) {
+    let v = inp[l];
+    outp[64u * 0u + l] = subgroupAdd(v);
+    outp[64u * 1u + l] = subgroupMax(v);
+    outp[64u * 2u + l] = subgroupInclusiveAdd(v);
+    outp[64u * 3u + l] = subgroupExclusiveAdd(v);
+    outp[64u * 4u + l] = subgroupBroadcast(v, 3u);
+    outp[64u * 5u + l] = subgroupShuffle(v, (lane + 5u) % size);
+    outp[64u * 6u + l] = subgroupShuffleXor(v, 1u);
+    outp[64u * 7u + l] = subgroupBallot(v % 2u == 0u).x;
+    outp[64u * 8u + l] = quadBroadcast(v, 2u);
+    outp[64u * 9u + l] = quadSwapY(v);
+    outp[64u * 10u + l] = nsg * 100u + sgid;
+    outp[64u * 11u + l] = select(0u, 1u, subgroupAll(v < 40u));
+    outp[64u * 12u + l] = subgroupXor(v);
+}
+";
+    let module = build(Language::Wgsl, src);
+    let inp: Vec<u32> = (0..64).map(|i| i * 7 % 50).collect();
+    let (_, out) = run(&module, vec![bytes(&inp), vec![0; 13 * 64 * 4]], [1, 1, 1]);
+    let got = words(&out[1]);
+    let row = |k: usize, l: usize| got[64 * k + l];
+    for l in 0..64usize {
+        let (g, lane) = (l / 32, l % 32);
+        let sg: Vec<u32> = inp[g * 32..g * 32 + 32].to_vec();
+        assert_eq!(row(0, l), sg.iter().sum::<u32>(), "add {l}");
+        assert_eq!(row(1, l), *sg.iter().max().unwrap(), "max {l}");
+        assert_eq!(row(2, l), sg[..=lane].iter().sum::<u32>(), "inclusive {l}");
+        assert_eq!(row(3, l), sg[..lane].iter().sum::<u32>(), "exclusive {l}");
+        assert_eq!(row(4, l), sg[3], "broadcast {l}");
+        assert_eq!(row(5, l), sg[(lane + 5) % 32], "shuffle {l}");
+        assert_eq!(row(6, l), inp[l ^ 1], "xor shuffle {l}");
+        let ballot = (0..32)
+            .filter(|j| sg[*j] % 2 == 0)
+            .fold(0u32, |m, j| m | 1 << j);
+        assert_eq!(row(7, l), ballot, "ballot {l}");
+        assert_eq!(row(8, l), inp[(l & !3) + 2], "quad broadcast {l}");
+        assert_eq!(row(9, l), inp[l ^ 2], "quad swap y {l}");
+        assert_eq!(row(10, l), 200 + g as u32, "subgroup id {l}");
+        assert_eq!(row(11, l), u32::from(sg.iter().all(|x| *x < 40)), "all {l}");
+        assert_eq!(row(12, l), sg.iter().fold(0, |a, x| a ^ x), "xor {l}");
+    }
+}
