@@ -244,8 +244,8 @@ try {
   await page.keyboard.press("Shift+F10");
   await page.waitForFunction(() => document.title.endsWith("step 0"), null, { timeout: 10_000 }).catch(() => {});
   check((await page.title()).endsWith("step 0"), `Shift+F10 undoes the line: "${await page.title()}"`);
-  // Alt+F10: one scheduler step at a time.
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Alt+F10");
+  // Ctrl+F10: one instruction at a time (the browser keeps Alt for itself).
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Control+F10");
   await page.waitForFunction(() => document.title.endsWith("step 3"), null, { timeout: 10_000 }).catch(() => {});
   check((await page.title()).endsWith("divergent_loop.wgsl — step 3"), `stepped the WGSL: "${await page.title()}"`);
   await page.mouse.click(300, 280); // a line of code in the editor
