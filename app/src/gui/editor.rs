@@ -250,6 +250,43 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         let row_h = ui.fonts_mut(|f| f.row_height(&egui::TextStyle::Monospace.resolve(ui.style())));
         area = area.vertical_scroll_offset(((line as f32) - 6.0).max(0.0) * row_h);
     }
+    // Values of a source variable by name, where the followed tangle stands.
+    let followed = app.line_step_tangle();
+    let variable_lanes = app.session.as_ref().zip(followed).map(|(s, (g, id))| {
+        let sim = s.sim();
+        let program = &s.program;
+        move |name: &str| -> Option<String> {
+            let k = sim.tangle_instruction(g, id)?;
+            let var = sim.variable_named(k, name)?;
+            let val = sim.source_value(g, var, k)?;
+            let lanes = sim
+                .tangles()
+                .iter()
+                .find(|t| t.subgroup as usize == g && t.id == id)?
+                .lanes;
+            let tys = program.types.flat.get(val.ty as usize).map(Vec::as_slice);
+            let mut rows: Vec<String> = lanes
+                .iter()
+                .filter_map(|l| {
+                    let c = val.lanes.get(l as usize)?.as_ref()?;
+                    let mut t = super::panels::format_components(tys, c);
+                    if t.chars().count() > 40 {
+                        t = t.chars().take(40).collect::<String>() + "…";
+                    }
+                    Some(format!("lane {l}: {t}"))
+                })
+                .collect();
+            if rows.len() > 16 {
+                let n = rows.len() - 16;
+                rows.truncate(16);
+                rows.push(format!("… {n} more lanes"));
+            }
+            Some(format!(
+                "{name} (subgroup {g}, tangle {id})\n{}",
+                rows.join("\n")
+            ))
+        }
+    });
     let mut changed = false;
     let mut source_response = None;
     let mut current_band = None;
@@ -374,14 +411,25 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
             if p.x < origin.x {
                 if let Some(m) = diag_lines.get(&row_line) {
-                    hover_msg = Some(m.clone());
+                    hover_msg = Some((m.clone(), true));
+                }
+            }
+            // A source variable under the pointer: its value in each lane of the followed
+            // tangle (errors, below, take precedence).
+            if p.x >= origin.x && resp.hovered() {
+                let word = word_at(galley.text(), cursor.index.0);
+                if !word.is_empty() {
+                    hover_msg = variable_lanes
+                        .as_ref()
+                        .and_then(|f| f(&word))
+                        .map(|m| (m, false));
                 }
             }
             if let Some(d) = diagnostics.iter().find(|d| {
                 d.line == row_line
                     && (d.column == 0 || (col + 1 >= d.column && col < d.column + d.len.max(1)))
             }) {
-                hover_msg = Some(d.message.clone());
+                hover_msg = Some((d.message.clone(), true));
             }
         }
     });
@@ -392,8 +440,13 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ui.scroll_to_rect(band, Some(egui::Align::Center));
         }
     }
-    if let (Some(m), Some(r)) = (hover_msg, source_response) {
-        r.on_hover_text(egui::RichText::new(m).color(error_color));
+    if let (Some((m, is_error)), Some(r)) = (hover_msg, source_response) {
+        let text = egui::RichText::new(m);
+        r.on_hover_text(if is_error {
+            text.color(error_color)
+        } else {
+            text.monospace()
+        });
     }
     if changed {
         if let Some(e) = &mut app.editor {
@@ -404,6 +457,29 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
     if let (Some(line), Some(file)) = (toggle_line, file_of_editor) {
         app.toggle_source_breakpoint(file, line);
+    }
+}
+
+/// The identifier around character index `index` of `text` (empty when none).
+fn word_at(text: &str, index: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let is_id = |c: char| c.is_alphanumeric() || c == '_';
+    if index > chars.len() {
+        return String::new();
+    }
+    let mut a = index;
+    while a > 0 && is_id(chars[a - 1]) {
+        a -= 1;
+    }
+    let mut b = index;
+    while b < chars.len() && is_id(chars[b]) {
+        b += 1;
+    }
+    let w: String = chars[a..b].iter().collect();
+    if w.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        String::new()
+    } else {
+        w
     }
 }
 
@@ -737,6 +813,17 @@ mod tests {
             .map(|s| &text[s.byte_range.start.0..s.byte_range.end.0])
             .collect();
         assert_eq!(under, ["x"]);
+    }
+
+    #[test]
+    fn the_word_under_the_pointer() {
+        let t = "sum += partial[k];";
+        assert_eq!(word_at(t, 1), "sum");
+        assert_eq!(word_at(t, 3), "sum");
+        assert_eq!(word_at(t, 9), "partial");
+        assert_eq!(word_at(t, 4), "");
+        assert_eq!(word_at("x = 12u;", 5), "");
+        assert_eq!(word_at(t, 99), "");
     }
 
     #[test]

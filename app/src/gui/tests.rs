@@ -1315,3 +1315,37 @@ fn every_examples_source_opens_in_the_editor_and_runs() {
     }
     assert!(opened >= 20, "{opened}");
 }
+
+#[test]
+fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
+    let mut app = LanescopeApp::new(Settings::default());
+    let t = &super::editor::TEMPLATES[0];
+    app.open_source(super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.into(),
+    ));
+    let s = app.session.as_ref().unwrap();
+    let labels: Vec<String> = (0..s.program.blocks.len() as u32)
+        .filter_map(|b| super::cfg::source_lines(&s.program, b))
+        .collect();
+    // The loop body (lines 16-17 of the template) is a block of its own.
+    assert!(
+        labels.iter().any(|l| l == "divergent_loop.wgsl:16-17"),
+        "{labels:?}"
+    );
+    // What the Variables panel and a hover show: `sum` in every lane.
+    let mut app = app;
+    for _ in 0..3 {
+        app.step_line(super::session::LineStep::Over);
+    }
+    let (g, id) = app.line_step_tangle().unwrap();
+    let sim = app.session.as_ref().unwrap().sim();
+    let k = sim.tangle_instruction(g, id).unwrap();
+    let var = sim.variable_named(k, "sum").expect("sum in scope");
+    let v = sim.source_value(g, var, k).unwrap();
+    // `var sum = 0u;` before the loop has added anything.
+    for l in 0..32usize {
+        assert_eq!(v.lanes[l].as_ref().map(|c| c[0]), Some(0), "lane {l}");
+    }
+}
