@@ -341,6 +341,32 @@ fn target_kind(prog: &Program, b: BlockId) -> &'static str {
     }
 }
 
+/// The source lines block `b` came from, as `file:14-18` (`file:14` for one line), when the
+/// module has line information for it.
+pub fn source_lines(prog: &Program, b: BlockId) -> Option<String> {
+    let d = prog.debug.as_ref()?;
+    let block = prog.blocks.get(b as usize)?;
+    let pos: Vec<_> = block
+        .inst_indices
+        .iter()
+        .filter_map(|k| d.pos(*k))
+        .collect();
+    let first = pos.first()?;
+    let same: Vec<u32> = pos
+        .iter()
+        .filter(|p| p.file == first.file)
+        .map(|p| p.line)
+        .collect();
+    let (lo, hi) = (*same.iter().min()?, *same.iter().max()?);
+    let file = d.file_name(first.file).unwrap_or("");
+    let file = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    Some(if lo == hi {
+        format!("{file}:{lo}")
+    } else {
+        format!("{file}:{lo}-{hi}")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,30 +423,4 @@ mod tests {
         }
         assert!(seen > 0, "the example has a loop");
     }
-}
-
-/// The source lines block `b` came from, as `file:14-18` (`file:14` for one line), when the
-/// module has line information for it.
-pub fn source_lines(prog: &Program, b: BlockId) -> Option<String> {
-    let d = prog.debug.as_ref()?;
-    let block = prog.blocks.get(b as usize)?;
-    let pos: Vec<_> = block
-        .inst_indices
-        .iter()
-        .filter_map(|k| d.pos(*k))
-        .collect();
-    let first = pos.first()?;
-    let same: Vec<u32> = pos
-        .iter()
-        .filter(|p| p.file == first.file)
-        .map(|p| p.line)
-        .collect();
-    let (lo, hi) = (*same.iter().min()?, *same.iter().max()?);
-    let file = d.file_name(first.file).unwrap_or("");
-    let file = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    Some(if lo == hi {
-        format!("{file}:{lo}")
-    } else {
-        format!("{file}:{lo}-{hi}")
-    })
 }

@@ -76,7 +76,8 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .map(|bl| bl.first_inst_index as usize);
         }
         ui.separator();
-        ui.horizontal(|ui| {
+        // Wraps on a narrow window rather than cutting the last tabs off.
+        ui.horizontal_wrapped(|ui| {
             for t in Tab::ALL {
                 ui.selectable_value(&mut app.tab, t, egui::RichText::new(t.label()).heading());
             }
