@@ -180,50 +180,7 @@ fn dot_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     use views::compare::Variant;
-    let st = &app.settings;
-    let mut options = vec![(
-        Variant::Switch,
-        format!(
-            "switch grouping ({})",
-            match st.switch_tangles {
-                lanescope_core::SwitchTangles::PerCase => "per-value",
-                lanescope_core::SwitchTangles::PerValue => "per-case",
-            }
-        ),
-    )];
-    for n in [4u32, 8, 16, 32, 64, 128]
-        .into_iter()
-        .filter(|n| *n != st.subgroup_size)
-    {
-        options.push((Variant::SubgroupSize(n), format!("subgroup size {n}")));
-    }
-    for l in lanescope_core::coopmat::LayoutChoice::builtin() {
-        if l.name() != st.coop_layout {
-            options.push((
-                Variant::Layout(l.name()),
-                format!("fragment layout {}", l.name()),
-            ));
-        }
-    }
-    for o in super::SIBLING_ORDERS
-        .map(|(_, o)| o)
-        .into_iter()
-        .filter(|o| *o != st.sibling_order)
-    {
-        options.push((
-            Variant::Order(o),
-            format!("sibling order: {}", sibling_order_name(o)),
-        ));
-    }
-    for sc in ["default", "reverse", "random:1", "random:2"]
-        .into_iter()
-        .filter(|sc| *sc != st.schedule)
-    {
-        options.push((
-            Variant::Schedule(sc.into()),
-            format!("schedule: {sc} (which subgroup runs first)"),
-        ));
-    }
+    let options = compare_options(app);
     if !options.iter().any(|o| o.0 == app.compare_variant) {
         app.compare_variant = Variant::Switch;
     }
@@ -409,4 +366,63 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         app.selected_lane = app_lane;
         app.matrix_sel.lane = app_lane.map(|l| l.1);
     }
+}
+
+/// What the Compare view's second run can change for the open module: settings that can make
+/// a difference to it (fragment layouts only where it has cooperative matrices).
+pub(super) fn compare_options(app: &LanescopeApp) -> Vec<(views::compare::Variant, String)> {
+    use views::compare::Variant;
+    let st = &app.settings;
+    let mut options = vec![(
+        Variant::Switch,
+        format!(
+            "switch grouping ({})",
+            match st.switch_tangles {
+                lanescope_core::SwitchTangles::PerCase => "per-value",
+                lanescope_core::SwitchTangles::PerValue => "per-case",
+            }
+        ),
+    )];
+    for n in [4u32, 8, 16, 32, 64, 128]
+        .into_iter()
+        .filter(|n| *n != st.subgroup_size)
+    {
+        options.push((Variant::SubgroupSize(n), format!("subgroup size {n}")));
+    }
+    // Fragment layouts only matter to a module with cooperative matrices.
+    let has_coop = app
+        .session
+        .as_ref()
+        .is_some_and(|s| !s.program.coop_frags.is_empty());
+    for l in lanescope_core::coopmat::LayoutChoice::builtin()
+        .into_iter()
+        .filter(|_| has_coop)
+    {
+        if l.name() != st.coop_layout {
+            options.push((
+                Variant::Layout(l.name()),
+                format!("fragment layout {}", l.name()),
+            ));
+        }
+    }
+    for o in super::SIBLING_ORDERS
+        .map(|(_, o)| o)
+        .into_iter()
+        .filter(|o| *o != st.sibling_order)
+    {
+        options.push((
+            Variant::Order(o),
+            format!("sibling order: {}", sibling_order_name(o)),
+        ));
+    }
+    for sc in ["default", "reverse", "random:1", "random:2"]
+        .into_iter()
+        .filter(|sc| *sc != st.schedule)
+    {
+        options.push((
+            Variant::Schedule(sc.into()),
+            format!("schedule: {sc} (which subgroup runs first)"),
+        ));
+    }
+    options
 }

@@ -1349,3 +1349,16 @@ fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
         assert_eq!(v.lanes[l].as_ref().map(|c| c[0]), Some(0), "lane {l}");
     }
 }
+
+#[test]
+fn compare_offers_fragment_layouts_only_where_they_matter() {
+    use super::views::compare::Variant;
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    let opts = super::tabs::compare_options(&app);
+    assert!(!opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
+    assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Schedule(_))));
+    app.open_example("coopmat_tile_f16");
+    let opts = super::tabs::compare_options(&app);
+    assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
+}
