@@ -267,7 +267,6 @@ pub fn show(
                 egui::pos2(r.left() + 6.0 * zoom, y),
                 zoom,
                 t.subgroup,
-                t.id,
                 &t.lanes.to_vec(),
                 false,
             );
@@ -299,11 +298,14 @@ fn chip(
     at: egui::Pos2,
     zoom: f32,
     subgroup: u32,
-    tangle: u64,
     lanes: &[u32],
     _dim: bool,
 ) {
-    let color = palette::tangle(subgroup, tangle);
+    let mask = lanes
+        .iter()
+        .filter(|l| **l < 128)
+        .fold(0u128, |m, l| m | 1 << l);
+    let color = palette::tangle(subgroup, mask);
     let n = lanes.len().min(32) as f32;
     let r = egui::Rect::from_min_size(at, egui::vec2((n * 4.0).max(8.0) + 4.0, 8.0) * zoom);
     painter.rect_filled(r, 2.0 * zoom, color.gamma_multiply(0.35));

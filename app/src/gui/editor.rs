@@ -169,7 +169,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             d.file_index(name).or(Some(0))
         }),
     };
-    let mut at_line: std::collections::BTreeMap<u32, Vec<(u32, u64, u32)>> = Default::default();
+    let mut at_line: std::collections::BTreeMap<u32, Vec<(u32, u128, u32)>> = Default::default();
     let mut current_line = None;
     if let (Some(s), Some(file)) = (&app.session, file_of_editor) {
         if !app.editor.as_ref().is_some_and(|e| e.stale) {
@@ -188,7 +188,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 at_line
                     .entry(p.line)
                     .or_default()
-                    .push((t.subgroup, t.id, t.lanes.count()));
+                    .push((t.subgroup, t.lanes.0, t.lanes.count()));
                 if Some(k) == focus {
                     current_line = Some(p.line);
                 }
@@ -338,7 +338,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     let c = at_line
                         .get(&line)
                         .and_then(|v| v.first())
-                        .map_or(egui::Color32::YELLOW, |(g, id, _)| palette::tangle(*g, *id));
+                        .map_or(egui::Color32::YELLOW, |(g, m, _)| palette::tangle(*g, *m));
                     painter.rect_filled(band, 0.0, c.gamma_multiply(0.22));
                     painter.rect_filled(
                         egui::Rect::from_min_size(band.min, egui::vec2(3.0, band.height())),
@@ -373,8 +373,8 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 );
                 if let Some(ts) = at_line.get(&line) {
                     let mut x = r.right() + 14.0;
-                    for (g, id, n) in ts {
-                        let c = palette::tangle(*g, *id);
+                    for (g, m, n) in ts {
+                        let c = palette::tangle(*g, *m);
                         let text = format!("sg{g} ×{n}");
                         let galley = painter.layout_no_wrap(
                             text,

@@ -468,7 +468,7 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                                 if let Some(t) = tangles.iter().find(|t| t.id == *id) {
                                     ui.label(
                                         egui::RichText::new(">")
-                                            .color(palette::tangle(t.subgroup, t.id))
+                                            .color(palette::tangle(t.subgroup, t.lanes.0))
                                             .strong(),
                                     )
                                     .on_hover_text(format!(

@@ -285,6 +285,14 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     ui.spacing_mut().item_spacing.x = 2.0;
                     ui.monospace(format!("sg{g:<3}"));
                     let states = s.sim().lane_states(g);
+                    // A tangle's colour comes from its lanes.
+                    let tangles = s.sim().tangles();
+                    let mask_of = |id: u64| {
+                        tangles
+                            .iter()
+                            .find(|t| t.subgroup as usize == g && t.id == id)
+                            .map_or(0, |t| t.lanes.0)
+                    };
                     // Cells shrink so a whole subgroup fits the panel's width.
                     let cell =
                         (ui.available_width() / states.len().max(1) as f32 - 2.0).clamp(4.0, 16.0);
@@ -292,11 +300,11 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         let (color, text) = match &st {
                             LaneState::Absent => continue,
                             LaneState::Executing { tangle } => (
-                                palette::tangle(g as u32, *tangle),
+                                palette::tangle(g as u32, mask_of(*tangle)),
                                 format!("lane {lane}: executing in tangle {tangle}"),
                             ),
                             LaneState::AtBarrier { tangle } => (
-                                palette::tangle(g as u32, *tangle).gamma_multiply(0.6),
+                                palette::tangle(g as u32, mask_of(*tangle)).gamma_multiply(0.6),
                                 format!("lane {lane}: at a barrier (tangle {tangle})"),
                             ),
                             LaneState::Waiting {

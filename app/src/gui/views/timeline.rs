@@ -12,6 +12,8 @@ pub struct Band {
     pub row: usize,
     pub subgroup: u32,
     pub tangle: u64,
+    /// The tangle's lanes (its colour).
+    pub lanes: u128,
     pub block: u32,
     /// First and last step (inclusive) of the run.
     pub from: u64,
@@ -72,6 +74,7 @@ impl Timeline {
                             row,
                             subgroup: e.subgroup,
                             tangle: e.tangle,
+                            lanes: e.lanes,
                             block: e.block,
                             from: e.step,
                             to: e.step,
@@ -158,7 +161,7 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32) -> Option<u64> {
             egui::pos2(x0 + (b.from - t.first) as f32 * step_w, y),
             egui::pos2(x0 + (b.to - t.first + 1) as f32 * step_w, y + row_h - 1.0),
         );
-        let mut c = palette::tangle(b.subgroup, b.tangle);
+        let mut c = palette::tangle(b.subgroup, b.lanes);
         if b.from > t.current {
             c = c.gamma_multiply(0.35);
         }
