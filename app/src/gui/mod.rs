@@ -942,17 +942,23 @@ impl LanescopeApp {
         if trace {
             self.export_trace();
         }
-        // Modified keys first: a pattern without modifiers also matches with them held.
+        // Modified keys first: a pattern without modifiers also matches with them held. Each
+        // press counts, also when several arrive in one frame.
         let (back, out, one, sched, over, into) = ctx.input_mut(|i| {
+            let space = |i: &mut egui::InputState, m| {
+                if presenter {
+                    i.count_and_consume_key(m, Key::Space)
+                } else {
+                    0
+                }
+            };
             (
-                i.consume_key(Modifiers::SHIFT, Key::F10)
-                    || (presenter && i.consume_key(Modifiers::SHIFT, Key::Space)),
-                i.consume_key(Modifiers::SHIFT, Key::F11),
-                i.consume_key(Modifiers::COMMAND, Key::F10),
-                i.consume_key(Modifiers::ALT, Key::F10),
-                i.consume_key(Modifiers::NONE, Key::F10)
-                    || (presenter && i.consume_key(Modifiers::NONE, Key::Space)),
-                i.consume_key(Modifiers::NONE, Key::F11),
+                i.count_and_consume_key(Modifiers::SHIFT, Key::F10) + space(i, Modifiers::SHIFT),
+                i.count_and_consume_key(Modifiers::SHIFT, Key::F11),
+                i.count_and_consume_key(Modifiers::COMMAND, Key::F10),
+                i.count_and_consume_key(Modifiers::ALT, Key::F10),
+                i.count_and_consume_key(Modifiers::NONE, Key::F10) + space(i, Modifiers::NONE),
+                i.count_and_consume_key(Modifiers::NONE, Key::F11),
             )
         });
         let (run, animate, open, stop, toggle) = ctx.input_mut(|i| {
@@ -964,19 +970,19 @@ impl LanescopeApp {
                 i.consume_key(Modifiers::NONE, Key::F2),
             )
         });
-        if out {
+        for _ in 0..out {
             self.step_line(session::LineStep::Out);
         }
-        if one {
+        for _ in 0..one {
             self.step_selected();
         }
-        if sched {
+        for _ in 0..sched {
             self.step();
         }
-        if over {
+        for _ in 0..over {
             self.step_line(session::LineStep::Over);
         }
-        if into {
+        for _ in 0..into {
             self.step_line(session::LineStep::Into);
         }
         if toggle {
@@ -986,7 +992,7 @@ impl LanescopeApp {
             self.animating = !self.animating;
             self.running = false;
         }
-        if back {
+        for _ in 0..back {
             self.step_back();
         }
         if run {

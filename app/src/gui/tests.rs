@@ -1362,3 +1362,18 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
     let opts = super::tabs::compare_options(&app);
     assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
 }
+
+#[test]
+fn every_key_press_counts_even_within_one_frame() {
+    let mut h = harness("if_else");
+    for _ in 0..3 {
+        h.key_press(egui::Key::F10);
+    }
+    h.run_steps(1);
+    assert_eq!(steps(&h), 3);
+    for _ in 0..2 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::F10);
+    }
+    h.run_steps(1);
+    assert_eq!(steps(&h), 5);
+}
