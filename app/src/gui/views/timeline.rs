@@ -90,8 +90,18 @@ impl Timeline {
             first,
             last,
             current: s.step_count(),
+            // With line information a block also names its source lines (`%52 16-17`).
             block_names: (0..s.program.blocks.len() as u32)
-                .map(|b| s.program.block_name(b))
+                .map(|b| {
+                    let name = s.program.block_name(b);
+                    match crate::gui::cfg::source_lines(&s.program, b) {
+                        Some(at) => {
+                            let lines = at.rsplit_once(':').map_or(at.as_str(), |(_, l)| l);
+                            format!("{name} {lines}")
+                        }
+                        None => name,
+                    }
+                })
                 .collect(),
         }
     }
@@ -251,6 +261,27 @@ mod tests {
             .find(|e| e.0 == name)
             .unwrap();
         Session::open(n, bytes.to_vec(), &Settings::default()).unwrap()
+    }
+
+    #[test]
+    fn blocks_with_line_information_name_their_lines() {
+        let t = &crate::gui::editor::TEMPLATES[0];
+        let opts = lanescope_front::CompileOptions {
+            file_name: t.name.into(),
+            ..Default::default()
+        };
+        let c = lanescope_front::compile(t.language, t.text, &opts).unwrap();
+        let mut s = Session::open(t.name, c.bytes(), &Settings::default()).unwrap();
+        for _ in 0..40 {
+            s.step().unwrap();
+        }
+        let tl = Timeline::build(&s, u64::MAX, None);
+        // The loop body (lines 16-17 of the template) is labelled with them.
+        assert!(
+            tl.block_names.iter().any(|n| n.ends_with(" 16-17")),
+            "{:?}",
+            tl.block_names
+        );
     }
 
     #[test]
