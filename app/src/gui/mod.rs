@@ -121,8 +121,8 @@ pub struct LanescopeApp {
     pub left_tab: LeftTab,
     /// Lanes a diagnostic involves, outlined in the lanes grid: (subgroup, lanes).
     pub highlight_lanes: Option<(u32, Vec<u32>)>,
-    /// The last AmberScript opened and its report (file name, text), for the Scenario panel.
-    pub scenario: Option<(String, String)>,
+    /// The last AmberScript opened and its report, for the Scenario panel.
+    pub scenario: Option<Scenario>,
     /// Where the last source-line step started, so Shift+F10 undoes it whole.
     pub last_unit_start: Option<u64>,
     /// The source line the current tangle stood on last frame (the view follows it when it
@@ -153,6 +153,17 @@ impl BufferFormat {
             Self::Hex => "hex",
         }
     }
+}
+
+/// An AmberScript opened in the app: its text (to run it again for another RUN), its report,
+/// its runs (script line, pipeline) and the one open.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub script: Vec<u8>,
+    pub report: String,
+    pub runs: Vec<(usize, String)>,
+    pub open_run: Option<usize>,
 }
 
 /// The left panel's tabs.
@@ -518,7 +529,7 @@ impl LanescopeApp {
         let language = lanescope_front::Language::from_path(name)
             .or_else(|| lanescope_front::Language::sniff(&bytes));
         if language == Some(Language::Amber) {
-            return self.open_amber(name, &bytes, st);
+            return self.open_amber(name, bytes, st, 0);
         }
         let Some(l @ (Language::Wgsl | Language::Glsl | Language::SpirvAsm)) = language else {
             let opened = self.open_under(name, bytes, st);
@@ -556,12 +567,19 @@ impl LanescopeApp {
         }
     }
 
-    /// Runs an AmberScript test and opens its first `RUN` to step through: the shader as the
+    /// Runs an AmberScript test and opens its `RUN` number `run_index` (0 the first executed) to
+    /// step through: the shader as the
     /// script compiled and specialized it, its buffers as the script had them, the dispatch
     /// and subgroup size of that run. The script's result is in the Scenario panel.
-    fn open_amber(&mut self, name: &str, bytes: &[u8], st: Settings) -> bool {
+    pub fn open_amber(
+        &mut self,
+        name: &str,
+        bytes: Vec<u8>,
+        st: Settings,
+        run_index: usize,
+    ) -> bool {
         use lanescope_front::amber;
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        let Ok(text) = std::str::from_utf8(&bytes) else {
             self.error = Some(format!("{name}: not UTF-8 text"));
             return false;
         };
@@ -578,17 +596,29 @@ impl LanescopeApp {
             // The script runs here on the UI thread: a bound keeps a frame from becoming long.
             max_steps: st.max_steps.min(5_000_000),
             max_total_steps: st.max_steps.min(20_000_000),
-            capture_run: Some(0),
+            capture_run: Some(run_index),
             ..amber::RunOptions::default()
         };
         let ex = amber::execute(&script, &lanescope_front::InProcess, &opts);
-        let summary = ex.report.to_text();
+        let scenario = Scenario {
+            name: name.to_owned(),
+            report: ex.report.to_text(),
+            runs: ex
+                .report
+                .runs
+                .iter()
+                .map(|r| (r.line, r.pipeline.clone()))
+                .collect(),
+            open_run: ex.captured.as_ref().map(|_| run_index),
+            script: bytes.clone(),
+        };
+        let summary = scenario.report.clone();
         let Some(run) = ex.captured else {
             self.error = Some(format!(
                 "{name}: no RUN to step through: {}",
                 summary.lines().next().unwrap_or("")
             ));
-            self.scenario = Some((name.to_owned(), summary));
+            self.scenario = Some(scenario);
             return false;
         };
         let module: Vec<u8> = run.words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -610,19 +640,21 @@ impl LanescopeApp {
                 self.settings = settings;
                 self.error = None;
                 self.status = format!(
-                    "{name}: {} (the first RUN, line {}, is open)",
+                    "{name}: {} (RUN {} of {}, line {}, is open)",
                     ex.report.status.name(),
+                    run_index + 1,
+                    ex.report.runs.len(),
                     run.line
                 );
                 self.forget_module();
                 self.editor = None;
-                self.scenario = Some((name.to_owned(), summary));
+                self.scenario = Some(scenario);
                 self.left_tab = self.default_left_tab();
                 true
             }
             Err(e) => {
                 self.error = Some(e);
-                self.scenario = Some((name.to_owned(), summary));
+                self.scenario = Some(scenario);
                 false
             }
         }

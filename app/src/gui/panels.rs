@@ -568,18 +568,38 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                     app.lesson_scroll = false;
-                    if let Some((name, report)) = &app.scenario {
-                        egui::CollapsingHeader::new(format!("Scenario: {name}"))
+                    let mut open_run = None;
+                    if let Some(sc) = &app.scenario {
+                        egui::CollapsingHeader::new(format!("Scenario: {}", sc.name))
                             .id_salt("scenario")
                             .default_open(true)
                             .show(ui, |ui| {
                                 ui.add(
                                     egui::Label::new(
-                                        egui::RichText::new(report).monospace().small(),
+                                        egui::RichText::new(&sc.report).monospace().small(),
                                     )
                                     .wrap(),
                                 );
+                                // Any RUN can be opened to step through.
+                                ui.horizontal_wrapped(|ui| {
+                                    for (i, (line, pipeline)) in sc.runs.iter().enumerate() {
+                                        let text = format!("RUN {} ({pipeline}, line {line})", i + 1);
+                                        if ui
+                                            .selectable_label(sc.open_run == Some(i), text)
+                                            .on_hover_text("Step through this run, from the buffers the script had before it")
+                                            .clicked()
+                                        {
+                                            open_run = Some(i);
+                                        }
+                                    }
+                                });
                             });
+                    }
+                    if let Some(i) = open_run {
+                        if let Some(sc) = app.scenario.clone() {
+                            let st = app.own_settings();
+                            app.open_amber(&sc.name, sc.script, st, i);
+                        }
                     }
                     // Findings first, with their count: never below the buffer rows.
                     let n = app

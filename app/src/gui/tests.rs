@@ -1245,8 +1245,9 @@ fn an_amberscript_opens_its_first_run_to_step_through_and_reports_the_script() {
     h.run_steps(2);
     let app = h.state();
     assert!(app.error.is_none(), "{:?}", app.error);
-    let (_, report) = app.scenario.as_ref().expect("the script's report");
-    assert!(report.starts_with("PASS"), "{report}");
+    let sc = app.scenario.as_ref().expect("the script's report");
+    assert!(sc.report.starts_with("PASS"), "{}", sc.report);
+    assert_eq!(sc.runs.len(), 2);
     let s = app.session.as_ref().unwrap();
     assert_eq!(s.step_count(), 0);
     // The first RUN's pipeline requires subgroups of 8.
@@ -1376,4 +1377,29 @@ fn every_key_press_counts_even_within_one_frame() {
     }
     h.run_steps(1);
     assert_eq!(steps(&h), 5);
+}
+
+#[test]
+fn any_run_of_an_amberscript_opens_from_the_scenario_panel() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../front/tests/amber/subgroup_glsl.amber"
+    );
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("subgroup_glsl.amber", std::fs::read(path).unwrap());
+    let sc = app.scenario.clone().unwrap();
+    assert_eq!(sc.open_run, Some(0));
+    // The second RUN's pipeline takes the script's default subgroup size, 4.
+    let st = app.own_settings();
+    assert!(
+        app.open_amber(&sc.name, sc.script, st, 1),
+        "{:?}",
+        app.error
+    );
+    assert_eq!(app.scenario.as_ref().unwrap().open_run, Some(1));
+    assert_eq!(
+        app.session.as_ref().unwrap().sim().config().subgroup_size,
+        4
+    );
+    assert!(app.status.contains("RUN 2 of 2"), "{}", app.status);
 }
