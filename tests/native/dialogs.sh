@@ -194,7 +194,9 @@ trap cleanup EXIT
 start=$SECONDS
 
 # Xvfb picks a free display and writes its number to fd 3.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+# -noreset: the server must not regenerate when the first run's last client leaves, or the
+# second run can find no display for a moment.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -noreset 3>"$work/display" 2>"$work/xvfb.log" &
 xvfb=$!
 wait_for 10 "Xvfb to start" test -s "$work/display"
 export DISPLAY=":$(head -n 1 "$work/display")"
