@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{reference_dir, run, words};
+use common::{reference_dir, run_reference};
 use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -25,34 +25,7 @@ fn reference_findings() -> BTreeMap<String, Vec<String>> {
         files.sort();
         for f in files {
             let doc: Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-            let wg: Vec<u32> = doc["workgroups"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap() as u32)
-                .collect();
-            let buffers = doc["buffers"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| {
-                    (
-                        b["set"].as_u64().unwrap() as u32,
-                        b["binding"].as_u64().unwrap() as u32,
-                        words(&b["initial"]),
-                    )
-                })
-                .collect();
-            let cfg = Config {
-                workgroups: [wg[0], wg[1], wg[2]],
-                ..Config::default()
-            };
-            let sim = run(
-                &dir.join(doc["shader"].as_str().unwrap()),
-                cfg.workgroups,
-                buffers,
-                cfg,
-            );
+            let sim = run_reference(&doc, &dir, Config::default());
             let mut found: Vec<String> = sim
                 .diagnostics()
                 .iter()

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{reference_dir, run, to_words, words};
+use common::{reference_dir, reference_inputs, run, to_words, words};
 use lanescope_core::{Config, SiblingOrder, SwitchTangles};
 use serde_json::Value;
 
@@ -20,35 +20,13 @@ fn check_all(order: SiblingOrder) -> usize {
     let mut failures = Vec::new();
     for f in &files {
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
-        let wg: Vec<u32> = doc["workgroups"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_u64().unwrap() as u32)
-            .collect();
-        let buffers: Vec<(u32, u32, Vec<u32>)> = doc["buffers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| {
-                (
-                    b["set"].as_u64().unwrap() as u32,
-                    b["binding"].as_u64().unwrap() as u32,
-                    words(&b["initial"]),
-                )
-            })
-            .collect();
+        let (wg, buffers) = reference_inputs(&doc);
         let cfg = Config {
             switch_tangles: SwitchTangles::PerValue,
             sibling_order: order,
             ..Config::default()
         };
-        let sim = run(
-            &dir.join(doc["shader"].as_str().unwrap()),
-            [wg[0], wg[1], wg[2]],
-            buffers,
-            cfg,
-        );
+        let sim = run(&dir.join(doc["shader"].as_str().unwrap()), wg, buffers, cfg);
         for b in doc["buffers"].as_array().unwrap() {
             let expect = words(&b["gpu_final"]);
             let got = to_words(

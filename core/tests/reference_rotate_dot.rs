@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{reference_dir, run, to_words, words};
+use common::{reference_dir, run_reference, to_words, words};
 use lanescope_core::Config;
 use serde_json::Value;
 
@@ -28,30 +28,7 @@ fn runs(group: &str) -> Vec<(Value, std::path::PathBuf)> {
 }
 
 fn simulate(doc: &Value, group: &str) -> lanescope_core::Simulator {
-    let wg: Vec<u32> = doc["workgroups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u32)
-        .collect();
-    let buffers = doc["buffers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            (
-                b["set"].as_u64().unwrap() as u32,
-                b["binding"].as_u64().unwrap() as u32,
-                words(&b["initial"]),
-            )
-        })
-        .collect();
-    run(
-        &reference_dir(group).join(doc["shader"].as_str().unwrap()),
-        [wg[0], wg[1], wg[2]],
-        buffers,
-        Config::default(),
-    )
+    run_reference(doc, &reference_dir(group), Config::default())
 }
 
 #[test]

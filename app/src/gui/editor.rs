@@ -27,6 +27,15 @@ pub struct Editor {
 }
 
 impl Editor {
+    /// Compiles the text as the file it is named after.
+    pub fn compile(&self) -> Result<lanescope_front::Compiled, lanescope_front::CompileError> {
+        let opts = lanescope_front::CompileOptions {
+            file_name: self.name.clone(),
+            target_env: None,
+        };
+        lanescope_front::compile(self.language, &self.text, &opts)
+    }
+
     pub fn new(name: &str, language: Language, text: String) -> Self {
         Self {
             name: name.to_owned(),
@@ -137,24 +146,26 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
 
     // Which text: the editor's, or the debug information's file where the current tangle is.
-    let debug_file = app.session.as_ref().and_then(|s| {
-        let d = s.program.debug.as_ref()?;
-        let focus = s.focus_instruction();
+    // The program is shared (an `Arc`): the text is borrowed from it, not copied per frame.
+    let program = app
+        .session
+        .as_ref()
+        .map(|s| std::sync::Arc::clone(&s.program));
+    let focus = app.session.as_ref().and_then(|s| s.focus_instruction());
+    let debug_file = program.as_deref().and_then(|p| {
+        let d = p.debug.as_ref()?;
         let file = focus.and_then(|k| d.pos(k)).map(|p| p.file).or_else(|| {
             d.files
                 .iter()
                 .position(|f| f.text.is_some())
                 .map(|i| i as u32)
         })?;
-        let text = d.files.get(file as usize)?.text.clone()?;
-        Some((text, file))
+        Some((d.files.get(file as usize)?.text.as_deref()?, file))
     });
-    let debug_text;
     let shown = if app.editor.is_some() {
         Shown::Edit
     } else if let Some((t, f)) = debug_file {
-        debug_text = t;
-        Shown::ReadOnly(&debug_text, f)
+        Shown::ReadOnly(t, f)
     } else {
         ui.label("This module carries no source. Open a .wgsl, .comp or .spvasm file, pick New, or compile with debug information (glslangValidator -g or -gVS).");
         return;

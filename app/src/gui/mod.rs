@@ -544,12 +544,8 @@ impl LanescopeApp {
             return false;
         };
         let mut ed = editor::Editor::new(name, l, text);
-        let opts = lanescope_front::CompileOptions {
-            file_name: name.to_owned(),
-            target_env: None,
-        };
         self.left_tab = LeftTab::Source;
-        match lanescope_front::compile(l, &ed.text, &opts) {
+        match ed.compile() {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
                 let opened = self.open_under(name, c.bytes(), st);
@@ -699,11 +695,7 @@ impl LanescopeApp {
     pub fn recompile(&mut self) {
         let Some(ed) = &mut self.editor else { return };
         ed.edited_at = None;
-        let opts = lanescope_front::CompileOptions {
-            file_name: ed.name.clone(),
-            target_env: None,
-        };
-        match lanescope_front::compile(ed.language, &ed.text, &opts) {
+        match ed.compile() {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
                 let name = ed.name.clone();

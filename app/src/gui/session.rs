@@ -164,24 +164,11 @@ impl Session {
             Arc::new(load(&bytes, &settings.load_options()).map_err(|e| format!("{name}: {e}"))?);
         let initial = example_bindings(&program, settings.max_buffer_mib.saturating_mul(1 << 20))
             .map_err(|e| format!("{name}: {e} (raise it in the Limits menu)"))?;
-        let disasm = Disassembly::new(&program);
-        let sim = Simulator::new(Arc::clone(&program), settings.config(), &initial)
-            .map_err(|e| run_error(name, &e))?;
-        Ok(Self {
-            name: name.to_owned(),
-            bytes,
-            program,
-            history: History::new(sim, 256),
-            disasm,
-            breakpoints: BTreeSet::new(),
-            previous_buffers: Vec::new(),
-            initial,
-            future: Vec::new(),
-        })
+        Self::from_parts(name, bytes, program, initial, settings.config())
     }
 
-    /// A session on a module loaded elsewhere (an AmberScript's `RUN`): its program, buffers
-    /// and configuration as given.
+    /// A session on a loaded module with its buffers and configuration (the trace is always
+    /// recorded: the views and step back read it); an AmberScript's `RUN` opens this way.
     pub fn from_parts(
         name: &str,
         bytes: Vec<u8>,

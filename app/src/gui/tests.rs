@@ -756,6 +756,15 @@ fn link(fragment: &str) -> super::permalink::Link {
     super::permalink::Link::parse(fragment).unwrap()
 }
 
+/// Runs the open module to its end, past the diagnostics that stop a run.
+fn finish(app: &mut LanescopeApp) {
+    let s = app.session.as_mut().unwrap();
+    while let Some(super::session::Stop::Diagnostic(_)) = s.run_slice(1_000_000, u64::MAX).unwrap()
+    {
+    }
+    assert!(s.sim().is_finished());
+}
+
 /// Runs the open module to its end (or 100k steps) and says how it went.
 fn run_to_end(app: &mut LanescopeApp) -> String {
     let s = app.session.as_mut().unwrap();
@@ -1085,11 +1094,6 @@ fn bug_lessons_stop_where_their_text_says() {
         }
     }
     // The reduction's wrong sum and the histogram's lost increments, as the lessons say.
-    let finish = |app: &mut LanescopeApp| {
-        let s = app.session.as_mut().unwrap();
-        while let Some(Stop::Diagnostic(_)) = s.run_slice(100_000, u64::MAX).unwrap() {}
-        assert!(s.sim().is_finished());
-    };
     let mut app = LanescopeApp::new(Settings::default());
     app.open_example("bug_reduction_no_barrier");
     finish(&mut app);
@@ -1218,10 +1222,7 @@ fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
     cases.push(b);
     for mut app in cases {
         assert!(app.error.is_none(), "{:?}", app.error);
-        let s = app.session.as_mut().unwrap();
-        while let Some(super::session::Stop::Diagnostic(_)) =
-            s.run_slice(1_000_000, u64::MAX).unwrap()
-        {}
+        finish(&mut app);
         let text = app.amber_text().unwrap();
         assert!(text.contains("EXPECT"), "{text}");
         let report = lanescope_front::amber::run_text(
@@ -1307,11 +1308,7 @@ fn every_examples_source_opens_in_the_editor_and_runs() {
         ));
         assert!(app.error.is_none(), "{name}: {:?}", app.error);
         assert!(app.editor.as_ref().is_some_and(|e| !e.stale), "{name}");
-        let s = app.session.as_mut().unwrap();
-        while let Some(super::session::Stop::Diagnostic(_)) =
-            s.run_slice(1_000_000, u64::MAX).unwrap()
-        {}
-        assert!(s.sim().is_finished(), "{name}");
+        finish(&mut app);
         opened += 1;
     }
     assert!(opened >= 20, "{opened}");

@@ -47,13 +47,40 @@ pub fn load_spv(path: &Path) -> lanescope_core::program::Program {
     load(&bytes, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Buffers to bind: (set, binding, initial words).
+pub type BufferWords = Vec<(u32, u32, Vec<u32>)>;
+
+/// A recorded run's dispatch and initial buffers.
+pub fn reference_inputs(doc: &Value) -> ([u32; 3], BufferWords) {
+    let wg: Vec<u32> = doc["workgroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect();
+    let buffers = doc["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["set"].as_u64().unwrap() as u32,
+                b["binding"].as_u64().unwrap() as u32,
+                words(&b["initial"]),
+            )
+        })
+        .collect();
+    ([wg[0], wg[1], wg[2]], buffers)
+}
+
+/// Runs a recorded run's shader (in `dir`) on its inputs under `cfg`.
+pub fn run_reference(doc: &Value, dir: &Path, cfg: Config) -> Simulator {
+    let (wg, buffers) = reference_inputs(doc);
+    run(&dir.join(doc["shader"].as_str().unwrap()), wg, buffers, cfg)
+}
+
 /// Run a shader with the given buffers; returns the simulator after it finished.
-pub fn run(
-    path: &Path,
-    workgroups: [u32; 3],
-    buffers: Vec<(u32, u32, Vec<u32>)>,
-    cfg: Config,
-) -> Simulator {
+pub fn run(path: &Path, workgroups: [u32; 3], buffers: BufferWords, cfg: Config) -> Simulator {
     let prog = Arc::new(load_spv(path));
     let bindings = Bindings {
         buffers: buffers
