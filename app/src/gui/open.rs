@@ -1,0 +1,272 @@
+//! Opening what a person brings: modules, sources (compiled here, into the editor) and
+//! AmberScript tests; recompiling the edited source. Each path ends in one `Session` and
+//! leaves nothing of the module that was open before.
+
+use super::session::{Session, Settings};
+use super::{cfg, editor, example, views, LanescopeApp, LeftTab, Scenario};
+use lanescope_front::Language;
+
+impl LanescopeApp {
+    /// Opens a module under the person's own settings (a link's or a lesson's end here); on
+    /// failure the error bar says why and the current session stays as it was.
+    pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
+        let name = match lanescope_front::Language::sniff(&bytes) {
+            // A source dropped without a telling extension: name it by its content.
+            Some(Language::Glsl) if Language::from_path(name).is_none() => format!("{name}.comp"),
+            Some(Language::SpirvAsm) if Language::from_path(name).is_none() => {
+                format!("{name}.spvasm")
+            }
+            _ => name.to_owned(),
+        };
+        if self.open_file_under(&name, bytes, self.own_settings()) {
+            self.own = None;
+        }
+    }
+
+    /// Opens source text in the editor (a template, the last edit): see [`Self::open`].
+    pub fn open_source(&mut self, ed: editor::Editor) {
+        let name = ed.name.clone();
+        self.open(&name, ed.text.into_bytes());
+    }
+
+    /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
+    /// first and opens in the editor (with its errors when it does not compile).
+    pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
+        let language = lanescope_front::Language::from_path(name)
+            .or_else(|| lanescope_front::Language::sniff(&bytes));
+        if language == Some(Language::Amber) {
+            return self.open_amber(name, bytes, st, 0);
+        }
+        let Some(l @ (Language::Wgsl | Language::Glsl | Language::SpirvAsm)) = language else {
+            let opened = self.open_under(name, bytes, st);
+            if opened {
+                self.editor = None;
+                self.left_tab = self.default_left_tab();
+            }
+            return opened;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            self.error = Some(format!("{name}: not UTF-8 text"));
+            return false;
+        };
+        let mut ed = editor::Editor::new(name, l, text);
+        self.left_tab = LeftTab::Source;
+        match ed.compile() {
+            Ok(c) => {
+                ed.diagnostics = c.warnings.clone();
+                let opened = self.open_under(name, c.bytes(), st);
+                ed.stale = !opened && self.session.is_some();
+                self.editor = Some(ed);
+                opened
+            }
+            Err(e) => {
+                self.error = Some(format!("{name}:{e}"));
+                ed.diagnostics = e.diagnostics;
+                ed.stale = self.session.is_some();
+                self.editor = Some(ed);
+                false
+            }
+        }
+    }
+
+    /// Runs an AmberScript test and opens its `RUN` number `run_index` (0 the first executed) to
+    /// step through: the shader as the
+    /// script compiled and specialized it, its buffers as the script had them, the dispatch
+    /// and subgroup size of that run. The script's result is in the Scenario panel.
+    pub fn open_amber(
+        &mut self,
+        name: &str,
+        bytes: Vec<u8>,
+        st: Settings,
+        run_index: usize,
+    ) -> bool {
+        use lanescope_front::amber;
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            self.error = Some(format!("{name}: not UTF-8 text"));
+            return false;
+        };
+        let script = match amber::parse(text) {
+            Ok(s) => s,
+            Err(e) => {
+                self.error = Some(format!("{name}:{e}"));
+                return false;
+            }
+        };
+        let cfg = st.config();
+        let opts = amber::RunOptions {
+            config: cfg.clone(),
+            // The script runs here on the UI thread: a bound keeps a frame from becoming long.
+            max_steps: st.max_steps.min(5_000_000),
+            max_total_steps: st.max_steps.min(20_000_000),
+            capture_run: Some(run_index),
+            ..amber::RunOptions::default()
+        };
+        let ex = amber::execute(&script, &lanescope_front::InProcess, &opts);
+        let scenario = Scenario {
+            name: name.to_owned(),
+            report: ex.report.to_text(),
+            runs: ex
+                .report
+                .runs
+                .iter()
+                .map(|r| (r.line, r.pipeline.clone()))
+                .collect(),
+            open_run: ex.captured.as_ref().map(|_| run_index),
+            script: bytes.clone(),
+        };
+        let summary = scenario.report.clone();
+        let Some(run) = ex.captured else {
+            self.error = Some(format!(
+                "{name}: no RUN to step through: {}",
+                summary.lines().next().unwrap_or("")
+            ));
+            self.scenario = Some(scenario);
+            return false;
+        };
+        let module: Vec<u8> = run.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let label = format!("{name} — {}", run.shader);
+        match Session::from_parts(
+            &label,
+            module,
+            run.program,
+            run.bindings,
+            run.config.clone(),
+        ) {
+            Ok(s) => {
+                let mut settings = st;
+                settings.subgroup_size = run.config.subgroup_size;
+                settings.workgroups = run.config.workgroups;
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
+                self.session = Some(s);
+                self.settings = settings;
+                self.error = None;
+                self.status = format!(
+                    "{name}: {} (RUN {} of {}, line {}, is open)",
+                    ex.report.status.name(),
+                    run_index + 1,
+                    ex.report.runs.len(),
+                    run.line
+                );
+                self.forget_module();
+                self.editor = None;
+                self.scenario = Some(scenario);
+                self.left_tab = self.default_left_tab();
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                self.scenario = Some(scenario);
+                false
+            }
+        }
+    }
+
+    /// Everything that belonged to the module on screen (a run under way, selections,
+    /// watches, a lesson, a comparison, outlined lanes): a new module starts without them.
+    fn forget_module(&mut self) {
+        self.running = false;
+        self.animating = false;
+        self.seek = None;
+        self.selected_tangle = None;
+        self.selected_lane = None;
+        self.selected_id = None;
+        self.watches.clear();
+        self.matrix_sel = views::matrix::Selection::default();
+        self.lesson = None;
+        self.comparison = None;
+        self.compare_runner = None;
+        self.highlight_lanes = None;
+        self.last_unit_start = None;
+    }
+
+    /// The source tab when there is source to show, else the disassembly.
+    fn default_left_tab(&self) -> LeftTab {
+        let has_source = self.editor.is_some()
+            || self.session.as_ref().is_some_and(|s| {
+                s.program
+                    .debug
+                    .as_ref()
+                    .is_some_and(|d| d.files.iter().any(|f| f.text.is_some()))
+            });
+        if has_source {
+            LeftTab::Source
+        } else {
+            LeftTab::Disassembly
+        }
+    }
+
+    /// Compiles the edited source again; when it compiles, the run restarts under the same
+    /// settings and goes back to the step it was at (or as far as it gets).
+    pub fn recompile(&mut self) {
+        let Some(ed) = &mut self.editor else { return };
+        ed.edited_at = None;
+        match ed.compile() {
+            Ok(c) => {
+                ed.diagnostics = c.warnings.clone();
+                let name = ed.name.clone();
+                let step = self.session.as_ref().map_or(0, Session::step_count);
+                match Session::open(&name, c.bytes(), &self.settings) {
+                    Ok(s) => {
+                        self.cfg_layout =
+                            Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                        self.session = Some(s);
+                        self.error = None;
+                        self.running = false;
+                        self.animating = false;
+                        self.comparison = None;
+                        self.compare_runner = None;
+                        self.selected_tangle = None;
+                        self.seek = (step > 0).then_some(step);
+                        self.status = format!("recompiled {name}");
+                        if let Some(ed) = &mut self.editor {
+                            ed.stale = false;
+                        }
+                    }
+                    Err(e) => {
+                        self.error = Some(e);
+                        if let Some(ed) = &mut self.editor {
+                            ed.stale = self.session.is_some();
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                self.error = Some(format!("{}:{e}", ed.name));
+                ed.diagnostics = e.diagnostics;
+                ed.stale = self.session.is_some();
+            }
+        }
+    }
+
+    pub fn open_example(&mut self, name: &str) {
+        match example(name) {
+            Ok((n, bytes)) => self.open(&n, bytes),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Opens a module under `settings`; true when it opened. Everything that belongs to the
+    /// module on screen (selection, watches, a pending jump, a comparison, the lesson) starts
+    /// afresh; the person's preferences (view, zoom, number format) stay.
+    pub(super) fn open_under(&mut self, name: &str, bytes: Vec<u8>, settings: Settings) -> bool {
+        match Session::open(name, bytes, &settings) {
+            Ok(s) => {
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                // A new module opens where it starts, not at the old one's scroll position.
+                self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
+                self.session = Some(s);
+                self.settings = settings;
+                self.error = None;
+                self.status = format!("opened {name}");
+                self.forget_module();
+                self.scenario = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+}
