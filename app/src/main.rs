@@ -21,9 +21,10 @@ fn main() {
                 out,
                 preserve_numeric_ids,
                 target_env,
+                source_lines,
             }),
             _,
-        ) => cli::asm(&file, &out, preserve_numeric_ids, target_env),
+        ) => cli::asm(&file, &out, preserve_numeric_ids, target_env, source_lines),
         (Some(Command::Completions { shell }), _) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "lanescope", &mut out);

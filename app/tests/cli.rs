@@ -625,6 +625,7 @@ fn assembly_round_trip_and_errors() {
     let o = exe()
         .args([
             "dis",
+            "--raw-id",
             &spv.display().to_string(),
             "-o",
             &text.display().to_string(),
@@ -632,9 +633,12 @@ fn assembly_round_trip_and_errors() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Numeric ids kept: the module's line information took ids after the text's, which
+    // numbering by first appearance would not reproduce.
     let o = exe()
         .args([
             "asm",
+            "--preserve-numeric-ids",
             &text.display().to_string(),
             "-o",
             &back.display().to_string(),

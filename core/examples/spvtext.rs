@@ -72,6 +72,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let opts = AsmOptions {
                 preserve_numeric_ids: flag("--preserve-numeric-ids"),
                 target_env,
+                source_file: None,
             };
             let words = assemble(&text, &opts).map_err(|e| format!("{input}:{e}"))?;
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

@@ -321,3 +321,82 @@ fn call_depth_of_a_tangle() {
     }
     assert_eq!(max, 1);
 }
+
+/// Assembly text made the module's source: every step is on the line its instruction is
+/// written on (a merge and its branch on the branch's line), the text's ids keep their
+/// numbers, and a text with its own line information is left alone.
+#[test]
+fn assembly_as_its_own_source() {
+    use lanescope_core::spvtext::{assemble, AsmOptions};
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/asm/loop_phi.spvasm"),
+    )
+    .unwrap();
+    let plain = assemble(&text, &AsmOptions::default()).unwrap();
+    let opts = AsmOptions {
+        source_file: Some("loop_phi.spvasm".into()),
+        ..AsmOptions::default()
+    };
+    let words = assemble(&text, &opts).unwrap();
+    assert_eq!(words[3], plain[3] + 1, "one new id, after the text's");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let d = prog.debug.as_ref().expect("debug information");
+    let f = d.file_index("loop_phi.spvasm").unwrap();
+    assert_eq!(d.files[f as usize].text.as_deref(), Some(text.as_str()));
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 16])],
+        ..Bindings::default()
+    };
+    let cfg = Config {
+        record_trace: true,
+        ..Config::default()
+    };
+    let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
+    let lines: Vec<u32> = lines_run(&mut sim).into_iter().map(|(_, l)| l).collect();
+    let line_of = |needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .map(|i| i as u32 + 1)
+            .unwrap()
+    };
+    let entry = [
+        "%acc = OpVariable",
+        "%L = OpLoad",
+        "OpStore %acc",
+        "OpBranch %head",
+    ]
+    .map(line_of);
+    assert_eq!(&lines[..4], &entry);
+    // The loop header: the comparison, then the merge + branch pair on the branch's line.
+    assert_eq!(
+        &lines[4..6],
+        &[
+            line_of("%more = OpULessThan"),
+            line_of("OpBranchConditional")
+        ]
+    );
+    assert_eq!(*lines.last().unwrap(), line_of("OpReturn"));
+    // Text that already has line information keeps exactly its own.
+    let dis = lanescope_core::spvtext::disassemble(&words, &Default::default()).unwrap();
+    let again = assemble(&dis, &opts).unwrap();
+    let count = |w: &[u32], op: u32| {
+        let mut i = 5;
+        let mut n = 0;
+        while i < w.len() {
+            n += usize::from(w[i] & 0xffff == op);
+            i += (w[i] >> 16).max(1) as usize;
+        }
+        n
+    };
+    assert_eq!(count(&again, 8), count(&words, 8), "OpLine count");
+    assert_eq!(count(&again, 3), 1, "one OpSource");
+    // A text longer than one instruction holds continues in OpSourceContinued.
+    let long = format!("; {}\n{text}", "é".repeat(200_000));
+    let words = assemble(&long, &opts).unwrap();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = load(&bytes, &LoadOptions::default()).unwrap();
+    let d = prog.debug.as_ref().unwrap();
+    assert_eq!(d.files[0].text.as_deref(), Some(long.as_str()));
+    assert_eq!(count(&words, 2), 1, "one OpSourceContinued");
+}

@@ -68,6 +68,7 @@ fn preserving() -> AsmOptions {
     AsmOptions {
         preserve_numeric_ids: true,
         target_env: None,
+        source_file: None,
     }
 }
 
@@ -244,6 +245,7 @@ fn version_comes_from_the_target_env_then_the_comment() {
         let opts = AsmOptions {
             preserve_numeric_ids: false,
             target_env: env,
+            source_file: None,
         };
         assemble(text, &opts).unwrap()[1]
     };

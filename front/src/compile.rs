@@ -138,6 +138,7 @@ pub fn compile(
             let asm = lanescope_core::spvtext::AsmOptions {
                 preserve_numeric_ids: false,
                 target_env: opts.target_env,
+                source_file: Some(opts.file_name.clone()),
             };
             let words =
                 lanescope_core::spvtext::assemble(source, &asm).map_err(|e| CompileError {

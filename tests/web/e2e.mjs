@@ -74,11 +74,16 @@ try {
   const first = decodePng(await page.screenshot({ path: join(shots, "01-loaded.png") }));
   check(distinctColours(first) > 20, `the canvas is drawn (${distinctColours(first)} colours)`);
 
-  // 2. Stepping with F10 (the canvas has the keyboard focus after a click on it).
+  // 2. Stepping: Ctrl+F10 one instruction of the selected tangle, F10 a whole source line (the
+  // example carries its GLSL).
   await page.mouse.click(700, 400);
-  for (let i = 0; i < 5; i++) await page.keyboard.press("F10");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("Control+F10");
   await page.waitForFunction(() => document.title.endsWith("step 5"), null, { timeout: 10_000 }).catch(() => {});
-  check((await page.title()).endsWith("step 5"), `F10 five times: "${await page.title()}"`);
+  check((await page.title()).endsWith("step 5"), `Ctrl+F10 five times: "${await page.title()}"`);
+  await page.keyboard.press("F10");
+  await page.waitForFunction(() => !/step 5$/.test(document.title), null, { timeout: 10_000 }).catch(() => {});
+  const afterLine = Number((await page.title()).match(/step (\d+)$/)?.[1] ?? 0);
+  check(afterLine > 5, `F10 steps the example's next GLSL line: "${await page.title()}"`);
   await page.screenshot({ path: join(shots, "02-stepped.png") });
 
   // 3. Another example through the address (#example=NAME), then run it to the end with F5.
@@ -204,8 +209,9 @@ try {
   await page.mouse.click(700, 300);
   await page.keyboard.press("F2");
   await page.keyboard.press("Space");
-  await page.waitForFunction(() => document.title.endsWith("step 13"), null, { timeout: 10_000 }).catch(() => {});
-  check((await page.title()).endsWith("step 13"), `Space steps in presenter mode: "${await page.title()}"`);
+  await page.waitForFunction(() => !/step 12$/.test(document.title), null, { timeout: 10_000 }).catch(() => {});
+  const presented = Number((await page.title()).match(/step (\d+)$/)?.[1] ?? 0);
+  check(presented > 12, `Space steps a source line in presenter mode: "${await page.title()}"`);
   await page.screenshot({ path: join(shots, "11-presenter.png") });
   // Export: the window as PNG and the trace as JSON arrive as downloads.
   await page.keyboard.press("F2"); // presenter mode off
@@ -215,7 +221,7 @@ try {
   ]);
   const pngBytes = await readFile(await png.path());
   const exported = decodePng(pngBytes);
-  check(png.suggestedFilename() === "if_else-step13.png", `PNG export named ${png.suggestedFilename()}`);
+  check(png.suggestedFilename() === `if_else-step${presented}.png`, `PNG export named ${png.suggestedFilename()}`);
   check(exported.width > 1000 && distinctColours(exported) > 20,
     `the exported PNG is the window (${exported.width}x${exported.height}, ${distinctColours(exported)} colours)`);
   const [json] = await Promise.all([
@@ -223,8 +229,9 @@ try {
     page.keyboard.press("Control+Shift+E"),
   ]);
   const trace = JSON.parse(await readFile(await json.path(), "utf8"));
-  check(trace.schema === "lanescope-trace/2" && trace.steps.length === 13 && trace.summary.steps === 13,
-    `the exported trace holds the 13 steps (${trace.schema}, ${trace.steps?.length} steps)`);
+  check(trace.schema === "lanescope-trace/2" && trace.steps.length === presented && trace.summary.steps === presented
+    && trace.steps.every((s) => s.file === "if_else.comp" && s.line > 0),
+    `the exported trace holds the ${presented} steps, each on a line of if_else.comp (${trace.schema}, ${trace.steps?.length} steps)`);
   // 7. The playground: a WGSL source opens in the editor and runs; an edit that does not
   // compile keeps the last run (the title says it is stale); the fix runs again at the same
   // step; the link carries the edited source.

@@ -60,6 +60,11 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         .split_once(": ")
                         .filter(|(n, _)| n == name)
                         .map_or(about, |(_, rest)| rest);
+                    let about = if source.is_empty() && name.ends_with("_no_debug") {
+                        "compiled without debug information: the disassembly is the main view, as for any module built without -g"
+                    } else {
+                        about
+                    };
                     // GLSL sources start with comments or `#version`; assembly with `;`.
                     let language = if source.trim_start().starts_with(';') {
                         lanescope_front::Language::SpirvAsm

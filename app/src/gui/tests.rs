@@ -17,6 +17,13 @@ fn harness(example: &str) -> Harness<'static, LanescopeApp> {
     h
 }
 
+/// Shows the disassembly tab, as a click on it does (examples open on their source).
+fn show_disassembly(h: &mut Harness<'_, LanescopeApp>) {
+    h.get_by_label("Disassembly").click();
+    h.run_steps(2);
+    assert_eq!(h.state().left_tab, super::LeftTab::Disassembly);
+}
+
 fn steps(h: &Harness<'_, LanescopeApp>) -> u64 {
     h.state().session.as_ref().unwrap().step_count()
 }
@@ -28,12 +35,19 @@ fn stepping_with_the_button_and_f10_moves_the_tangles() {
     h.get_by_label("Step").click();
     h.run_steps(2);
     assert_eq!(steps(&h), 1);
-    h.key_press(egui::Key::F10);
+    // Alt+F10: one scheduler step.
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     assert_eq!(steps(&h), 2);
     h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F10);
     h.run_steps(2);
     assert_eq!(steps(&h), 1, "Shift+F10 steps back");
+    // F10: the example carries its GLSL's lines, so one press runs a whole source line.
+    let line = current_source_line(h.state());
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    assert!(steps(&h) > 2, "a line step runs several instructions");
+    assert_ne!(current_source_line(h.state()), line);
     // Run (F5) to the end: if_else diverges at its `if`, then every lane finishes.
     h.key_press(egui::Key::F5);
     for _ in 0..200 {
@@ -65,6 +79,7 @@ fn a_breakpoint_clicked_in_the_gutter_stops_the_run_there() {
         let t = *b.inst_indices.last().unwrap();
         (t, format!("breakpoint at instruction {t}"))
     };
+    show_disassembly(&mut h);
     h.state_mut().scroll_to_line = Some(target as usize);
     h.run_steps(2);
     h.get_by_label(&label).click();
@@ -99,7 +114,7 @@ fn a_breakpoint_clicked_in_the_gutter_stops_the_run_there() {
 #[test]
 fn switching_a_setting_restarts_under_it() {
     let mut h = harness("switch_fallthrough");
-    h.key_press(egui::Key::F10);
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     assert_eq!(steps(&h), 1);
     h.get_by_label("Switch").click();
@@ -131,13 +146,14 @@ fn a_bad_file_shows_in_the_error_bar_and_keeps_the_session() {
 #[test]
 fn stepping_scrolls_the_disassembly_to_the_current_instruction() {
     let mut h = harness("if_else");
+    show_disassembly(&mut h);
     // The person scrolls up to read the header...
     h.state_mut().scroll_to_line = Some(0);
     h.run_steps(2);
     assert!(h.state().disasm_visible.start < 5);
     // ...and steps.
     for _ in 0..3 {
-        h.key_press(egui::Key::F10);
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
         h.run_steps(3);
     }
     let line = h
@@ -164,11 +180,14 @@ fn stepping_scrolls_the_disassembly_to_the_current_instruction() {
 #[test]
 fn opening_a_module_scrolls_to_its_first_instruction() {
     let mut h = harness("loop_divergent");
+    show_disassembly(&mut h);
     h.state_mut().scroll_to_line = Some(0);
     h.run_steps(2);
     assert!(h.state().disasm_visible.start < 5);
-    h.state_mut().open_example("subgroup_reduce");
+    // The fallback example has no source: it opens on its disassembly.
+    h.state_mut().open_example("if_else_no_debug");
     h.run_steps(3);
+    assert_eq!(h.state().left_tab, super::LeftTab::Disassembly);
     let line = h
         .state()
         .session
@@ -220,7 +239,7 @@ fn step_until(h: &mut Harness<'_, LanescopeApp>, want: impl Fn(&super::session::
 fn clicking_the_timeline_goes_back_and_forward_to_that_step() {
     let mut h = harness("if_else");
     for _ in 0..30 {
-        h.key_press(egui::Key::F10);
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
         h.run_steps(1);
     }
     assert_eq!(steps(&h), 30);
@@ -332,15 +351,22 @@ fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {
     h.key_press(egui::Key::F2);
     h.run_steps(3);
     assert!(h.state().presenter);
+    let line = current_source_line(h.state());
     h.key_press(egui::Key::Space);
     h.run_steps(2);
-    assert_eq!(steps(&h), 1, "Space steps in presenter mode");
+    let stepped = steps(&h);
+    assert!(stepped >= 1, "Space steps in presenter mode");
+    assert_ne!(
+        current_source_line(h.state()),
+        line,
+        "Space is F10 there: a source line"
+    );
     h.key_press(egui::Key::F2);
     h.run_steps(3);
     assert!(!h.state().presenter);
     h.key_press(egui::Key::Space);
     h.run_steps(2);
-    assert_eq!(steps(&h), 1, "and only there");
+    assert_eq!(steps(&h), stepped, "and only there");
 }
 
 #[test]
@@ -399,7 +425,7 @@ fn an_uploaded_module_travels_in_its_link() {
         .1
         .to_vec();
     h.state_mut().open("mine.spv", bytes.clone());
-    h.key_press(egui::Key::F10);
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     let (fragment, complete) = h.state().link().unwrap().format();
     assert!(
@@ -474,6 +500,7 @@ fn a_link_opened_over_another_module_shows_its_instruction() {
         h.run_steps(1);
     }
     assert_eq!(steps(&h), 640);
+    show_disassembly(&mut h);
     let line = h
         .state()
         .session
@@ -672,7 +699,7 @@ fn until_answered(h: &mut Harness<'_, LanescopeApp>) {
 #[test]
 fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
     let mut h = harness("if_else");
-    h.key_press(egui::Key::F10);
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     h.state_mut().open_promise = Some(super::dialog::Pending::spawn(
         "open",
@@ -703,6 +730,7 @@ fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
 #[test]
 fn opening_another_module_clears_what_belonged_to_the_last() {
     let mut h = harness("if_else");
+    show_disassembly(&mut h);
     // Watch an id by clicking it in the disassembly, as a person does (one in the middle: near
     // the end the scroll springs back while the click is under way).
     let (line, id, text) = {
@@ -1365,7 +1393,7 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
 fn every_key_press_counts_even_within_one_frame() {
     let mut h = harness("if_else");
     for _ in 0..3 {
-        h.key_press(egui::Key::F10);
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     }
     h.run_steps(1);
     assert_eq!(steps(&h), 3);
@@ -1399,4 +1427,44 @@ fn any_run_of_an_amberscript_opens_from_the_scenario_panel() {
         4
     );
     assert!(app.status.contains("RUN 2 of 2"), "{}", app.status);
+}
+
+/// An example opens on its own GLSL (from the module's debug information): the highlighted
+/// line follows the tangle, and the two sides of its `if` are two tangles on two lines.
+#[test]
+fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
+    let mut h = harness("if_else");
+    assert_eq!(h.state().left_tab, super::LeftTab::Source);
+    h.get_by_label_contains("source from the module's debug information");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..6 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(2);
+        let line = current_source_line(h.state());
+        assert_eq!(
+            h.state().source_last_line,
+            line,
+            "the band is on the tangle's line"
+        );
+        seen.extend(line);
+    }
+    assert!(seen.len() >= 3, "the highlight moved over {seen:?}");
+    let mut two = false;
+    for _ in 0..200 {
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+        h.run_steps(1);
+        let s = h.state().session.as_ref().unwrap();
+        let sim = s.sim();
+        let lines: std::collections::BTreeSet<u32> = sim
+            .tangles()
+            .iter()
+            .filter(|t| t.subgroup == 0)
+            .filter_map(|t| sim.tangle_source_pos(0, t.id).map(|p| p.line))
+            .collect();
+        if lines.len() >= 2 {
+            two = true;
+            break;
+        }
+    }
+    assert!(two, "the if never showed two tangles on two lines");
 }

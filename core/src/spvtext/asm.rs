@@ -31,6 +31,11 @@ pub fn assemble(text: &str, opts: &AsmOptions) -> std::result::Result<Vec<u32>, 
     }
     let asm = Assembler::new(text, g, preserve).run()?;
     asm.check_defined()?;
+    let mut body = asm.words;
+    let mut bound = asm.ids.bound;
+    if let Some(file) = &opts.source_file {
+        (body, bound) = super::lines::add_line_info(body, bound, &asm.starts, text, file);
+    }
     let (major, minor) = match opts.target_env {
         Some(env) => env.spirv_version(),
         None => (1, version_comment(text).unwrap_or(6)),
@@ -39,10 +44,10 @@ pub fn assemble(text: &str, opts: &AsmOptions) -> std::result::Result<Vec<u32>, 
         spirv::MAGIC_NUMBER,
         (u32::from(major) << 16) | (u32::from(minor) << 8),
         GENERATOR,
-        asm.ids.bound,
+        bound,
         0,
     ];
-    words.extend(asm.words);
+    words.extend(body);
     Ok(words)
 }
 
@@ -134,6 +139,10 @@ struct Assembler<'a> {
     defined: HashSet<u32>,
     /// Where each named id was first used, to report ids never defined.
     first_use: HashMap<u32, (usize, String)>,
+    /// For each instruction, where its words start and the 1-based line and column of its text.
+    starts: Vec<super::lines::InstStart>,
+    /// Line counting cursor: a byte offset and the line it is on.
+    line_at: (usize, u32),
 }
 
 type Result<T> = std::result::Result<T, AsmError>;
@@ -165,7 +174,18 @@ impl<'a> Assembler<'a> {
             imports: HashMap::new(),
             defined: HashSet::new(),
             first_use: HashMap::new(),
+            starts: Vec::new(),
+            line_at: (0, 1),
         }
+    }
+
+    /// The 1-based line and column of byte `at`; `at` never goes backwards between calls.
+    fn line_col(&mut self, at: usize) -> (u32, u32) {
+        let (from, line) = self.line_at;
+        let line = line + self.text[from..at].matches('\n').count() as u32;
+        self.line_at = (at, line);
+        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        (line, self.text[line_start..at].chars().count() as u32 + 1)
     }
 
     fn error(&self, at: usize, message: impl Into<String>) -> AsmError {
@@ -448,6 +468,12 @@ impl<'a> Assembler<'a> {
                 .entry(inst.words[2])
                 .or_insert(inst.words[1]);
         }
+        let (line, column) = self.line_col(start);
+        self.starts.push(super::lines::InstStart {
+            word: self.words.len(),
+            line,
+            column,
+        });
         self.words.extend(inst.words);
         Ok(())
     }

@@ -25,6 +25,7 @@ mod binary;
 mod dis;
 mod generators;
 mod grammar;
+mod lines;
 mod names;
 mod number;
 
@@ -61,6 +62,13 @@ pub struct AsmOptions {
     /// --target-env`, it wins over a `; Version: 1.x` comment at the top of the text; with
     /// neither the version is 1.6.
     pub target_env: Option<TargetEnv>,
+    /// Make the text the module's source (not something spirv-as does): with a file name, the
+    /// module gets `OpString` (the name), `OpSource Unknown 0` holding the text, and an `OpLine`
+    /// on every function-body instruction pointing at its line, so a debugger steps the
+    /// assembly as written. A text that carries its own debug information (`OpSource`,
+    /// `OpLine` or NonSemantic.Shader.DebugInfo) is left as it is. New ids come after every
+    /// id of the text, so the text's ids keep their numbers.
+    pub source_file: Option<String>,
 }
 
 /// A target environment, named as `spirv-as --target-env` names it.
