@@ -106,9 +106,10 @@ enum Shown<'a> {
 pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let language = app.editor.as_ref().map(|e| e.language);
     // Header: language, state, messages.
+    let mut name_label = None;
     ui.horizontal_wrapped(|ui| {
         if let Some(e) = &app.editor {
-            ui.label(egui::RichText::new(&e.name).strong());
+            name_label = Some(ui.label(egui::RichText::new(&e.name).strong()).id);
             ui.label(egui::RichText::new(language_title(e.language)).weak());
             if e.stale {
                 ui.label(
@@ -140,7 +141,10 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 );
             }
         } else if let Some(s) = &app.session {
-            ui.label(egui::RichText::new("source from the module's debug information").weak());
+            name_label = Some(
+                ui.label(egui::RichText::new("source from the module's debug information").weak())
+                    .id,
+            );
             let _ = s;
         }
     });
@@ -316,7 +320,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 &mut owned
             }
         };
-        let out = egui::TextEdit::multiline(buffer)
+        let mut out = egui::TextEdit::multiline(buffer)
             .id_salt("source-text")
             .code_editor()
             .desired_width(f32::INFINITY)
@@ -329,6 +333,9 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             })
             .layouter(&mut layouter)
             .show(ui);
+        if let Some(l) = name_label {
+            out.response.response = out.response.response.clone().labelled_by(l);
+        }
         changed = out.response.changed();
         let galley = &out.galley;
         let origin = out.galley_pos;

@@ -7,6 +7,7 @@ pub mod disasm;
 pub mod editor;
 pub mod export;
 mod highlight;
+mod inputs;
 mod links;
 mod open;
 pub mod palette;
@@ -117,6 +118,8 @@ pub struct LanescopeApp {
     saving: Option<export::Saving>,
     /// The person's source, when the module on screen was compiled from it here.
     pub editor: Option<editor::Editor>,
+    /// The Inputs panel's cell being typed in, fill pattern and an import under way.
+    pub inputs: inputs::InputsState,
     /// A source line to bring into view in the next frame.
     pub source_scroll: Option<usize>,
     /// Which of source and disassembly the left panel shows.
@@ -216,6 +219,7 @@ impl LanescopeApp {
             shot_pending: false,
             saving: None,
             editor: None,
+            inputs: Default::default(),
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,
@@ -826,6 +830,7 @@ impl LanescopeApp {
     }
 
     fn poll_inputs(&mut self, ctx: &egui::Context) {
+        inputs::poll_import(self);
         if let Some(p) = &self.open_promise {
             let answer = p.poll();
             if !matches!(answer, dialog::Poll::Waiting) {

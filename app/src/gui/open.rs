@@ -131,7 +131,9 @@ impl LanescopeApp {
             run.program,
             run.bindings,
             run.config.clone(),
-        ) {
+        )
+        .map(|s| s.with_load(Some(run.entry.clone()), run.spec.clone()))
+        {
             Ok(s) => {
                 let mut settings = st;
                 settings.subgroup_size = run.config.subgroup_size;
@@ -172,6 +174,7 @@ impl LanescopeApp {
         self.selected_lane = None;
         self.selected_id = None;
         self.watches.clear();
+        self.inputs = Default::default();
         self.matrix_sel = views::matrix::Selection::default();
         self.lesson = None;
         self.comparison = None;

@@ -629,8 +629,14 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     egui::CollapsingHeader::new("Watch")
                         .default_open(true)
                         .show(ui, |ui| watch(app, ui));
-                    egui::CollapsingHeader::new("Buffers")
+                    egui::CollapsingHeader::new("Inputs")
                         .default_open(true)
+                        .show(ui, |ui| super::inputs::panel(app, ui))
+                        .header_response
+                        .on_hover_text("Entry point, dispatch, specialization and push constants, and each buffer as the shader declares it");
+                    egui::CollapsingHeader::new("Buffers (words)")
+                        .id_salt("buffers")
+                        .default_open(false)
                         .show(ui, |ui| buffers(app, ui));
                 });
         });

@@ -7,8 +7,10 @@ use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::history::History;
 use lanescope_core::program::Program;
 use lanescope_core::trace::StepEvent;
-use lanescope_core::{load, Config, LoadOptions, SiblingOrder, Simulator, SwitchTangles};
-use std::collections::BTreeSet;
+use lanescope_core::{
+    load, Config, LoadOptions, SiblingOrder, Simulator, SpecValue, SwitchTangles,
+};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Settings a person picks in the toolbar; persisted between runs.
@@ -147,6 +149,56 @@ pub struct Session {
     /// Steps undone by going back, so the timeline still shows them and a click can go
     /// forward again; dropped when a new step is taken.
     pub future: Vec<StepEvent>,
+    /// The module's GLCompute entry points, in module order (the Inputs panel offers them).
+    pub entries: Vec<String>,
+    /// The entry point and specialization to load with (the Inputs panel edits them; a reset
+    /// loads again when they differ from `loaded`).
+    pub entry: Option<String>,
+    pub spec: BTreeMap<u32, SpecValue>,
+    loaded: (Option<String>, BTreeMap<u32, SpecValue>),
+}
+
+/// The GLCompute entry points of a module (none when it does not parse: the load says why).
+fn compute_entries(bytes: &[u8]) -> Vec<String> {
+    lanescope_core::load::entry_points(bytes)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(n, compute)| compute.then_some(n))
+        .collect()
+}
+
+/// Buffers for another entry point of the same module: each binding both declare keeps its
+/// contents (grown to the new declaration's fixed part), the rest start as for an example.
+fn carry_buffers(
+    p: &Program,
+    old: &lanescope_core::Bindings,
+    settings: &Settings,
+) -> Result<lanescope_core::Bindings, String> {
+    let mut fresh = example_bindings(p, settings.max_buffer_mib.saturating_mul(1 << 20))?;
+    for (set, binding, bytes) in &mut fresh.buffers {
+        if let Some((_, _, kept)) = old.buffers.iter().find(|b| b.0 == *set && b.1 == *binding) {
+            let min = bytes.len().min(
+                p.resources
+                    .iter()
+                    .find(|r| r.set == *set && r.binding == *binding)
+                    .map_or(0, |r| r.min_size as usize),
+            );
+            *bytes = kept.clone();
+            if bytes.len() < min {
+                bytes.resize(min, 0);
+            }
+        }
+    }
+    let pc = p
+        .resources
+        .iter()
+        .find(|r| r.push_constant)
+        .map_or(0, |r| r.min_size as usize);
+    fresh.push_constants = old.push_constants.clone();
+    if fresh.push_constants.len() < pc {
+        fresh.push_constants.resize(pc, 0);
+    }
+    Ok(fresh)
 }
 
 /// A run error for the error bar: a limit says where to raise it.
@@ -160,11 +212,29 @@ fn run_error(name: &str, e: &lanescope_core::RunError) -> String {
 impl Session {
     /// Loads `bytes` and starts a simulator. Errors are ready for the error bar.
     pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
-        let program =
-            Arc::new(load(&bytes, &settings.load_options()).map_err(|e| format!("{name}: {e}"))?);
+        // A module with several compute entry points opens on the first; Inputs offers the rest.
+        let all = compute_entries(&bytes);
+        let entry = all.first().filter(|_| all.len() > 1).cloned();
+        let opts = LoadOptions {
+            entry: entry.clone(),
+            ..settings.load_options()
+        };
+        let program = Arc::new(load(&bytes, &opts).map_err(|e| format!("{name}: {e}"))?);
         let initial = example_bindings(&program, settings.max_buffer_mib.saturating_mul(1 << 20))
             .map_err(|e| format!("{name}: {e} (raise it in the Limits menu)"))?;
-        Self::from_parts(name, bytes, program, initial, settings.config())
+        let mut s = Self::from_parts(name, bytes, program, initial, settings.config())?;
+        s.entry = entry.clone();
+        s.loaded = (entry, BTreeMap::new());
+        Ok(s)
+    }
+
+    /// Records the entry point and specialization `program` was loaded with (an AmberScript's
+    /// pipeline), so a reset loads the same way.
+    pub fn with_load(mut self, entry: Option<String>, spec: BTreeMap<u32, SpecValue>) -> Self {
+        self.entry = entry.clone();
+        self.spec = spec.clone();
+        self.loaded = (entry, spec);
+        self
     }
 
     /// A session on a loaded module with its buffers and configuration (the trace is always
@@ -183,6 +253,7 @@ impl Session {
         };
         let sim =
             Simulator::new(Arc::clone(&program), cfg, &initial).map_err(|e| run_error(name, &e))?;
+        let entries = compute_entries(&bytes);
         Ok(Self {
             name: name.to_owned(),
             bytes,
@@ -193,25 +264,39 @@ impl Session {
             previous_buffers: Vec::new(),
             initial,
             future: Vec::new(),
+            entries,
+            entry: None,
+            spec: BTreeMap::new(),
+            loaded: (None, BTreeMap::new()),
         })
     }
 
     /// Starts again from step 0 under `settings`, keeping breakpoints and initial buffers.
     pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
+        let wanted = (self.entry.clone(), self.spec.clone());
         let program = if settings.subgroup_size == self.program.coop_subgroup_size
             && settings.coop_layout == self.program.coop_layout.name()
+            && wanted == self.loaded
         {
             Arc::clone(&self.program)
         } else {
-            // Cooperative-matrix fragments depend on the subgroup size and the layout: load again.
-            Arc::new(
-                load(&self.bytes, &settings.load_options())
-                    .map_err(|e| format!("{}: {e}", self.name))?,
-            )
+            // Cooperative-matrix fragments depend on the subgroup size and the layout, constants
+            // on the specialization, everything on the entry point: load again.
+            let opts = LoadOptions {
+                entry: self.entry.clone(),
+                spec: self.spec.clone(),
+                ..settings.load_options()
+            };
+            let p = Arc::new(load(&self.bytes, &opts).map_err(|e| format!("{}: {e}", self.name))?);
+            if p.resources != self.program.resources {
+                self.initial = carry_buffers(&p, &self.initial, settings)?;
+            }
+            p
         };
         let sim = Simulator::new(Arc::clone(&program), settings.config(), &self.initial)
             .map_err(|e| run_error(&self.name, &e))?;
         self.program = program;
+        self.loaded = wanted;
         self.history = History::new(sim, 256);
         self.previous_buffers.clear();
         self.future.clear();

@@ -124,6 +124,39 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Program, LoadError> {
     cx.run(opts)
 }
 
+/// A module's entry points, in module order: (name, whether it is a GLCompute one). Reads only
+/// the OpEntryPoint instructions, so the app can offer a choice before a full load.
+pub fn entry_points(bytes: &[u8]) -> Result<Vec<(String, bool)>, LoadError> {
+    let words = to_words(bytes)?;
+    let offsets = instruction_offsets(&words)?;
+    let mut out = Vec::new();
+    for &o in &offsets {
+        let at = (o / 4) as usize;
+        let Some(&head) = words.get(at) else { continue };
+        let (count, opcode) = ((head >> 16) as usize, head & 0xffff);
+        if opcode != rspirv::spirv::Op::EntryPoint as u32 || count < 4 {
+            continue;
+        }
+        let Some(inst) = words.get(at..at + count) else {
+            continue;
+        };
+        let mut name = Vec::new();
+        'words: for w in &inst[3..] {
+            for b in w.to_le_bytes() {
+                if b == 0 {
+                    break 'words;
+                }
+                name.push(b);
+            }
+        }
+        out.push((
+            String::from_utf8_lossy(&name).into_owned(),
+            inst[1] == rspirv::spirv::ExecutionModel::GLCompute as u32,
+        ));
+    }
+    Ok(out)
+}
+
 /// Extended instruction sets that carry only debug information.
 fn debug_only_set(name: &str) -> bool {
     name.starts_with("NonSemantic.") || name == "OpenCL.DebugInfo.100" || name == "DebugInfo"

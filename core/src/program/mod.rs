@@ -2,12 +2,14 @@
 //! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
 
 pub mod debug;
+mod fields;
 mod inst;
 mod module;
 mod types;
 
 // The operations pure semantics (`crate::alu`) take are public; the pre-decoded instruction
 // form is the executor's own (front ends read instructions through `crate::view`).
+pub use fields::{Field, Fields};
 pub(crate) use inst::{
     AccessStep, AtomicOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, WideOp,
     BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
@@ -126,7 +128,7 @@ pub struct Variable {
 }
 
 /// A buffer the host binds: storage or uniform buffer (set, binding), or the push constants.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Resource {
     pub var: u32,
     pub name: String,

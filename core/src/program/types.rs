@@ -219,7 +219,7 @@ impl Types {
 
     /// Byte offset, layout and type of each member of struct `t`: Offset decorations where
     /// present, else naturally aligned after the previous member.
-    fn struct_members(&self, t: TypeId) -> Vec<(u32, Layout, TypeId)> {
+    pub(crate) fn struct_members(&self, t: TypeId) -> Vec<(u32, Layout, TypeId)> {
         // Offsets of accepted types are below MAX_TYPE_BYTES; saturate rather than wrap.
         self.member_spans(t)
             .map(|(off, ml, mt)| (off.min(u64::from(u32::MAX)) as u32, ml, mt))

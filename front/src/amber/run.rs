@@ -117,6 +117,9 @@ pub struct BufferState {
 pub struct CapturedRun {
     /// The script line of the `RUN`.
     pub line: usize,
+    /// The entry point and specialization the pipeline loaded the module with.
+    pub entry: String,
+    pub spec: BTreeMap<u32, SpecValue>,
     pub shader: String,
     /// The module's words (as compiled or decoded).
     pub words: Vec<u32>,
@@ -439,12 +442,7 @@ impl Runner<'_> {
                 p.name
             )));
         };
-        // A later SPECIALIZE of the same id wins.
-        let mut spec: BTreeMap<u32, SpecValue> = BTreeMap::new();
-        for (id, v) in &a.spec {
-            spec.insert(*id, v.clone());
-        }
-        let entry = a.entry.clone().unwrap_or_else(|| "main".into());
+        let (entry, spec) = entry_and_spec(p);
         let key: LoadKey = (a.shader, entry.clone(), format!("{spec:?}"), subgroup_size);
         if let Some(prog) = self.programs.get(&key) {
             return Ok(Arc::clone(prog));
@@ -499,8 +497,11 @@ impl Runner<'_> {
         cfg.subgroup_size = subgroup_size;
         if self.opts.capture_run == Some(self.runs_started) {
             let shader = p.attach.as_ref().map_or(0, |a| a.shader);
+            let (entry, spec) = entry_and_spec(p);
             self.captured = Some(CapturedRun {
                 line,
+                entry,
+                spec,
                 shader: self
                     .script
                     .shaders
@@ -715,4 +716,14 @@ pub fn decode_hex(text: &str) -> Result<Vec<u32>, String> {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect())
+}
+
+/// The entry point (default `main`) and specialization a pipeline attaches its shader with; a
+/// later SPECIALIZE of the same id wins.
+fn entry_and_spec(p: &Pipeline) -> (String, BTreeMap<u32, SpecValue>) {
+    let Some(a) = &p.attach else {
+        return ("main".into(), BTreeMap::new());
+    };
+    let spec = a.spec.iter().map(|(id, v)| (*id, v.clone())).collect();
+    (a.entry.clone().unwrap_or_else(|| "main".into()), spec)
 }
