@@ -331,6 +331,25 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
     });
 
+    // Words an AmberScript's failed EXPECTs point at: (set, binding, offset) -> what was wanted.
+    let failed: Vec<((u32, u32, u64), String)> = app
+        .scenario
+        .as_ref()
+        .map(|sc| {
+            sc.failed
+                .iter()
+                .filter_map(|f| {
+                    Some((
+                        f.at?,
+                        format!(
+                            "EXPECT at line {} failed: expected {}, actual {}",
+                            f.line, f.expected, f.actual
+                        ),
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let st = &mut app.inputs;
     let Some(s) = &mut app.session else { return };
 
@@ -535,7 +554,25 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                     let now = current.as_deref().map(|c| read(c, f.offset, f.ty));
                     let before = read(init, f.offset, f.ty);
+                    let fail = failed
+                        .iter()
+                        .find(|(at, _)| {
+                            at.0 == r.set
+                                && at.1 == r.binding
+                                && (f.offset..f.offset + u64::from(f.ty.size_bytes()))
+                                    .contains(&at.2)
+                        })
+                        .map(|(_, why)| why);
                     match now {
+                        Some(v) if fail.is_some() => {
+                            ui.label(
+                                egui::RichText::new(value::format_scalar(f.ty, v))
+                                    .monospace()
+                                    .background_color(ui.visuals().error_fg_color)
+                                    .color(egui::Color32::BLACK),
+                            )
+                            .on_hover_text(fail.cloned().unwrap_or_default());
+                        }
                         Some(v) if v != before => {
                             ui.label(
                                 egui::RichText::new(value::format_scalar(f.ty, v))

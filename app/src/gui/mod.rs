@@ -169,6 +169,21 @@ pub struct Scenario {
     pub report: String,
     pub runs: Vec<(usize, String)>,
     pub open_run: Option<usize>,
+    /// The script's EXPECTs that failed, in script order.
+    pub failed: Vec<FailedExpect>,
+}
+
+/// An EXPECT that did not hold, and where its word lies in the open run.
+#[derive(Clone, Debug)]
+pub struct FailedExpect {
+    pub line: usize,
+    pub buffer: String,
+    pub index: Option<u64>,
+    pub op: String,
+    pub expected: String,
+    pub actual: String,
+    /// (set, binding, byte offset in the bound view) when the open run binds the buffer.
+    pub at: Option<(u32, u32, u64)>,
 }
 
 /// The left panel's tabs.

@@ -113,6 +113,25 @@ impl LanescopeApp {
                 .collect(),
             open_run: ex.captured.as_ref().map(|_| run_index),
             script: bytes.clone(),
+            failed: ex
+                .report
+                .expects
+                .iter()
+                .filter(|e| !e.pass)
+                .map(|e| super::FailedExpect {
+                    line: e.line,
+                    buffer: e.buffer.clone(),
+                    index: e.index,
+                    op: e.op.clone(),
+                    expected: e.expected.clone(),
+                    actual: e.actual.clone(),
+                    at: ex.captured.as_ref().and_then(|run| {
+                        let (_, set, binding, base) = run.binds.iter().find(|b| b.0 == e.buffer)?;
+                        let at = e.index.unwrap_or(0).checked_sub(*base)?;
+                        Some((*set, *binding, at))
+                    }),
+                })
+                .collect(),
         };
         let summary = scenario.report.clone();
         let Some(run) = ex.captured else {

@@ -610,7 +610,8 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     let n = app
                         .session
                         .as_ref()
-                        .map_or(0, |s| s.sim().diagnostics().len());
+                        .map_or(0, |s| s.sim().diagnostics().len())
+                        + app.scenario.as_ref().map_or(0, |sc| sc.failed.len());
                     egui::CollapsingHeader::new(format!("Diagnostics ({n})"))
                         .id_salt("diagnostics")
                         .default_open(true)
@@ -875,10 +876,65 @@ fn f16(h: u16) -> f64 {
     lanescope_core::value::to_f64(u64::from(h), 16)
 }
 
+/// An AmberScript's failed EXPECTs: expected beside actual, and a jump to the step that last
+/// wrote the word.
+fn failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(sc) = &app.scenario else { return };
+    let Some(s) = &app.session else { return };
+    let error = ui.visuals().error_fg_color;
+    let mut jump = None;
+    for f in &sc.failed {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new("EXPECT failed").strong().color(error));
+                let idx = f.index.map(|i| format!(" IDX {i}")).unwrap_or_default();
+                ui.weak(format!("line {} · `{}`{idx} {}", f.line, f.buffer, f.op));
+            });
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(format!("expected {}\nactual   {}", f.expected, f.actual))
+                        .monospace(),
+                )
+                .wrap(),
+            );
+            let Some((set, binding, at)) = f.at else {
+                ui.weak("the open run does not bind this buffer");
+                return;
+            };
+            let writer = s.sim().last_write(set, binding, at);
+            let b = ui.add_enabled(writer.is_some(), egui::Button::new("Last write").small());
+            let b = if writer.is_some() {
+                b.on_hover_text(format!(
+                    "Go to the step that last wrote byte {at} of set {set} binding {binding}"
+                ))
+            } else {
+                b.on_disabled_hover_text(if s.sim().is_finished() {
+                    "No step of this run wrote that word (or the bug detectors, which keep the last writes, are off)"
+                } else {
+                    "Nothing has written that word yet: run to the end (F5) first"
+                })
+            };
+            if b.clicked() {
+                jump = writer;
+            }
+        });
+    }
+    if let Some((step, inst)) = jump {
+        app.goto(step);
+        app.scroll_to_line = Some(inst as usize);
+        app.status = format!("went to step {step}, the last write of the expected word");
+    }
+}
+
 fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    failed_expects(app, ui);
     let Some(s) = &mut app.session else { return };
     let diags = s.sim().diagnostics().to_vec();
-    if diags.is_empty() {
+    let expects_failed = app
+        .scenario
+        .as_ref()
+        .is_some_and(|sc| !sc.failed.is_empty());
+    if diags.is_empty() && !expects_failed {
         ui.weak(if app.settings.detectors {
             "No diagnostics."
         } else {

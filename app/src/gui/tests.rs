@@ -1710,3 +1710,44 @@ fn another_entry_point_is_a_choice_in_inputs() {
         &[2, 0, 0, 0, 2, 0, 0, 0]
     );
 }
+
+/// A script whose EXPECTs fail shows each in the diagnostics list with expected beside actual;
+/// "Last write" goes to the step that wrote the word.
+#[test]
+fn failed_expectations_are_diagnostics_that_jump_to_the_last_write() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../front/tests/amber/fail_hex.amber"
+    );
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("fail_hex.amber", std::fs::read(path).unwrap());
+    let failed = app.scenario.as_ref().unwrap().failed.clone();
+    assert_eq!(
+        failed.iter().map(|f| f.op.as_str()).collect::<Vec<_>>(),
+        ["EQ", "EQ_BUFFER", "RMSE_BUFFER", "GT"],
+        "{failed:?}"
+    );
+    let line = failed[0].line;
+    assert_eq!(failed[0].at, Some((0, 1, 0)));
+    assert!(failed[0].expected.contains('9') && failed[0].actual.contains('8'));
+    assert_eq!(failed[3].at, Some((0, 3, 4)));
+    finish(&mut app);
+    let end = app.session.as_ref().unwrap().step_count();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(3);
+    h.get_by_label_contains("Diagnostics (4");
+    assert_eq!(h.get_all_by_label("EXPECT failed").count(), 4);
+    h.get_by_label_contains(&format!("line {line} · `b` IDX 0 EQ"));
+    h.get_all_by_label("Last write").next().unwrap().click();
+    h.run_steps(3);
+    let s = h.state().session.as_ref().unwrap();
+    let at = s.step_count();
+    assert!(at > 0 && at < end, "went to step {at} of {end}");
+    assert!(
+        h.state().status.contains("last write"),
+        "{}",
+        h.state().status
+    );
+}

@@ -130,6 +130,15 @@ impl Detect {
         self.sg_epoch = vec![0; subgroups];
     }
 
+    /// The step and module instruction of the last write to buffer word `w` of storage
+    /// `storage` in this dispatch, when the detector saw one.
+    pub fn last_write(&self, storage: u32, w: u32) -> Option<(u64, u32)> {
+        let key = (u64::from(storage) << 32) | u64::from(w >> PAGE_BITS);
+        let page = self.pages.get(*self.page_of.get(&key)?)?;
+        let rec = page[(w & ((1 << PAGE_BITS) - 1)) as usize].write?;
+        Some((rec.step, rec.instr))
+    }
+
     /// A Workgroup-scope barrier released the workgroup.
     pub fn workgroup_barrier(&mut self, memory: u32) {
         self.wg_epoch += 1;

@@ -610,6 +610,15 @@ impl Simulator {
         self.mem.buffers.get(*i as usize).map(Vec::as_slice)
     }
 
+    /// The step and module instruction of the last write so far to the word holding byte
+    /// `offset` of the buffer bound at (set, binding). Known only with the bug detectors on
+    /// (they keep the last write of every word); `None` when nothing wrote it.
+    pub fn last_write(&self, set: u32, binding: u32, offset: u64) -> Option<(u64, u32)> {
+        let (_, i) = self.bound.iter().find(|(k, _)| *k == (set, binding))?;
+        let w = u32::try_from(offset / 4).ok()?;
+        self.detect.as_ref()?.last_write(*i, w)
+    }
+
     /// Warnings about the program and its bindings: things that are accepted but probably not
     /// what was meant.
     pub fn warnings(&self) -> &[Warning] {

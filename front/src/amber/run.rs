@@ -120,6 +120,9 @@ pub struct CapturedRun {
     /// The entry point and specialization the pipeline loaded the module with.
     pub entry: String,
     pub spec: BTreeMap<u32, SpecValue>,
+    /// The script's buffers as this run binds them: (name, set, binding, byte offset of the
+    /// binding's view into the buffer).
+    pub binds: Vec<(String, u32, u32, u64)>,
     pub shader: String,
     /// The module's words (as compiled or decoded).
     pub words: Vec<u32>,
@@ -498,10 +501,24 @@ impl Runner<'_> {
         if self.opts.capture_run == Some(self.runs_started) {
             let shader = p.attach.as_ref().map_or(0, |a| a.shader);
             let (entry, spec) = entry_and_spec(p);
+            let binds = p
+                .binds
+                .iter()
+                .filter_map(|b| {
+                    let name = self.script.buffers.get(b.buffer)?.name.clone();
+                    Some((
+                        name,
+                        b.set,
+                        b.binding,
+                        b.dynamic_offset.saturating_add(b.descriptor_offset),
+                    ))
+                })
+                .collect();
             self.captured = Some(CapturedRun {
                 line,
                 entry,
                 spec,
+                binds,
                 shader: self
                     .script
                     .shaders
