@@ -38,12 +38,9 @@ fn main() {
         }
         (None, Some(path)) if std::path::Path::new(&path).is_file() => {
             match lanescope::gui::read_module(std::path::Path::new(&path)) {
-                Ok(bytes) => {
-                    let name = std::path::Path::new(&path)
-                        .file_name()
-                        .map_or_else(|| path.clone(), |n| n.to_string_lossy().into_owned());
-                    gui_main(Some((name, bytes)), None)
-                }
+                // The whole path: the app names the session by the file and reads the files an
+                // AmberScript names beside it.
+                Ok(bytes) => gui_main(Some((path.clone(), bytes)), None),
                 Err(e) => Err(CliError::Failed(format!("{path}: {e}"))),
             }
         }

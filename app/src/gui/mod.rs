@@ -120,6 +120,8 @@ pub struct LanescopeApp {
     pub editor: Option<editor::Editor>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
+    /// The folder of the file opened last by path: an AmberScript's `FILE`s are read there.
+    pub script_dir: Option<std::path::PathBuf>,
     /// A source line to bring into view in the next frame.
     pub source_scroll: Option<usize>,
     /// Which of source and disassembly the left panel shows.
@@ -235,6 +237,7 @@ impl LanescopeApp {
             saving: None,
             editor: None,
             inputs: Default::default(),
+            script_dir: None,
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,
@@ -315,7 +318,7 @@ impl LanescopeApp {
             aliases: s.initial.aliases.clone(),
             push_constants: s.initial.push_constants.clone(),
             push_constant_type: None,
-            spec: Default::default(),
+            spec: s.spec.clone(),
             workgroups: st.workgroups,
             settings: amber::Settings {
                 subgroup_size: Some(st.subgroup_size),
@@ -818,7 +821,8 @@ impl LanescopeApp {
                     |n| n.to_string_lossy().into_owned(),
                 );
                 let bytes = read_module(&path).map_err(|e| format!("{name}: {e}"))?;
-                Ok(Some((name, bytes)))
+                // The whole path: `open` keeps its folder for the files a script names.
+                Ok(Some((path.display().to_string(), bytes)))
             }));
         }
         #[cfg(target_arch = "wasm32")]
@@ -868,7 +872,7 @@ impl LanescopeApp {
             );
             #[cfg(not(target_arch = "wasm32"))]
             match read_module(f.path()) {
-                Ok(b) => self.open(&name, b),
+                Ok(b) => self.open(&f.path().display().to_string(), b),
                 Err(e) => self.error = Some(format!("{name}: {e}")),
             }
             #[cfg(target_arch = "wasm32")]

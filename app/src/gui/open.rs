@@ -10,6 +10,20 @@ impl LanescopeApp {
     /// Opens a module under the person's own settings (a link's or a lesson's end here); on
     /// failure the error bar says why and the current session stays as it was.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
+        // A whole path (the command line, the open dialog, a drop): the files an AmberScript
+        // names are read beside it; the session is called by the file's name.
+        let path = std::path::Path::new(name);
+        let name = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(file)) if !dir.as_os_str().is_empty() => {
+                self.script_dir = Some(dir.to_path_buf());
+                file.to_string_lossy().into_owned()
+            }
+            _ => {
+                self.script_dir = None;
+                name.to_owned()
+            }
+        };
+        let name = name.as_str();
         let name = match lanescope_front::Language::sniff(&bytes) {
             // A source dropped without a telling extension: name it by its content.
             Some(Language::Glsl) if Language::from_path(name).is_none() => format!("{name}.comp"),
@@ -85,7 +99,26 @@ impl LanescopeApp {
             self.error = Some(format!("{name}: not UTF-8 text"));
             return false;
         };
-        let script = match amber::parse(text) {
+        let dir = self.script_dir.clone();
+        let read = move |p: &str| -> Option<Result<Vec<u8>, String>> {
+            if cfg!(target_arch = "wasm32") {
+                return None;
+            }
+            let path = dir.as_ref()?.join(p);
+            let meta = std::fs::metadata(&path)
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()));
+            Some(meta.and_then(|m| {
+                if m.len() > amber::MAX_SCRIPT_BUFFER_BYTES {
+                    return Err(format!(
+                        "`{}` has {} bytes, more than a script may bind",
+                        path.display(),
+                        m.len()
+                    ));
+                }
+                std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
+            }))
+        };
+        let script = match amber::parse_with_files(text, &read) {
             Ok(s) => s,
             Err(e) => {
                 self.error = Some(format!("{name}:{e}"));

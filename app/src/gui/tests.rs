@@ -1655,6 +1655,15 @@ fn the_inputs_panel_sets_push_and_spec_constants_and_they_run() {
     );
     assert_eq!((f(60), u(64)), (14.0, 11));
     assert_eq!((f(92), u(96)), (16.0, 12));
+    // Saved as AmberScript, the inputs (specialization included) come along and rerun the same.
+    let text = app.amber_text().unwrap();
+    assert!(text.contains("SPECIALIZE 3 AS uint32 10"), "{text}");
+    let report = lanescope_front::amber::run_text(
+        &text,
+        &lanescope_front::InProcess,
+        &Default::default(),
+    );
+    assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
     // The panel shows all of it by name.
     let mut h = Harness::builder()
         .with_size(egui::vec2(1400.0, 1000.0))
@@ -1750,4 +1759,48 @@ fn failed_expectations_are_diagnostics_that_jump_to_the_last_write() {
         "{}",
         h.state().status
     );
+}
+
+/// A script opened by its path reads the files it names beside it; opened without one (a
+/// link, the browser) it says it cannot.
+#[test]
+fn an_amberscript_reads_the_files_it_names_beside_it() {
+    let dir = std::env::temp_dir().join(format!("lanescope-amber-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = "#!amber\n\
+        SHADER compute s GLSL\n\
+        #version 450\n\
+        layout(local_size_x = 4) in;\n\
+        layout(set = 0, binding = 0) buffer B { uint v[]; };\n\
+        void main() { v[gl_LocalInvocationID.x] *= 2u; }\n\
+        END\n\
+        BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT data.txt\n\
+        PIPELINE compute p\n\
+        \x20 ATTACH s\n\
+        \x20 BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\n\
+        END\n\
+        RUN p 1 1 1\n\
+        EXPECT b IDX 0 EQ 2 4 6 8\n";
+    std::fs::write(dir.join("data.txt"), "1 2 3 4\n").unwrap();
+    let path = dir.join("double.amber");
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open(&path.display().to_string(), script.as_bytes().to_vec());
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let sc = app.scenario.clone().unwrap();
+    assert_eq!(sc.name, "double.amber");
+    assert!(sc.report.starts_with("PASS"), "{}", sc.report);
+    assert_eq!(
+        app.session.as_ref().unwrap().initial.buffers[0].2,
+        [1u32, 2, 3, 4]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>()
+    );
+    // Without a folder the file cannot be read: the script is skipped, saying which file.
+    let mut other = LanescopeApp::new(Settings::default());
+    other.open("double.amber", script.as_bytes().to_vec());
+    let text =
+        other.scenario.map(|s| s.report).unwrap_or_default() + &other.error.unwrap_or_default();
+    assert!(text.contains("data.txt"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
