@@ -196,3 +196,62 @@ fn uninitialized_reads_name_the_memory() {
         d[0].message
     );
 }
+
+/// Invocations whose Function memory is not a whole number of words (a 16-bit variable last):
+/// each invocation's memory still starts on a word of its own, so the next invocation's
+/// variables are not taken for uninitialized (they were, in every odd lane).
+#[test]
+fn a_16_bit_variable_does_not_poison_the_next_invocation() {
+    let text = "OpCapability Shader
+OpCapability Float16
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %lid
+OpExecutionMode %main LocalSize 8 1 1
+OpDecorate %lid BuiltIn LocalInvocationIndex
+OpDecorate %rt ArrayStride 4
+OpDecorate %blk Block
+OpMemberDecorate %blk 0 Offset 0
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%half = OpTypeFloat 16
+%rt = OpTypeRuntimeArray %u32
+%blk = OpTypeStruct %rt
+%pblk = OpTypePointer StorageBuffer %blk
+%buf = OpVariable %pblk StorageBuffer
+%pin = OpTypePointer Input %u32
+%lid = OpVariable %pin Input
+%pfu = OpTypePointer Function %u32
+%pfh = OpTypePointer Function %half
+%psu = OpTypePointer StorageBuffer %u32
+%c0 = OpConstant %u32 0
+%h1 = OpConstant %half 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%idx = OpVariable %pfu Function
+%h = OpVariable %pfh Function
+%l = OpLoad %u32 %lid
+OpStore %idx %l
+OpStore %h %h1
+%i = OpLoad %u32 %idx
+%p = OpAccessChain %psu %buf %c0 %i
+OpStore %p %i
+OpReturn
+OpFunctionEnd
+";
+    let words = lanescope_core::spvtext::assemble(text, &Default::default()).unwrap();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    assert_eq!(prog.invocation_bytes % 4, 0, "{}", prog.invocation_bytes);
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 32])],
+        ..Bindings::default()
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    sim.run(10_000).unwrap();
+    assert_eq!(codes(sim.diagnostics()), Vec::<String>::new());
+    let out: Vec<u8> = (0u32..8).flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(sim.buffer(0, 0).unwrap(), &out[..]);
+}

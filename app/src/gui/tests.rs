@@ -1658,11 +1658,8 @@ fn the_inputs_panel_sets_push_and_spec_constants_and_they_run() {
     // Saved as AmberScript, the inputs (specialization included) come along and rerun the same.
     let text = app.amber_text().unwrap();
     assert!(text.contains("SPECIALIZE 3 AS uint32 10"), "{text}");
-    let report = lanescope_front::amber::run_text(
-        &text,
-        &lanescope_front::InProcess,
-        &Default::default(),
-    );
+    let report =
+        lanescope_front::amber::run_text(&text, &lanescope_front::InProcess, &Default::default());
     assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
     // The panel shows all of it by name.
     let mut h = Harness::builder()

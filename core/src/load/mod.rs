@@ -856,7 +856,10 @@ impl<'m> Ctx<'m> {
             variables: std::mem::take(&mut self.variables),
             resources: std::mem::take(&mut self.resources),
             workgroup_bytes: self.workgroup_bytes,
-            invocation_bytes: self.invocation_bytes,
+            // Each invocation's memory starts on a word boundary (8 bytes): the uninitialized-
+            // data tracking marks whole words, and one invocation's 2-byte variable must not
+            // share a word with the next invocation's first variable.
+            invocation_bytes: crate::program::round_up(self.invocation_bytes, 8),
             inputs: std::mem::take(&mut self.inputs),
             initializers: std::mem::take(&mut self.initializers),
             spec_constants: std::mem::take(&mut self.spec_infos),
