@@ -282,8 +282,17 @@ impl LanescopeApp {
             Some(e) if e.language == Language::SpirvAsm && !e.stale => {
                 (ShaderFormat::SpirvAsm, e.text.clone())
             }
-            // WGSL has no AmberScript form, and a binary has no text: the module's words.
-            _ => (ShaderFormat::SpirvHex, String::new()),
+            // WGSL has no AmberScript form and a binary has no text: the module as assembly
+            // (hex words when it does not disassemble).
+            _ => match lanescope_core::spvtext::disassemble(&words, &Default::default()) {
+                Ok(t) => (ShaderFormat::SpirvAsm, t),
+                Err(_) => (ShaderFormat::SpirvHex, String::new()),
+            },
+        };
+        // Assembly is assembled for the module's own SPIR-V version.
+        let target_env = match (format, words.get(1).map(|v| (v >> 8) & 0xff)) {
+            (ShaderFormat::SpirvAsm, Some(minor)) if minor > 0 => Some(format!("spv1.{minor}")),
+            _ => None,
         };
         let finished = s.sim().is_finished();
         let buffers = s
@@ -310,7 +319,7 @@ impl LanescopeApp {
             shader: SaveShader {
                 format,
                 text,
-                target_env: None,
+                target_env,
                 words,
             },
             entry: Some(s.program.entry_name.clone()),

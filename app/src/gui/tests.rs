@@ -1253,6 +1253,10 @@ fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
         finish(&mut app);
         let text = app.amber_text().unwrap();
         assert!(text.contains("EXPECT"), "{text}");
+        if app.editor.is_none() {
+            // A module without source goes as assembly for its own SPIR-V version.
+            assert!(text.contains("SHADER compute shader SPIRV-ASM"), "{text}");
+        }
         let report = lanescope_front::amber::run_text(
             &text,
             &lanescope_front::InProcess,
