@@ -256,6 +256,21 @@ fn field_row(ui: &mut egui::Ui, f: &Field) -> egui::Id {
     id
 }
 
+/// A block's name as the shader writes it: the variable's, or for an anonymous block
+/// (`buffer In { uint inp[]; };`) the block type's.
+fn block_name(p: &Program, r: usize) -> String {
+    let res = &p.resources[r];
+    if p.names.contains_key(&res.var) {
+        return res.name.clone();
+    }
+    p.resource_type(r)
+        .and_then(|t| p.types.spirv_ids.get(t as usize))
+        .and_then(|id| p.names.get(id))
+        .filter(|n| !n.is_empty())
+        .cloned()
+        .unwrap_or_else(|| res.name.clone())
+}
+
 /// The panel.
 pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else {
@@ -397,7 +412,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         ui.label(
             egui::RichText::new(format!(
                 "Push constants `{}` ({} bytes)",
-                r.name, r.min_size
+                block_name(&program, ri),
+                r.min_size
             ))
             .strong(),
         );
@@ -446,7 +462,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 "set {} binding {} `{}` ({len} bytes{})",
                 r.set,
                 r.binding,
-                r.name,
+                block_name(&program, ri),
                 if r.uniform { ", uniform" } else { "" }
             ))
             .strong(),

@@ -1440,6 +1440,9 @@ fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
     let mut h = harness("if_else");
     assert_eq!(h.state().left_tab, super::LeftTab::Source);
     h.get_by_label_contains("source from the module's debug information");
+    // Inputs names the anonymous block by its type, and its array by the member.
+    h.get_by_label_contains("set 0 binding 0 `In`");
+    h.get_by_label("inp[3]");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..6 {
         h.key_press(egui::Key::F10);
