@@ -57,9 +57,14 @@ else
     loader='<script type="module">import init from "./lanescope.js"; init({ module_or_path: "./lanescope_bg.wasm" });</script>'
     awk -v loader="$loader" '/data-trunk/ { print "  " loader; next } { print }' index.html >dist/index.html
 fi
-echo "== built dist/ ($(du -sh dist | cut -f1))"
+# Precompressed copies beside the files: scripts/serve.py (and any static host that looks for
+# them) sends these to browsers that accept gzip.
+for f in dist/*.wasm dist/*.js dist/*.html; do
+    [ -e "$f" ] && gzip -9 -k -f -n "$f"
+done
+echo "== built dist/ ($(du -sh --exclude='*.gz' dist | cut -f1); gzip: $(cat dist/*.gz | wc -c | awk '{printf "%.1f MiB", $1 / 1048576}'))"
 
 if [ -n "$serve_port" ]; then
     echo "== serving http://127.0.0.1:$serve_port/ (Ctrl+C stops)"
-    exec python3 -m http.server "$serve_port" --bind 127.0.0.1 --directory dist
+    exec python3 scripts/serve.py "$serve_port" dist
 fi

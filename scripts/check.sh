@@ -50,7 +50,7 @@ fi
 
 echo "== wasm float results, browser build and end-to-end test (set LANESCOPE_SKIP_WEB=1 to skip locally)"
 if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
-    bash scripts/setup-web.sh --no-trunk
+    bash scripts/setup-web.sh
     bash scripts/wasm-float-test.sh
     bash scripts/build-web.sh
     node tests/web/e2e.mjs

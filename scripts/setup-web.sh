@@ -2,8 +2,10 @@
 # Installs everything the browser build and its end-to-end test need on a fresh Debian 12 machine.
 # Idempotent: each step is skipped when what it installs is already there.
 #
-#   scripts/setup-web.sh            wasm toolchain, wasm-bindgen, Trunk, binaryen, Chromium, playwright-core
-#   scripts/setup-web.sh --no-trunk the same without Trunk (CI builds without it; Trunk takes 10+ minutes)
+#   scripts/setup-web.sh            wasm toolchain, wasm-bindgen, binaryen, Chromium, playwright-core:
+#                                   what build-web.sh (and --serve) and the browser test use
+#   scripts/setup-web.sh --trunk    also Trunk, for `trunk serve` / `build-web.sh --trunk` (10+ minutes)
+#   scripts/setup-web.sh --no-trunk the default (kept for older command lines)
 #   scripts/setup-web.sh --native   also what driving the native app needs (scripts/setup-native.sh)
 #
 # Why this route: rustup cannot fetch the wasm32 standard library on these machines, so Debian's
@@ -14,14 +16,15 @@ cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130 # must equal the wasm-bindgen version in Cargo.lock
 TRUNK_STABLE_VERSION=0.21.14 # the newest Trunk that builds with a 1.95 rustc
-want_trunk=1
+want_trunk=0
 want_native=0
 for arg in "$@"; do
     case "$arg" in
+    --trunk) want_trunk=1 ;;
     --no-trunk) want_trunk=0 ;;
     --native) want_native=1 ;;
     *)
-        echo "usage: $0 [--no-trunk] [--native]" >&2
+        echo "usage: $0 [--trunk] [--native]" >&2
         exit 2
         ;;
     esac

@@ -2,14 +2,14 @@
 # The float suite of tests/wasm-float, built natively and for wasm32 (run by node): both must
 # print the same digests, so a float result that differs between the native and the browser
 # build fails. Correctness itself is checked by lanescope_core's tests; this checks sameness.
-# Needs scripts/setup-web.sh (--no-trunk is enough): Debian's rustc-web, wasm-bindgen, node.
+# Needs scripts/setup-web.sh: Debian's rustc-web, wasm-bindgen, node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 crate="$root/tests/wasm-float/Cargo.toml"
 
 if [ ! -x .web-toolchain/bin/cargo ] || ! command -v node >/dev/null; then
-    echo "the web toolchain is not set up: run scripts/setup-web.sh --no-trunk first" >&2
+    echo "the web toolchain is not set up: run scripts/setup-web.sh first" >&2
     exit 1
 fi
 

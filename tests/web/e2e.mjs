@@ -3,32 +3,35 @@
 // Usage: node tests/web/e2e.mjs [SHOT_DIR]      (after scripts/build-web.sh)
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
+import { spawn } from "node:child_process";
 import { readFile, mkdir, writeFile } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { decodePng, distinctColours } from "./png.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const dist = join(root, "dist");
 const shots = resolve(process.argv[2] ?? join(root, "target", "web-shots"));
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-
-const server = createServer(async (req, res) => {
-  const path = new URL(req.url, "http://x").pathname;
-  const file = join(dist, path === "/" ? "index.html" : path);
-  if (!file.startsWith(dist)) {
-    res.writeHead(403).end();
-    return;
-  }
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
+// The page is served as the README serves it: scripts/serve.py, gzip included.
+const port = await new Promise((ok) => {
+  const probe = createServer();
+  probe.listen(0, "127.0.0.1", () => {
+    const p = probe.address().port;
+    probe.close(() => ok(p));
+  });
 });
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
+const server = spawn("python3", [join(root, "scripts", "serve.py"), String(port), dist], {
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const base = `http://127.0.0.1:${port}/`;
+for (let i = 0; ; i++) {
+  try {
+    await fetch(base);
+    break;
+  } catch (e) {
+    if (i > 100) throw new Error(`scripts/serve.py did not start: ${e}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
 
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
@@ -61,8 +64,13 @@ try {
     if (choosers.length === 0) throw new Error("no file chooser opened");
     return choosers.shift();
   };
-  page.on("response", (r) => {
+  const wasmEncoding = [];
+  page.on("response", async (r) => {
     if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`);
+    if (r.url().endsWith(".wasm")) {
+      const h = await r.allHeaders();
+      wasmEncoding.push(`${h["content-type"]}, ${h["content-encoding"] ?? "uncompressed"}`);
+    }
   });
 
   // 1. The page loads, the app starts (it removes #loading) and draws.
@@ -70,6 +78,10 @@ try {
   await page.waitForSelector("#loading", { state: "detached", timeout: 120_000 });
   await page.waitForFunction(() => document.title.includes("step 0"), null, { timeout: 30_000 });
   check(/if_else\.spv/.test(await page.title()), `starts on the built-in example: "${await page.title()}"`);
+  check(
+    wasmEncoding[0] === "application/wasm, gzip",
+    `the module is served compressed, as wasm: ${wasmEncoding[0]}`,
+  );
   await page.waitForTimeout(500);
   const first = decodePng(await page.screenshot({ path: join(shots, "01-loaded.png") }));
   check(distinctColours(first) > 20, `the canvas is drawn (${distinctColours(first)} colours)`);
@@ -285,7 +297,7 @@ try {
   check(false, `browser test crashed: ${e.stack ?? e}`);
 } finally {
   await browser.close();
-  server.close();
+  server.kill();
 }
 
 check(errors.length === 0, `no console errors${errors.length ? ":\n  " + errors.join("\n  ") : ""}`);
