@@ -1808,3 +1808,57 @@ fn an_amberscript_reads_the_files_it_names_beside_it() {
     assert!(text.contains("data.txt"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// At 1280x720 every toolbar control, every tab and the diagnostics list lie wholly inside
+/// the window (found through the accessibility tree, as a screen reader would).
+#[test]
+fn at_1280x720_every_control_and_tab_is_inside_the_window() {
+    for example in ["if_else", "coopmat_tile_f16"] {
+        let mut app = LanescopeApp::new(Settings::default());
+        app.open_example(example);
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 720.0))
+            .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+        h.run_steps(3);
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0));
+        let labels = [
+            "New",
+            "Open…",
+            "Examples",
+            "Lessons",
+            "Export",
+            "Copy link",
+            "Presenter",
+            "Step line",
+            "Into",
+            "Out",
+            "Step",
+            "Step tangle",
+            "Back",
+            "Run",
+            "Animate",
+            "Reset",
+            "Limits",
+            "Source",
+            "Disassembly",
+            "Lanes",
+            "Timeline",
+            "Rotate",
+            "Dot product",
+            "Matrix",
+            "Compare",
+        ];
+        for l in labels {
+            // The toolbar's (or the tab row's) one: the topmost with that name (buffers in
+            // Inputs have an Export of their own).
+            let r = h
+                .get_all_by_label(l)
+                .map(|n| n.rect())
+                .min_by(|a, b| a.top().total_cmp(&b.top()))
+                .unwrap_or_else(|| panic!("{example}: no `{l}`"));
+            assert!(window.contains_rect(r), "{example}: `{l}` at {r:?} is cut off");
+        }
+        let d = h.get_by_label_contains("Diagnostics (").rect();
+        assert!(window.contains_rect(d), "{example}: the diagnostics list at {d:?}");
+    }
+}
