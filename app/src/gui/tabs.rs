@@ -108,10 +108,11 @@ fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let t = views::timeline::Timeline::build(s, app.timeline_span, None);
     let mut go = None;
     let width = visible_width(ui);
+    let height = ui.available_height();
     egui::ScrollArea::both()
         .id_salt("timeline")
         .auto_shrink([false, false])
-        .show(ui, |ui| go = views::timeline::show(ui, &t, width));
+        .show(ui, |ui| go = views::timeline::show(ui, &t, width, height));
     if let Some(step) = go {
         app.goto(step);
     }

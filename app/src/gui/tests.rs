@@ -1856,9 +1856,34 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
                 .map(|n| n.rect())
                 .min_by(|a, b| a.top().total_cmp(&b.top()))
                 .unwrap_or_else(|| panic!("{example}: no `{l}`"));
-            assert!(window.contains_rect(r), "{example}: `{l}` at {r:?} is cut off");
+            assert!(
+                window.contains_rect(r),
+                "{example}: `{l}` at {r:?} is cut off"
+            );
         }
         let d = h.get_by_label_contains("Diagnostics (").rect();
-        assert!(window.contains_rect(d), "{example}: the diagnostics list at {d:?}");
+        assert!(
+            window.contains_rect(d),
+            "{example}: the diagnostics list at {d:?}"
+        );
     }
+}
+
+/// The timeline shows every subgroup at once: 4 subgroups of 16 lanes fit a 1280x720 window.
+#[test]
+fn the_timeline_shows_every_subgroup_in_sight() {
+    let mut app = LanescopeApp::new(Settings {
+        subgroup_size: 16,
+        ..Settings::default()
+    });
+    app.open_example("loop_divergent");
+    finish(&mut app);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Timeline").click();
+    h.run_steps(3);
+    let r = h.get_by_label("timeline").rect();
+    assert!(r.bottom() <= 720.0 && r.height() > 64.0 * 2.0, "{r:?}");
 }

@@ -113,8 +113,9 @@ impl Timeline {
     }
 }
 
-/// Draws the timeline to fit `width`; returns the step clicked, if any.
-pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32) -> Option<u64> {
+/// Draws the timeline to fit `width`, and `height` where rows of at least 2 points allow: every
+/// subgroup in sight at once. Returns the step clicked, if any.
+pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<u64> {
     if t.bands.is_empty() {
         ui.weak("Nothing recorded yet: step (F10) or run (F5) and the tangles appear here.");
         return None;
@@ -123,9 +124,11 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32) -> Option<u64> {
     let steps = (t.last - t.first + 1) as f32;
     let avail = (width - label_w - 8.0).max(100.0);
     let step_w = (avail / steps).clamp(2.0, 24.0);
-    let row_h = if t.rows.len() > 64 { 4.0 } else { 9.0 };
     let groups = t.rows.last().map_or(0, |r| r.0 as usize + 1);
     let gap = 4.0;
+    // As tall as fits (9 points at most, 2 at least: past that the area scrolls).
+    let fit = (height - 18.0 - gap * groups as f32) / t.rows.len().max(1) as f32;
+    let row_h = fit.floor().clamp(2.0, 9.0);
     let height = row_h * t.rows.len() as f32 + gap * groups as f32 + 18.0;
     let (rect, resp) = ui.allocate_exact_size(
         egui::vec2(label_w + step_w * steps + 4.0, height),
