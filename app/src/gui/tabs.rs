@@ -367,6 +367,10 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                 });
             }
+            ui.add_space(8.0);
+            egui::CollapsingHeader::new("Legend")
+                .default_open(true)
+                .show(ui, |ui| legend(app, ui));
         });
     if select.is_some() {
         app.selected_tangle = select;
@@ -434,4 +438,68 @@ pub(super) fn compare_options(app: &LanescopeApp) -> Vec<(views::compare::Varian
         ));
     }
     options
+}
+
+/// What each colour means: every tangle now (its lanes and where it stands), then the fixed
+/// colours, each with words so colour never carries the meaning alone.
+fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    let sim = s.sim();
+    let swatch = |ui: &mut egui::Ui, c: egui::Color32| {
+        let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 12.0), egui::Sense::hover());
+        ui.painter().rect_filled(r, 2.0, c);
+    };
+    let tangles = sim.tangles();
+    const MAX: usize = 16;
+    for t in tangles.iter().take(MAX) {
+        ui.horizontal(|ui| {
+            swatch(ui, palette::tangle(t.subgroup, t.lanes.0));
+            let at = match sim.tangle_source_pos(t.subgroup as usize, t.id) {
+                Some(p) => {
+                    let file = s
+                        .program
+                        .debug
+                        .as_ref()
+                        .and_then(|d| d.file_name(p.file))
+                        .unwrap_or("line");
+                    format!("{file}:{}", p.line)
+                }
+                None => s.program.block_name(t.block),
+            };
+            let n = t.lanes.count();
+            ui.label(format!(
+                "subgroup {}, {n} lane{} ({}) at {at}{}",
+                t.subgroup,
+                if n == 1 { "" } else { "s" },
+                t.lanes.ranges(),
+                if t.at_barrier {
+                    ", waiting at a barrier"
+                } else {
+                    ""
+                }
+            ));
+        });
+    }
+    if tangles.len() > MAX {
+        ui.weak(format!("… and {} more tangles", tangles.len() - MAX));
+    }
+    ui.weak("A tangle's colour comes from its lanes: the same lanes keep it through a loop.");
+    for (c, what) in [
+        (
+            palette::WAITING,
+            "waiting at a merge for the rest of its tangle",
+        ),
+        (palette::FINISHED, "finished"),
+        (
+            palette::CHANGED,
+            "a value the last step changed (buffers, Inputs)",
+        ),
+        (palette::POISON, "an undefined value (poison)"),
+    ] {
+        ui.horizontal(|ui| {
+            swatch(ui, c);
+            ui.label(what);
+        });
+    }
+    ui.weak("White outline: the selected tangle. Red outline: the lanes of a diagnostic.");
 }

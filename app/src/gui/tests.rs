@@ -1474,6 +1474,14 @@ fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
         }
     }
     assert!(two, "the if never showed two tangles on two lines");
+    // The legend under the lanes says what each colour is: both sides, by their lines.
+    h.run_steps(2);
+    let sides = h
+        .get_all_by_label_contains("subgroup 0, ")
+        .filter(|n| format!("{n:?}").contains(" at if_else.comp:"))
+        .count();
+    assert!(sides >= 2, "{sides} legend rows for subgroup 0");
+    h.get_by_label_contains("an undefined value (poison)");
 }
 
 const INPUTS_GLSL: &str = "#version 450
