@@ -161,6 +161,7 @@ pub fn show(
     waiting: &[(u32, u32, LaneState)],
     flagged: &[BlockId],
     zoom: f32,
+    running: Option<(BlockId, egui::Color32, bool)>,
 ) -> Option<BlockId> {
     let max_col = layout.nodes.iter().map(|n| n.2).max().unwrap_or(0) + 1;
     let max_layer = layout.nodes.iter().map(|n| n.1).max().unwrap_or(0) + 1;
@@ -238,8 +239,12 @@ pub fn show(
         } else {
             ui.visuals().extreme_bg_color
         };
+        let runs_here = running.filter(|r| r.0 == b);
         let stroke = if flagged.contains(&b) {
             egui::Stroke::new(2.5 * zoom, egui::Color32::from_rgb(230, 60, 60))
+        } else if let Some((_, c, _)) = runs_here {
+            // The followed tangle's block: outlined in its colour.
+            egui::Stroke::new(3.0 * zoom, c)
         } else {
             egui::Stroke::new(1.0, text_color.gamma_multiply(0.5))
         };
@@ -286,11 +291,23 @@ pub fn show(
                 text_color.gamma_multiply(0.8),
             );
         }
+        if let Some((_, _, moved)) = runs_here {
+            if moved {
+                ui.scroll_to_rect(r.expand(12.0), None);
+            }
+            ui.ctx()
+                .data_mut(|d| d.insert_temp(running_rect_id(), (r, ui.clip_rect())));
+        }
         if pointer.is_some_and(|p| r.contains(p)) && resp.clicked() {
             clicked = Some(b);
         }
     }
     clicked
+}
+
+/// Where the running block was drawn last frame and the area then visible (for tests).
+pub fn running_rect_id() -> egui::Id {
+    egui::Id::new("cfg-running-block")
 }
 
 fn chip(

@@ -120,6 +120,8 @@ pub struct LanescopeApp {
     pub editor: Option<editor::Editor>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
+    /// The CFG block last brought into view (it scrolls when the followed tangle moves on).
+    pub cfg_followed: Option<u32>,
     /// The folder of the file opened last by path: an AmberScript's `FILE`s are read there.
     pub script_dir: Option<std::path::PathBuf>,
     /// A source line to bring into view in the next frame.
@@ -238,6 +240,7 @@ impl LanescopeApp {
             editor: None,
             inputs: Default::default(),
             script_dir: None,
+            cfg_followed: None,
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,

@@ -227,6 +227,7 @@ impl LanescopeApp {
         self.selected_id = None;
         self.watches.clear();
         self.inputs = Default::default();
+        self.cfg_followed = None;
         self.matrix_sel = views::matrix::Selection::default();
         self.lesson = None;
         self.comparison = None;

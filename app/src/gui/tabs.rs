@@ -31,13 +31,24 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
             }
         }
-        let lanes_h = 40.0 + 24.0 * s.sim().subgroup_count().min(8) as f32;
+        // The lanes grid and its legend (a row per tangle, up to 16, and six of fixed colours).
+        let legend_h = 20.0 * (tangles.len().min(16) + 7) as f32;
+        let lanes_h = 70.0 + 24.0 * s.sim().subgroup_count().min(8) as f32 + legend_h;
         let bottom_h = if app.tab == Tab::Lanes {
-            lanes_h
+            lanes_h.min(ui.available_height() * 0.5)
         } else {
             (ui.available_height() * 0.58).max(lanes_h)
         };
         let mut clicked = None;
+        // The block of the tangle a step follows: outlined, and scrolled into view when it
+        // changes.
+        let running = app.line_step_tangle().and_then(|(g, id)| {
+            let t = tangles
+                .iter()
+                .find(|t| t.subgroup as usize == g && t.id == id)?;
+            Some((t.block, palette::tangle(t.subgroup, t.lanes.0)))
+        });
+        let moved = running.map(|r| r.0) != app.cfg_followed;
         egui::ScrollArea::both()
             .id_salt("cfg")
             .max_height((ui.available_height() - bottom_h).max(120.0))
@@ -65,6 +76,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         &waiting,
                         &flagged,
                         app.cfg_zoom,
+                        running.map(|(b, c)| (b, c, moved)),
                     );
                 }
             });
@@ -75,6 +87,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .get(b as usize)
                 .map(|bl| bl.first_inst_index as usize);
         }
+        app.cfg_followed = running.map(|r| r.0);
         ui.separator();
         // Wraps on a narrow window rather than cutting the last tabs off.
         ui.horizontal_wrapped(|ui| {

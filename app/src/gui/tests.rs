@@ -1895,3 +1895,49 @@ fn the_timeline_shows_every_subgroup_in_sight() {
     let r = h.get_by_label("timeline").rect();
     assert!(r.bottom() <= 720.0 && r.height() > 64.0 * 2.0, "{r:?}");
 }
+
+/// The control-flow graph follows the running tangle: its block is outlined and scrolled into
+/// view, also far down a long graph.
+#[test]
+fn the_graph_scrolls_to_the_running_block() {
+    let mut src = String::from(
+        "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+         @compute @workgroup_size(32)\n\
+         fn main(@builtin(local_invocation_index) l: u32) {\n    var x = l;\n",
+    );
+    for i in 0..24 {
+        src.push_str(&format!(
+            "    if (x % {m}u == 0u) {{ x = x + {i}u; }} else {{ x = x * 3u; }}\n",
+            m = i % 5 + 2
+        ));
+    }
+    src.push_str("    o[l] = x;\n}\n");
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_source(super::editor::Editor::new(
+        "long.wgsl",
+        lanescope_front::Language::Wgsl,
+        src,
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    let at = |h: &Harness<'_, LanescopeApp>| {
+        h.ctx
+            .data(|d| d.get_temp::<(egui::Rect, egui::Rect)>(super::cfg::running_rect_id()))
+    };
+    let (first, _) = at(&h).expect("the running block is drawn");
+    // Step lines until the tangle is far below where it started.
+    for _ in 0..60 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(3);
+    }
+    let (block, clip) = at(&h).unwrap();
+    let moved = h.state().cfg_followed;
+    assert!(moved.is_some());
+    assert!(
+        clip.intersects(block),
+        "the running block {block:?} is outside the graph's view {clip:?} (it started at {first:?})"
+    );
+}
