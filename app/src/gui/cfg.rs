@@ -153,16 +153,29 @@ const GAP_X: f32 = 40.0;
 const GAP_Y: f32 = 44.0;
 
 /// Draws the graph; returns the block clicked, if any.
+/// What is drawn over the graph: where the tangles are, lanes waiting at merges, blocks with a
+/// diagnostic, and the block of the followed tangle (with its colour, and whether it just moved
+/// there, which scrolls it into view).
+pub struct Overlay<'a> {
+    pub tangles: &'a [TangleView],
+    pub waiting: &'a [(u32, u32, LaneState)],
+    pub flagged: &'a [BlockId],
+    pub running: Option<(BlockId, egui::Color32, bool)>,
+}
+
 pub fn show(
     ui: &mut egui::Ui,
     prog: &Program,
     layout: &CfgLayout,
-    tangles: &[TangleView],
-    waiting: &[(u32, u32, LaneState)],
-    flagged: &[BlockId],
+    overlay: &Overlay<'_>,
     zoom: f32,
-    running: Option<(BlockId, egui::Color32, bool)>,
 ) -> Option<BlockId> {
+    let Overlay {
+        tangles,
+        waiting,
+        flagged,
+        running,
+    } = *overlay;
     let max_col = layout.nodes.iter().map(|n| n.2).max().unwrap_or(0) + 1;
     let max_layer = layout.nodes.iter().map(|n| n.1).max().unwrap_or(0) + 1;
     let size = egui::vec2(
@@ -307,7 +320,7 @@ pub fn show(
 
 /// Where the running block was drawn last frame and the area then visible (for tests).
 pub fn running_rect_id() -> egui::Id {
-    egui::Id::new("cfg-running-block")
+    egui::Id::unique("cfg-running-block")
 }
 
 fn chip(

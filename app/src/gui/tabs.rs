@@ -68,16 +68,13 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                                 .map(|b| b as u32)
                         })
                         .collect();
-                    clicked = cfg::show(
-                        ui,
-                        &s.program,
-                        layout,
-                        &tangles,
-                        &waiting,
-                        &flagged,
-                        app.cfg_zoom,
-                        running.map(|(b, c)| (b, c, moved)),
-                    );
+                    let overlay = cfg::Overlay {
+                        tangles: &tangles,
+                        waiting: &waiting,
+                        flagged: &flagged,
+                        running: running.map(|(b, c)| (b, c, moved)),
+                    };
+                    clicked = cfg::show(ui, &s.program, layout, &overlay, app.cfg_zoom);
                 }
             });
         if let Some(b) = clicked {
