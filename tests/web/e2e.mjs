@@ -217,7 +217,7 @@ try {
     const shot = decodePng(await page.screenshot({ path: join(shots, `${name}.png`) }));
     check(distinctColours(shot) > 20, `${name}: the canvas is drawn (${distinctColours(shot)} colours)`);
   }
-  // Presenter mode (F2) over the lesson.
+  // Presenter mode (F2): the code and the view, large.
   await page.mouse.click(700, 300);
   await page.keyboard.press("F2");
   await page.keyboard.press("Space");

@@ -970,7 +970,11 @@ impl LanescopeApp {
             // On a projector the source stays; the disassembly gives its room to the views.
             panels::code(self, ui);
         }
-        panels::side(self, ui);
+        // On a projector: the code and the chosen view, large, and nothing else (F2 brings the
+        // values, inputs and the lesson back).
+        if !self.presenter {
+            panels::side(self, ui);
+        }
         tabs::central(self, ui);
         if self.open_promise.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));

@@ -351,6 +351,9 @@ fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {
     h.key_press(egui::Key::F2);
     h.run_steps(3);
     assert!(h.state().presenter);
+    // Only the code and the views: the side panel (lesson, inputs) steps aside.
+    assert!(h.query_by_label("Lesson").is_none());
+    h.get_by_label("Lanes");
     let line = current_source_line(h.state());
     h.key_press(egui::Key::Space);
     h.run_steps(2);
