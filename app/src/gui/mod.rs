@@ -120,6 +120,8 @@ pub struct LanescopeApp {
     pub editor: Option<editor::Editor>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
+    /// Presenter mode as the last frame drew it.
+    was_presenter: bool,
     /// The CFG block last brought into view (it scrolls when the followed tangle moves on).
     pub cfg_followed: Option<u32>,
     /// The folder of the file opened last by path: an AmberScript's `FILE`s are read there.
@@ -241,6 +243,7 @@ impl LanescopeApp {
             inputs: Default::default(),
             script_dir: None,
             cfg_followed: None,
+            was_presenter: false,
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,
@@ -928,6 +931,12 @@ impl LanescopeApp {
         let ctx = ui.ctx().clone();
         self.handle_keys(&ctx);
         apply_presenter(&ctx, self.presenter);
+        if self.presenter != self.was_presenter {
+            // The panes change size: bring the current line back into view.
+            self.was_presenter = self.presenter;
+            self.source_last_line = None;
+            self.cfg_followed = None;
+        }
         self.follow_page_fragment();
         self.poll_exports(&ctx);
         if self.seek.is_some() {
