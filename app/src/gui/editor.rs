@@ -103,6 +103,11 @@ enum Shown<'a> {
 
 /// The source pane (inside the left panel). Returns nothing; edits mark the editor for a
 /// recompile, gutter clicks toggle breakpoints.
+/// Where the current line's band was drawn last frame and the area then visible (for tests).
+pub fn current_line_id() -> egui::Id {
+    egui::Id::unique("source-current-line")
+}
+
 pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let language = app.editor.as_ref().map(|e| e.language);
     // Header: language, state, messages.
@@ -306,6 +311,9 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let mut changed = false;
     let mut source_response = None;
     let mut current_band = None;
+    // The view follows the current line when it moves (not while the person scrolls). Asked
+    // inside the scroll area: a request after it has ended would reach another one.
+    let follow = current_line != app.source_last_line;
     area.show(ui, |ui| {
         let mut owned;
         let mut ro: &str;
@@ -419,6 +427,13 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 line += 1;
             }
         }
+        if let (true, Some(band)) = (follow, current_band) {
+            ui.scroll_to_rect(band, Some(egui::Align::Center));
+        }
+        if let Some(band) = current_band {
+            ui.ctx()
+                .data_mut(|d| d.insert_temp(current_line_id(), (band, ui.clip_rect())));
+        }
         // A click in the gutter toggles a breakpoint on that line; hovering an error shows it.
         let resp = &out.response;
         source_response = Some(resp.response.clone());
@@ -452,13 +467,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
     });
-    // The view follows the current line when it moves (not while the person scrolls).
-    if current_line != app.source_last_line {
-        app.source_last_line = current_line;
-        if let Some(band) = current_band {
-            ui.scroll_to_rect(band, Some(egui::Align::Center));
-        }
-    }
+    app.source_last_line = current_line;
     if let (Some((m, is_error)), Some(r)) = (hover_msg, source_response) {
         let text = egui::RichText::new(m);
         r.on_hover_text(if is_error {

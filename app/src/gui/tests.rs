@@ -1944,3 +1944,34 @@ fn the_graph_scrolls_to_the_running_block() {
         "the running block {block:?} is outside the graph's view {clip:?} (it started at {first:?})"
     );
 }
+
+/// The source view keeps the current line in sight: in presenter mode at 1280x720 the if's
+/// lines lie below the first screenful, and stepping brings them into view.
+#[test]
+fn the_source_view_follows_the_current_line() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.key_press(egui::Key::F2);
+    h.run_steps(3);
+    for _ in 0..4 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(3);
+        let (band, clip) = h
+            .ctx
+            .data(|d| d.get_temp::<(egui::Rect, egui::Rect)>(super::editor::current_line_id()))
+            .expect("the current line is drawn");
+        let line = current_source_line(h.state()).unwrap();
+        assert!(line > 30, "line {line}");
+        assert!(
+            clip.contains_rect(
+                band.shrink2(egui::vec2(0.0, 1.0))
+                    .intersect(egui::Rect::from_x_y_ranges(clip.x_range(), band.y_range()))
+            ),
+            "line {line}'s band {band:?} is outside the view {clip:?}"
+        );
+    }
+}
