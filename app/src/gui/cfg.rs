@@ -163,6 +163,16 @@ pub struct Overlay<'a> {
     pub running: Option<(BlockId, egui::Color32, bool)>,
 }
 
+/// The graph's size at zoom 1.
+pub fn graph_size(layout: &CfgLayout) -> egui::Vec2 {
+    let max_col = layout.nodes.iter().map(|n| n.2).max().unwrap_or(0) + 1;
+    let max_layer = layout.nodes.iter().map(|n| n.1).max().unwrap_or(0) + 1;
+    egui::vec2(
+        max_col as f32 * (W + GAP_X) + GAP_X,
+        max_layer as f32 * (H + GAP_Y) + GAP_Y,
+    )
+}
+
 pub fn show(
     ui: &mut egui::Ui,
     prog: &Program,
@@ -176,12 +186,7 @@ pub fn show(
         flagged,
         running,
     } = *overlay;
-    let max_col = layout.nodes.iter().map(|n| n.2).max().unwrap_or(0) + 1;
-    let max_layer = layout.nodes.iter().map(|n| n.1).max().unwrap_or(0) + 1;
-    let size = egui::vec2(
-        max_col as f32 * (W + GAP_X) + GAP_X,
-        max_layer as f32 * (H + GAP_Y) + GAP_Y,
-    ) * zoom;
+    let size = graph_size(layout) * zoom;
     let (resp, painter) = ui.allocate_painter(size, egui::Sense::click());
     let origin = resp.rect.min;
     let rect_of = |b: BlockId| {

@@ -120,6 +120,8 @@ pub struct LanescopeApp {
     pub editor: Option<editor::Editor>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
+    /// Fit the graph to its area in the next frame (the Fit button).
+    pub cfg_fit: bool,
     /// Presenter mode as the last frame drew it.
     was_presenter: bool,
     /// The CFG block last brought into view (it scrolls when the followed tangle moves on).
@@ -244,6 +246,7 @@ impl LanescopeApp {
             script_dir: None,
             cfg_followed: None,
             was_presenter: false,
+            cfg_fit: false,
             source_scroll: None,
             left_tab: LeftTab::Source,
             highlight_lanes: None,

@@ -348,14 +348,19 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::bottom("status").show(ui, |ui| {
         if let Some(e) = app.error.clone() {
-            ui.horizontal(|ui| {
-                ui.colored_label(
-                    egui::Color32::from_rgb(255, 110, 110),
-                    format!("Error: {e}"),
-                );
+            // Wrapped, never cut: an error is read whole. The theme's error colour keeps its
+            // contrast in light and dark themes.
+            ui.horizontal_wrapped(|ui| {
                 if ui.small_button("dismiss").clicked() {
                     app.error = None;
                 }
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("Error: {e}"))
+                            .color(ui.visuals().error_fg_color),
+                    )
+                    .wrap(),
+                );
             });
         }
         ui.horizontal(|ui| {

@@ -18,6 +18,15 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.weak(s.program.func_name(l.func));
             }
             ui.add(egui::Slider::new(&mut app.cfg_zoom, 0.3..=2.0).text("zoom"));
+            if ui
+                .button("Fit")
+                .on_hover_text(
+                    "Zoom so the whole graph fits (Ctrl+scroll zooms, drag the bars to pan)",
+                )
+                .clicked()
+            {
+                app.cfg_fit = true;
+            }
         });
         if ui.input(|i| i.modifiers.command) {
             let z = ui.input(|i| i.smooth_scroll_delta.y);
@@ -39,6 +48,16 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         } else {
             (ui.available_height() * 0.58).max(lanes_h)
         };
+        if std::mem::take(&mut app.cfg_fit) {
+            if let Some(l) = &app.cfg_layout {
+                let size = cfg::graph_size(l);
+                let avail = egui::vec2(
+                    ui.available_width(),
+                    (ui.available_height() - bottom_h).max(120.0),
+                );
+                app.cfg_zoom = (avail.x / size.x).min(avail.y / size.y).clamp(0.3, 2.0);
+            }
+        }
         let mut clicked = None;
         // The block of the tangle a step follows: outlined, and scrolled into view when it
         // changes.

@@ -1939,6 +1939,11 @@ fn the_graph_scrolls_to_the_running_block() {
     let (block, clip) = at(&h).unwrap();
     let moved = h.state().cfg_followed;
     assert!(moved.is_some());
+    // Fit: the whole graph in its area at once.
+    h.get_by_label("Fit").click();
+    h.run_steps(3);
+    let z = h.state().cfg_zoom;
+    assert!(z < 1.0, "zoom {z}");
     assert!(
         clip.intersects(block),
         "the running block {block:?} is outside the graph's view {clip:?} (it started at {first:?})"
@@ -1974,4 +1979,14 @@ fn the_source_view_follows_the_current_line() {
             "line {line}'s band {band:?} is outside the view {clip:?}"
         );
     }
+}
+
+/// A long error wraps inside the window instead of running off its edge.
+#[test]
+fn a_long_error_wraps_inside_the_window() {
+    let mut h = harness("if_else");
+    h.state_mut().error = Some(format!("{} the end", "a very long message ".repeat(30)));
+    h.run_steps(3);
+    let r = h.get_by_label_contains("Error: a very long").rect();
+    assert!(r.right() <= 1400.0 && r.height() > 30.0, "{r:?}");
 }
