@@ -26,7 +26,8 @@ fi
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 
-echo "== cargo test"
+echo "== cargo test (the UI's image snapshots render on Mesa's software Vulkan: setup-native.sh)"
+bash scripts/setup-native.sh
 cargo test --workspace --release
 
 echo "== core tests in debug (integer overflow checks on)"
