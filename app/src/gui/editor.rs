@@ -403,21 +403,18 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     for (g, m, n) in ts {
                         let c = palette::tangle(*g, *m);
                         let text = format!("sg{g} ×{n}");
+                        let ink = palette::text_on(c);
                         let galley = painter.layout_no_wrap(
                             text,
                             egui::FontId::proportional(font.size * 0.85),
-                            egui::Color32::BLACK,
+                            ink,
                         );
                         let chip = egui::Rect::from_min_size(
                             egui::pos2(x, y - galley.size().y / 2.0 - 1.0),
                             galley.size() + egui::vec2(8.0, 2.0),
                         );
                         painter.rect_filled(chip, 4.0, c);
-                        painter.galley(
-                            chip.min + egui::vec2(4.0, 1.0),
-                            galley,
-                            egui::Color32::BLACK,
-                        );
+                        painter.galley(chip.min + egui::vec2(4.0, 1.0), galley, ink);
                         x = chip.right() + 4.0;
                     }
                 }

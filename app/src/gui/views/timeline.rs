@@ -206,7 +206,7 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
             egui::Align2::LEFT_TOP,
             name,
             egui::FontId::proportional(10.0),
-            egui::Color32::BLACK,
+            palette::text_on(palette::tangle(b.subgroup, b.lanes)),
         );
     }
     if (t.first..=t.last).contains(&t.current) {
