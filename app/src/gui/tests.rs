@@ -2019,7 +2019,7 @@ mod snapshots {
         // panel is not.
         let opts = egui_kittest::SnapshotOptions::new()
             .threshold(1.0)
-            .failed_pixel_count_threshold(2000);
+            .max_failed_pixels(2000);
         h.snapshot_options(name, &opts);
         results.extend_harness(&mut h);
     }
