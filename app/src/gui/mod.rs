@@ -92,6 +92,8 @@ pub struct LanescopeApp {
     pub tab: views::Tab,
     /// Steps the timeline shows.
     pub timeline_span: u64,
+    /// Subgroups whose timeline rows the person folded or unfolded (against the default).
+    pub timeline_flipped: std::collections::BTreeSet<u32>,
     /// A lane picked in a view (subgroup, lane): the dot product detail, matrix highlights.
     pub selected_lane: Option<(u32, u32)>,
     pub matrix_sel: views::matrix::Selection,
@@ -226,6 +228,7 @@ impl LanescopeApp {
             frame_ms: 0.0,
             tab: views::Tab::Lanes,
             timeline_span: 300,
+            timeline_flipped: Default::default(),
             selected_lane: None,
             matrix_sel: views::matrix::Selection::default(),
             rotate_anim: (0, 0.0),

@@ -228,6 +228,7 @@ impl LanescopeApp {
         self.watches.clear();
         self.inputs = Default::default();
         self.cfg_followed = None;
+        self.timeline_flipped.clear();
         self.matrix_sel = views::matrix::Selection::default();
         self.lesson = None;
         self.comparison = None;

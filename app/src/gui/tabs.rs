@@ -134,16 +134,39 @@ fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             "bands: tangles (colour) per lane; white line: the current step; faded: undone steps",
         );
     });
-    let t = views::timeline::Timeline::build(s, app.timeline_span, None);
-    let mut go = None;
     let width = visible_width(ui);
     let height = ui.available_height();
+    // Lane by lane while every lane gets 4 points; past that one band per subgroup. A click on
+    // a subgroup's label flips it.
+    let sim = s.sim();
+    let lanes: usize = (0..sim.subgroup_count())
+        .map(|g| {
+            sim.lane_states(g)
+                .iter()
+                .filter(|l| **l != LaneState::Absent)
+                .count()
+        })
+        .sum();
+    let folded = lanes as f32 * 4.0 + 18.0 + 4.0 * sim.subgroup_count() as f32 > height;
+    let flipped = &app.timeline_flipped;
+    let t = views::timeline::Timeline::build(s, app.timeline_span, None, |g| {
+        folded != flipped.contains(&g)
+    });
+    let mut click = None;
     egui::ScrollArea::both()
         .id_salt("timeline")
         .auto_shrink([false, false])
-        .show(ui, |ui| go = views::timeline::show(ui, &t, width, height));
-    if let Some(step) = go {
-        app.goto(step);
+        .show(ui, |ui| {
+            click = views::timeline::show(ui, &t, width, height)
+        });
+    match click {
+        Some(views::timeline::Click::Step(step)) => app.goto(step),
+        Some(views::timeline::Click::Toggle(g)) => {
+            if !app.timeline_flipped.remove(&g) {
+                app.timeline_flipped.insert(g);
+            }
+        }
+        None => {}
     }
 }
 

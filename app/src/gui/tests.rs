@@ -1880,7 +1880,8 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
     }
 }
 
-/// The timeline shows every subgroup at once: 4 subgroups of 16 lanes fit a 1280x720 window.
+/// The timeline shows every subgroup at once: 4 subgroups of 16 lanes fit a 1280x720 window,
+/// as one band each when their lanes would not, and a click on a label unfolds one.
 #[test]
 fn the_timeline_shows_every_subgroup_in_sight() {
     let mut app = LanescopeApp::new(Settings {
@@ -1896,7 +1897,24 @@ fn the_timeline_shows_every_subgroup_in_sight() {
     h.get_by_label("Timeline").click();
     h.run_steps(3);
     let r = h.get_by_label("timeline").rect();
-    assert!(r.bottom() <= 720.0 && r.height() > 64.0 * 2.0, "{r:?}");
+    assert!(r.bottom() <= 720.0, "{r:?}");
+    // 64 lanes do not fit at 4 points each here: one band per subgroup, all four in sight.
+    assert!(r.height() >= 16.0 + 4.0 * 12.0, "{r:?}");
+    // A click on sg1's label unfolds its lanes (and only those).
+    click_at(
+        &mut h,
+        egui::pos2(r.left() + 10.0, r.top() + 16.0 + 16.0 + 6.0),
+    );
+    assert_eq!(
+        h.state()
+            .timeline_flipped
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        [1]
+    );
+    let r2 = h.get_by_label("timeline").rect();
+    assert!(r2.height() > r.height() + 16.0, "{r:?} -> {r2:?}");
 }
 
 /// The control-flow graph follows the running tangle: its block is outlined and scrolled into

@@ -20,9 +20,21 @@ pub struct Band {
     pub to: u64,
 }
 
+/// A compact subgroup's one row: its lane is this marker.
+pub const WHOLE: u32 = u32::MAX;
+
+/// What a click on the timeline asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Click {
+    /// Go to this step.
+    Step(u64),
+    /// Show this subgroup's lanes, or fold them into one band.
+    Toggle(u32),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timeline {
-    /// (subgroup, lane) of each row.
+    /// (subgroup, lane) of each row; a compact subgroup has one row, lane [`WHOLE`].
     pub rows: Vec<(u32, u32)>,
     pub bands: Vec<Band>,
     /// Steps shown: `first..=last`.
@@ -36,20 +48,32 @@ pub struct Timeline {
 
 impl Timeline {
     /// The timeline of the current workgroup over at most `span` steps ending at `end` (or at
-    /// the last step recorded).
-    pub fn build(s: &Session, span: u64, end: Option<u64>) -> Self {
+    /// the last step recorded); the subgroups `compact` says are drawn as one band each (the
+    /// tangle that ran at each step), the others lane by lane.
+    pub fn build(s: &Session, span: u64, end: Option<u64>, compact: impl Fn(u32) -> bool) -> Self {
         let sim = s.sim();
         let rows: Vec<(u32, u32)> = (0..sim.subgroup_count())
             .flat_map(|g| {
-                sim.lane_states(g)
+                let lanes: Vec<(u32, u32)> = sim
+                    .lane_states(g)
                     .into_iter()
                     .enumerate()
                     .filter(|(_, st)| *st != LaneState::Absent)
-                    .map(move |(l, _)| (g as u32, l as u32))
+                    .map(|(l, _)| (g as u32, l as u32))
+                    .collect();
+                if compact(g as u32) {
+                    vec![(g as u32, WHOLE)]
+                } else {
+                    lanes
+                }
             })
             .collect();
         let size = sim.config().subgroup_size as usize;
-        let row_of = |g: u32, l: u32| rows.binary_search(&(g, l)).ok();
+        let row_of = |g: u32, l: u32| {
+            rows.binary_search(&(g, l))
+                .or_else(|_| rows.binary_search(&(g, WHOLE)))
+                .ok()
+        };
         let recorded_last = s.last_event_step();
         let last = end.unwrap_or(recorded_last).min(recorded_last);
         let first = last.saturating_sub(span.max(1) - 1).max(1);
@@ -114,8 +138,9 @@ impl Timeline {
 }
 
 /// Draws the timeline to fit `width`, and `height` where rows of at least 2 points allow: every
-/// subgroup in sight at once. Returns the step clicked, if any.
-pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<u64> {
+/// subgroup in sight at once. Returns what a click asked for: a step, or a subgroup's label
+/// (fold or unfold its lanes).
+pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<Click> {
     if t.bands.is_empty() {
         ui.weak("Nothing recorded yet: step (F10) or run (F5) and the tangles appear here.");
         return None;
@@ -129,7 +154,24 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
     // As tall as fits (9 points at most, 2 at least: past that the area scrolls).
     let fit = (height - 18.0 - gap * groups as f32) / t.rows.len().max(1) as f32;
     let row_h = fit.floor().clamp(2.0, 9.0);
-    let height = row_h * t.rows.len() as f32 + gap * groups as f32 + 18.0;
+    // A compact subgroup's band is as tall as a label.
+    let tall = |row: usize| {
+        if t.rows[row].1 == WHOLE {
+            12.0_f32.max(row_h)
+        } else {
+            row_h
+        }
+    };
+    let mut tops = Vec::with_capacity(t.rows.len());
+    let mut y = 16.0;
+    for (i, r) in t.rows.iter().enumerate() {
+        if i > 0 && t.rows[i - 1].0 != r.0 {
+            y += gap;
+        }
+        tops.push(y);
+        y += tall(i);
+    }
+    let height = y + 4.0;
     let (rect, resp) = ui.allocate_exact_size(
         egui::vec2(label_w + step_w * steps + 4.0, height),
         egui::Sense::click(),
@@ -137,10 +179,7 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
     resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Figure, true, "timeline"));
     let p = ui.painter_at(rect);
     let x0 = rect.left() + label_w;
-    let row_y = |row: usize| {
-        let g = t.rows[row].0 as f32;
-        rect.top() + 16.0 + row as f32 * row_h + g * gap
-    };
+    let row_y = |row: usize| rect.top() + tops[row];
     let font = egui::FontId::monospace(10.0);
     let text_color = ui.visuals().text_color();
     // Step ruler.
@@ -159,10 +198,11 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
     for (row, (g, _)) in t.rows.iter().enumerate() {
         if *g != last_group {
             last_group = *g;
+            let folded = t.rows[row].1 == WHOLE;
             p.text(
                 egui::pos2(rect.left(), row_y(row)),
                 egui::Align2::LEFT_TOP,
-                format!("sg{g}"),
+                format!("{} sg{g}", if folded { "▸" } else { "▾" }),
                 font.clone(),
                 text_color,
             );
@@ -172,7 +212,10 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
         let y = row_y(b.row);
         let r = egui::Rect::from_min_max(
             egui::pos2(x0 + (b.from - t.first) as f32 * step_w, y),
-            egui::pos2(x0 + (b.to - t.first + 1) as f32 * step_w, y + row_h - 1.0),
+            egui::pos2(
+                x0 + (b.to - t.first + 1) as f32 * step_w,
+                y + tall(b.row) - 1.0,
+            ),
         );
         let mut c = palette::tangle(b.subgroup, b.lanes);
         if b.from > t.current {
@@ -220,34 +263,51 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
         );
     }
     let hover_pos = resp.hover_pos();
-    let resp = if let Some(pos) = hover_pos.filter(|p| p.x >= x0) {
+    let row_at = |y: f32| {
+        t.rows.iter().enumerate().position(|(i, _)| {
+            let top = row_y(i);
+            y >= top && y < top + tall(i)
+        })
+    };
+    let resp = if let Some(pos) = hover_pos.filter(|p| p.x < x0) {
+        match row_at(pos.y) {
+            Some(r) if t.rows[r].1 == WHOLE => resp.on_hover_text("click to show the lanes"),
+            Some(_) => resp.on_hover_text("click to fold the lanes into one band"),
+            None => resp,
+        }
+    } else if let Some(pos) = hover_pos.filter(|p| p.x >= x0) {
         let step = t.step_at(pos.x - x0, step_w);
-        let row = t.rows.iter().enumerate().position(|(i, _)| {
-            let y = row_y(i);
-            pos.y >= y && pos.y < y + row_h
-        });
-        let text =
-            match row.and_then(|r| {
-                t.bands
-                    .iter()
-                    .find(|b| b.row == r && (b.from..=b.to).contains(&step))
-            }) {
-                Some(b) => format!(
-                "step {step}: subgroup {} lane {} in tangle {} at {}\nclick to go to step {step}",
+        let row = row_at(pos.y);
+        let text = match row.and_then(|r| {
+            t.bands
+                .iter()
+                .find(|b| b.row == r && (b.from..=b.to).contains(&step))
+        }) {
+            Some(b) => format!(
+                "step {step}: subgroup {} {} in tangle {} at {}\nclick to go to step {step}",
                 b.subgroup,
-                t.rows[b.row].1,
+                if t.rows[b.row].1 == WHOLE {
+                    format!("lanes {}", lanescope_core::view::LaneMask(b.lanes).ranges())
+                } else {
+                    format!("lane {}", t.rows[b.row].1)
+                },
                 b.tangle,
-                t.block_names.get(b.block as usize).map_or("?", String::as_str)
+                t.block_names
+                    .get(b.block as usize)
+                    .map_or("?", String::as_str)
             ),
-                None => format!("step {step}\nclick to go to step {step}"),
-            };
+            None => format!("step {step}\nclick to go to step {step}"),
+        };
         resp.on_hover_text(text)
     } else {
         resp
     };
     if resp.clicked() {
-        if let Some(pos) = resp.interact_pointer_pos().filter(|p| p.x >= x0) {
-            return Some(t.step_at(pos.x - x0, step_w));
+        if let Some(pos) = resp.interact_pointer_pos() {
+            if pos.x >= x0 {
+                return Some(Click::Step(t.step_at(pos.x - x0, step_w)));
+            }
+            return row_at(pos.y).map(|r| Click::Toggle(t.rows[r].0));
         }
     }
     None
@@ -278,7 +338,7 @@ mod tests {
         for _ in 0..40 {
             s.step().unwrap();
         }
-        let tl = Timeline::build(&s, u64::MAX, None);
+        let tl = Timeline::build(&s, u64::MAX, None, |_| false);
         // The loop body (lines 16-17 of the template) is labelled with them.
         assert!(
             tl.block_names.iter().any(|n| n.ends_with(" 16-17")),
@@ -287,11 +347,35 @@ mod tests {
         );
     }
 
+    /// Folded, a subgroup is one row: at each step the tangle that ran, so every step the
+    /// subgroup took is covered once, and the if's two sides follow each other on it.
+    #[test]
+    fn a_folded_subgroup_is_one_band_of_the_tangles_that_ran() {
+        let mut s = session("if_else");
+        while s.step().unwrap() {}
+        let t = Timeline::build(&s, u64::MAX, None, |g| g == 0);
+        assert_eq!(t.rows[0], (0, super::WHOLE));
+        assert_eq!(
+            t.rows.len(),
+            1 + 32,
+            "subgroup 0 folded, subgroup 1 lane by lane"
+        );
+        let row0: Vec<_> = t.bands.iter().filter(|b| b.row == 0).collect();
+        let covered: u64 = row0.iter().map(|b| b.to - b.from + 1).sum();
+        let steps = s.sim().trace().iter().filter(|e| e.subgroup == 0).count() as u64;
+        assert_eq!(covered, steps);
+        let sides: std::collections::BTreeSet<u128> = row0.iter().map(|b| b.lanes).collect();
+        assert!(
+            sides.len() >= 3,
+            "whole subgroup, then two sides: {sides:x?}"
+        );
+    }
+
     #[test]
     fn bands_split_at_divergence_and_join_at_the_merge() {
         let mut s = session("if_else");
         while s.step().unwrap() {}
-        let t = Timeline::build(&s, u64::MAX, None);
+        let t = Timeline::build(&s, u64::MAX, None, |_| false);
         assert_eq!(t.rows.len(), 64, "two subgroups of 32 lanes");
         assert_eq!(t.first, 1);
         assert_eq!(t.last, s.step_count());
@@ -326,12 +410,12 @@ mod tests {
         for _ in 0..50 {
             s.step().unwrap();
         }
-        let t = Timeline::build(&s, 10, None);
+        let t = Timeline::build(&s, 10, None, |_| false);
         assert_eq!((t.first, t.last), (41, 50));
         assert!(t.bands.iter().all(|b| b.from >= 41 && b.to <= 50));
         s.goto(30).unwrap();
         assert_eq!(s.step_count(), 30);
-        let t = Timeline::build(&s, 100, None);
+        let t = Timeline::build(&s, 100, None, |_| false);
         assert_eq!(t.current, 30);
         assert_eq!(t.last, 50, "the undone steps are still shown");
         s.goto(45).unwrap();
