@@ -161,11 +161,10 @@ fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         });
     match click {
         Some(views::timeline::Click::Step(step)) => app.goto(step),
-        Some(views::timeline::Click::Toggle(g)) => {
-            if !app.timeline_flipped.remove(&g) {
-                app.timeline_flipped.insert(g);
-            }
+        Some(views::timeline::Click::Toggle(g)) if !app.timeline_flipped.remove(&g) => {
+            app.timeline_flipped.insert(g);
         }
+        Some(views::timeline::Click::Toggle(_)) => {}
         None => {}
     }
 }
