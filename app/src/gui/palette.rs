@@ -14,6 +14,26 @@ pub fn tangle(subgroup: u32, mask: u128) -> egui::Color32 {
     egui::ecolor::Hsva::new(hue, 0.65, 0.95, 1.0).into()
 }
 
+/// A letter for each tangle, so colour never names a tangle alone: within a subgroup, `A` is
+/// the tangle holding the lowest lane, `B` the next, and so on (`?` past `Z`).
+pub fn tangle_letter(
+    tangles: &[lanescope_core::trace::TangleView],
+    subgroup: u32,
+    id: u64,
+) -> char {
+    let mut mine: Vec<(u32, u64)> = tangles
+        .iter()
+        .filter(|t| t.subgroup == subgroup)
+        .map(|t| (t.lanes.lowest().unwrap_or(u32::MAX), t.id))
+        .collect();
+    mine.sort_unstable();
+    mine.iter()
+        .position(|(_, t)| *t == id)
+        .and_then(|i| u8::try_from(i).ok())
+        .filter(|i| *i < 26)
+        .map_or('?', |i| char::from(b'A' + i))
+}
+
 /// WCAG relative luminance of a colour.
 pub fn luminance(c: egui::Color32) -> f32 {
     let lin = |v: u8| {

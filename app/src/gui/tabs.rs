@@ -382,6 +382,20 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         let (rect, resp) =
                             ui.allocate_exact_size(egui::vec2(cell, 16.0), egui::Sense::click());
                         ui.painter().rect_filled(rect, 2.0, color);
+                        // The tangle's letter (as in the legend) where the cell has room.
+                        if let (
+                            LaneState::Executing { tangle } | LaneState::AtBarrier { tangle },
+                            true,
+                        ) = (&st, cell >= 9.0)
+                        {
+                            ui.painter().text(
+                                rect.center(),
+                                egui::Align2::CENTER_CENTER,
+                                palette::tangle_letter(&tangles, g as u32, *tangle),
+                                egui::FontId::monospace(9.0),
+                                palette::text_on(color),
+                            );
+                        }
                         let resp = resp.on_hover_text(text);
                         if resp.clicked() {
                             app_lane = Some((g as u32, lane as u32));
@@ -519,7 +533,8 @@ fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
             };
             let n = t.lanes.count();
             ui.label(format!(
-                "subgroup {}, {n} lane{} ({}) at {at}{}",
+                "{} · subgroup {}, {n} lane{} ({}) at {at}{}",
+                palette::tangle_letter(&tangles, t.subgroup, t.id),
                 t.subgroup,
                 if n == 1 { "" } else { "s" },
                 t.lanes.ranges(),
@@ -534,7 +549,7 @@ fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
     if tangles.len() > MAX {
         ui.weak(format!("… and {} more tangles", tangles.len() - MAX));
     }
-    ui.weak("A tangle's colour comes from its lanes: the same lanes keep it through a loop.");
+    ui.weak("A tangle's colour comes from its lanes (the same lanes keep it through a loop); its letter marks its lanes in the grid.");
     for (c, what) in [
         (
             palette::WAITING,
