@@ -85,6 +85,15 @@ try {
   await page.waitForTimeout(500);
   const first = decodePng(await page.screenshot({ path: join(shots, "01-loaded.png") }));
   check(distinctColours(first) > 20, `the canvas is drawn (${distinctColours(first)} colours)`);
+  // The sizes the UI snapshots are taken at (app/tests/snapshots), in the browser.
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(700);
+    const shot = decodePng(await page.screenshot({ path: join(shots, `01-${w}x${h}.png`) }));
+    check(distinctColours(shot) > 20, `drawn at ${w}x${h}`);
+  }
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.waitForTimeout(500);
 
   // 2. Stepping: Ctrl+F10 one instruction of the selected tangle, F10 a whole source line (the
   // example carries its GLSL).
