@@ -333,6 +333,13 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     {
         app.animating = !app.animating;
     }
+    // The slider, its value and its label go together: to the next row first when they would
+    // not fit (the wrapped layout would otherwise start the rail here and cut it at the edge).
+    // (Measured to the visible edge: the row's available width can run past the window.)
+    let room = ui.clip_rect().right() - ui.cursor().min.x;
+    if room < ui.spacing().slider_width + 120.0 {
+        ui.end_row();
+    }
     ui.add(
         egui::Slider::new(&mut app.settings.speed, 0.5..=60.0)
             .logarithmic(true)
