@@ -29,15 +29,7 @@ const VARIANTS: [&str; 4] = [
 
 fn start(name: &str) -> Simulator {
     let prog = Arc::new(load(&data(name), &LoadOptions::default()).unwrap());
-    let b = Bindings {
-        buffers: vec![(0, 0, vec![0; 64])],
-        ..Bindings::default()
-    };
-    let cfg = Config {
-        record_trace: true,
-        ..Config::default()
-    };
-    Simulator::new(prog, cfg, &b).unwrap()
+    traced(&prog, 64)
 }
 
 /// (file name, line) of every step the run took.
@@ -52,6 +44,19 @@ fn lines_run(sim: &mut Simulator) -> Vec<(String, u32)> {
             Some((d.file_name(pos.file)?.to_owned(), pos.line))
         })
         .collect()
+}
+
+/// A simulator over `prog` with a zeroed buffer of `bytes` at binding 0, recording its trace.
+fn traced(prog: &Arc<Program>, bytes: usize) -> Simulator {
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; bytes])],
+        ..Bindings::default()
+    };
+    let cfg = Config {
+        record_trace: true,
+        ..Config::default()
+    };
+    Simulator::new(Arc::clone(prog), cfg, &b).unwrap()
 }
 
 fn file_index(p: &Program, name: &str) -> u32 {
@@ -238,15 +243,7 @@ fn diagnostics_name_the_source_line() {
 #[test]
 fn hand_written_lines_between_blocks() {
     let prog = Arc::new(load(&data("lines_between_blocks.spv"), &LoadOptions::default()).unwrap());
-    let b = Bindings {
-        buffers: vec![(0, 0, vec![0; 16])],
-        ..Bindings::default()
-    };
-    let cfg = Config {
-        record_trace: true,
-        ..Config::default()
-    };
-    let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
+    let mut sim = traced(&prog, 16);
     sim.run(10_000).unwrap();
     let d = prog.debug.as_ref().unwrap();
     assert_eq!(d.files[0].name, "between.txt");
@@ -344,15 +341,7 @@ fn assembly_as_its_own_source() {
     let d = prog.debug.as_ref().expect("debug information");
     let f = d.file_index("loop_phi.spvasm").unwrap();
     assert_eq!(d.files[f as usize].text.as_deref(), Some(text.as_str()));
-    let b = Bindings {
-        buffers: vec![(0, 0, vec![0; 16])],
-        ..Bindings::default()
-    };
-    let cfg = Config {
-        record_trace: true,
-        ..Config::default()
-    };
-    let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
+    let mut sim = traced(&prog, 16);
     let lines: Vec<u32> = lines_run(&mut sim).into_iter().map(|(_, l)| l).collect();
     let line_of = |needle: &str| {
         text.lines()

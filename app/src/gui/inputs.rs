@@ -358,7 +358,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         f.at?,
                         format!(
                             "EXPECT at line {} failed: expected {}, actual {}",
-                            f.line, f.expected, f.actual
+                            f.expect.line, f.expect.expected, f.expect.actual
                         ),
                     ))
                 })

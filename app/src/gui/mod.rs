@@ -183,15 +183,11 @@ pub struct Scenario {
     pub failed: Vec<FailedExpect>,
 }
 
-/// An EXPECT that did not hold, and where its word lies in the open run.
+/// An EXPECT that did not hold (the script report's own entry), and where its word lies in
+/// the open run.
 #[derive(Clone, Debug)]
 pub struct FailedExpect {
-    pub line: usize,
-    pub buffer: String,
-    pub index: Option<u64>,
-    pub op: String,
-    pub expected: String,
-    pub actual: String,
+    pub expect: lanescope_front::amber::ExpectReport,
     /// (set, binding, byte offset in the bound view) when the open run binds the buffer.
     pub at: Option<(u32, u32, u64)>,
 }

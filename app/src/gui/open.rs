@@ -152,12 +152,7 @@ impl LanescopeApp {
                 .iter()
                 .filter(|e| !e.pass)
                 .map(|e| super::FailedExpect {
-                    line: e.line,
-                    buffer: e.buffer.clone(),
-                    index: e.index,
-                    op: e.op.clone(),
-                    expected: e.expected.clone(),
-                    actual: e.actual.clone(),
+                    expect: e.clone(),
                     at: ex.captured.as_ref().and_then(|run| {
                         let (_, set, binding, base) = run.binds.iter().find(|b| b.0 == e.buffer)?;
                         let at = e.index.unwrap_or(0).checked_sub(*base)?;

@@ -899,12 +899,12 @@ fn failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new("EXPECT failed").strong().color(error));
-                let idx = f.index.map(|i| format!(" IDX {i}")).unwrap_or_default();
-                ui.weak(format!("line {} · `{}`{idx} {}", f.line, f.buffer, f.op));
+                let idx = f.expect.index.map(|i| format!(" IDX {i}")).unwrap_or_default();
+                ui.weak(format!("line {} · `{}`{idx} {}", f.expect.line, f.expect.buffer, f.expect.op));
             });
             ui.add(
                 egui::Label::new(
-                    egui::RichText::new(format!("expected {}\nactual   {}", f.expected, f.actual))
+                    egui::RichText::new(format!("expected {}\nactual   {}", f.expect.expected, f.expect.actual))
                         .monospace(),
                 )
                 .wrap(),

@@ -222,10 +222,10 @@ impl Session {
         let program = Arc::new(load(&bytes, &opts).map_err(|e| format!("{name}: {e}"))?);
         let initial = example_bindings(&program, settings.max_buffer_mib.saturating_mul(1 << 20))
             .map_err(|e| format!("{name}: {e} (raise it in the Limits menu)"))?;
-        let mut s = Self::from_parts(name, bytes, program, initial, settings.config())?;
-        s.entry = entry.clone();
-        s.loaded = (entry, BTreeMap::new());
-        Ok(s)
+        Ok(
+            Self::with_entries(name, bytes, program, initial, settings.config(), all)?
+                .with_load(entry, BTreeMap::new()),
+        )
     }
 
     /// Records the entry point and specialization `program` was loaded with (an AmberScript's
@@ -246,6 +246,19 @@ impl Session {
         initial: lanescope_core::Bindings,
         cfg: Config,
     ) -> Result<Self, String> {
+        let entries = compute_entries(&bytes);
+        Self::with_entries(name, bytes, program, initial, cfg, entries)
+    }
+
+    /// [`Self::from_parts`] with the module's compute entry points already read.
+    fn with_entries(
+        name: &str,
+        bytes: Vec<u8>,
+        program: Arc<Program>,
+        initial: lanescope_core::Bindings,
+        cfg: Config,
+        entries: Vec<String>,
+    ) -> Result<Self, String> {
         let disasm = Disassembly::new(&program);
         let cfg = Config {
             record_trace: true,
@@ -253,7 +266,6 @@ impl Session {
         };
         let sim =
             Simulator::new(Arc::clone(&program), cfg, &initial).map_err(|e| run_error(name, &e))?;
-        let entries = compute_entries(&bytes);
         Ok(Self {
             name: name.to_owned(),
             bytes,

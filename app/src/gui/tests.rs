@@ -1147,6 +1147,26 @@ fn current_source_line(app: &LanescopeApp) -> Option<u32> {
         .map(|p| p.line)
 }
 
+/// Scheduler steps (Alt+F10), at most `max`, until subgroup 0 has tangles on two different
+/// source lines; whether it got there.
+fn scheduler_steps_until_two_lines(h: &mut Harness<'_, LanescopeApp>, max: usize) -> bool {
+    for _ in 0..max {
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+        h.run_steps(1);
+        let sim = h.state().session.as_ref().unwrap().sim();
+        let lines: std::collections::BTreeSet<u32> = sim
+            .tangles()
+            .iter()
+            .filter(|t| t.subgroup == 0)
+            .filter_map(|t| sim.tangle_source_pos(0, t.id).map(|p| p.line))
+            .collect();
+        if lines.len() >= 2 {
+            return true;
+        }
+    }
+    false
+}
+
 #[test]
 fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
     let mut h = harness("if_else");
@@ -1211,23 +1231,7 @@ fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
     ));
     h.run_steps(2);
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
-    let mut two = false;
-    for _ in 0..400 {
-        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
-        h.run_steps(1);
-        let s = h.state().session.as_ref().unwrap();
-        let sim = s.sim();
-        let lines: std::collections::BTreeSet<u32> = sim
-            .tangles()
-            .iter()
-            .filter(|t| t.subgroup == 0)
-            .filter_map(|t| sim.tangle_source_pos(0, t.id).map(|p| p.line))
-            .collect();
-        if lines.len() >= 2 {
-            two = true;
-            break;
-        }
-    }
+    let two = scheduler_steps_until_two_lines(&mut h, 400);
     assert!(two, "the loop never showed two tangles on two lines");
 }
 
@@ -1459,23 +1463,7 @@ fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
         seen.extend(line);
     }
     assert!(seen.len() >= 3, "the highlight moved over {seen:?}");
-    let mut two = false;
-    for _ in 0..200 {
-        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
-        h.run_steps(1);
-        let s = h.state().session.as_ref().unwrap();
-        let sim = s.sim();
-        let lines: std::collections::BTreeSet<u32> = sim
-            .tangles()
-            .iter()
-            .filter(|t| t.subgroup == 0)
-            .filter_map(|t| sim.tangle_source_pos(0, t.id).map(|p| p.line))
-            .collect();
-        if lines.len() >= 2 {
-            two = true;
-            break;
-        }
-    }
+    let two = scheduler_steps_until_two_lines(&mut h, 200);
     assert!(two, "the if never showed two tangles on two lines");
     // The legend under the lanes says what each colour is: both sides, by their lines.
     h.run_steps(2);
@@ -1485,339 +1473,6 @@ fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
         .count();
     assert!(sides >= 2, "{sides} legend rows for subgroup 0");
     h.get_by_label_contains("an undefined value (poison)");
-}
-
-const INPUTS_GLSL: &str = "#version 450
-layout(local_size_x = 4) in;
-layout(constant_id = 3) const uint K = 7u;
-struct P { vec3 pos; float w; uint id; };
-layout(std430, set = 0, binding = 0) buffer B { uint count; P items[]; } b;
-layout(push_constant) uniform PC { uint n; float scale; } pc;
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i < pc.n) {
-        b.items[i].w = b.items[i].pos.x * pc.scale + float(K);
-        b.items[i].id = i + K;
-    }
-    if (i == 0u) { b.count = pc.n; }
-}
-";
-
-fn inputs_app() -> LanescopeApp {
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open_source(super::editor::Editor::new(
-        "inputs.comp",
-        lanescope_front::Language::Glsl,
-        INPUTS_GLSL.into(),
-    ));
-    assert!(app.error.is_none(), "{:?}", app.error);
-    app
-}
-
-/// Buffers and push constants read as the shader declares them: member names, vector
-/// components, array elements, std430 offsets.
-#[test]
-fn blocks_are_laid_out_by_their_declaration() {
-    let app = inputs_app();
-    let p = &app.session.as_ref().unwrap().program;
-    let b = p.resources.iter().position(|r| !r.push_constant).unwrap();
-    let f = p.resource_fields(b, 16 + 2 * 32, 100);
-    let got: Vec<(String, u64, String)> = f
-        .fields
-        .iter()
-        .map(|f| {
-            (
-                f.path.clone(),
-                f.offset,
-                lanescope_core::program::scalar_name(f.ty),
-            )
-        })
-        .collect();
-    let want = [
-        ("b.count", 0, "u32"),
-        ("b.items[0].pos.x", 16, "f32"),
-        ("b.items[0].pos.y", 20, "f32"),
-        ("b.items[0].pos.z", 24, "f32"),
-        ("b.items[0].w", 28, "f32"),
-        ("b.items[0].id", 32, "u32"),
-        ("b.items[1].pos.x", 48, "f32"),
-    ];
-    for (i, (path, off, ty)) in want.iter().enumerate() {
-        assert_eq!(
-            got[i],
-            (path.to_string(), *off, ty.to_string()),
-            "field {i}: {got:?}"
-        );
-    }
-    assert_eq!(f.fields.len(), 11);
-    assert_eq!(f.runtime_array, Some((16, 32)));
-    assert!(!f.truncated);
-    assert!(p.resource_fields(b, 1 << 20, 5).truncated);
-    let pc = p.resources.iter().position(|r| r.push_constant).unwrap();
-    let paths: Vec<String> = p
-        .resource_fields(pc, 8, 10)
-        .fields
-        .into_iter()
-        .map(|f| f.path)
-        .collect();
-    assert_eq!(paths, ["pc.n", "pc.scale"]);
-}
-
-/// Numbers in, numbers out: text and JSON read as the declared types (a runtime array grows to
-/// take them), fills by pattern, and errors that name the value.
-#[test]
-fn buffers_fill_import_and_export_by_their_types() {
-    use super::inputs::{export_numbers, fill, import_numbers, read, Fill};
-    let app = inputs_app();
-    let p = &app.session.as_ref().unwrap().program;
-    let r = p.resources.iter().position(|r| !r.push_constant).unwrap();
-    let mut b = vec![0u8; 16 + 32];
-    // 1 + 5 + 5 values: one element more than the buffer holds.
-    let n = import_numbers(p, r, &mut b, "[2, [1.5, 2, 3, 0.25, 9], 4e0, 5 6 7 8]").unwrap();
-    assert_eq!(n, 11);
-    assert_eq!(b.len(), 16 + 64, "the runtime array grew by one element");
-    let f32_at = |b: &[u8], o: u64| {
-        f32::from_bits(read(b, o, lanescope_core::value::ScalarTy::Float { bits: 32 }) as u32)
-    };
-    assert_eq!(
-        read(
-            &b,
-            0,
-            lanescope_core::value::ScalarTy::Int {
-                bits: 32,
-                signed: false
-            }
-        ),
-        2
-    );
-    assert_eq!(f32_at(&b, 16), 1.5);
-    assert_eq!(f32_at(&b, 28), 0.25);
-    assert_eq!(
-        read(
-            &b,
-            32,
-            lanescope_core::value::ScalarTy::Int {
-                bits: 32,
-                signed: false
-            }
-        ),
-        9
-    );
-    assert_eq!(f32_at(&b, 48), 4.0);
-    let text = export_numbers(p, r, &b);
-    assert_eq!(
-        text.lines().collect::<Vec<_>>(),
-        ["2", "1.5", "2.0", "3.0", "0.25", "9", "4.0", "5.0", "6.0", "7.0", "8"]
-    );
-    let mut again = vec![0u8; 16 + 64];
-    import_numbers(p, r, &mut again, &text).unwrap();
-    assert_eq!(again, b, "export then import is the identity");
-    let e = import_numbers(p, r, &mut b, "1 2 x").unwrap_err();
-    assert!(
-        e.contains("number 3") && e.contains("b.items[0].pos.y") && e.contains("f32"),
-        "{e}"
-    );
-    // Fills: index counts the declared values, random is the same for the same seed.
-    fill(p, r, &mut b, Fill::Index, "", 0).unwrap();
-    assert_eq!(f32_at(&b, 16), 1.0);
-    assert_eq!(
-        read(
-            &b,
-            32,
-            lanescope_core::value::ScalarTy::Int {
-                bits: 32,
-                signed: false
-            }
-        ),
-        5
-    );
-    let (mut x, mut y) = (b.clone(), b.clone());
-    fill(p, r, &mut x, Fill::Random, "", 9).unwrap();
-    fill(p, r, &mut y, Fill::Random, "", 9).unwrap();
-    assert_eq!(x, y);
-    assert!((0.0..1.0).contains(&f32_at(&x, 16)));
-    let e = fill(p, r, &mut x, Fill::Constant, "abc", 0).unwrap_err();
-    assert!(e.contains("abc"), "{e}");
-}
-
-/// Push constants, specialization constants and the dispatch set in the Inputs panel run.
-#[test]
-fn the_inputs_panel_sets_push_and_spec_constants_and_they_run() {
-    let mut app = inputs_app();
-    {
-        let s = app.session.as_mut().unwrap();
-        s.initial.push_constants = [3u32.to_le_bytes(), 2.0f32.to_bits().to_le_bytes()].concat();
-        let r = s
-            .program
-            .resources
-            .iter()
-            .position(|r| !r.push_constant)
-            .unwrap();
-        let b = &mut s.initial.buffers[0].2;
-        super::inputs::import_numbers(&s.program, r, b, "0  1 0 0 0 0  2 0 0 0 0  3 0 0 0 0")
-            .unwrap();
-        s.spec.insert(3, lanescope_core::SpecValue::Bits(10));
-    }
-    app.reset();
-    assert!(app.error.is_none(), "{:?}", app.error);
-    finish(&mut app);
-    let s = app.session.as_ref().unwrap();
-    let out = s.sim().buffer(0, 0).unwrap();
-    let u = |o: usize| u32::from_le_bytes(out[o..o + 4].try_into().unwrap());
-    let f = |o: usize| f32::from_bits(u(o));
-    assert_eq!(u(0), 3, "count = pc.n");
-    assert_eq!(
-        (f(28), u(32)),
-        (12.0, 10),
-        "item 0: 1 * 2 + K, 0 + K with K = 10"
-    );
-    assert_eq!((f(60), u(64)), (14.0, 11));
-    assert_eq!((f(92), u(96)), (16.0, 12));
-    // Saved as AmberScript, the inputs (specialization included) come along and rerun the same.
-    let text = app.amber_text().unwrap();
-    assert!(text.contains("SPECIALIZE 3 AS uint32 10"), "{text}");
-    let report =
-        lanescope_front::amber::run_text(&text, &lanescope_front::InProcess, &Default::default());
-    assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
-    // The panel shows all of it by name.
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(3);
-    h.get_by_label("Specialization constants");
-    h.get_by_label("K");
-    h.get_by_label("SpecId 3");
-    h.get_by_label("default 7");
-    h.get_by_label_contains("Push constants `pc` (8 bytes)");
-    h.get_by_label("pc.scale");
-    h.get_by_label("b.items[0].pos.x");
-    // Index fill from the panel, and the run starts again from it.
-    h.get_by_label("Fill").click();
-    h.run_steps(3);
-    let s = h.state().session.as_ref().unwrap();
-    assert_eq!(s.step_count(), 0);
-    let init = &s.initial.buffers[0].2;
-    assert_eq!(
-        f32::from_bits(u32::from_le_bytes(init[16..20].try_into().unwrap())),
-        1.0
-    );
-}
-
-/// A module with several compute entry points opens on the first; choosing another loads it
-/// (with the buffers both declare kept).
-#[test]
-fn another_entry_point_is_a_choice_in_inputs() {
-    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
-               @compute @workgroup_size(4) fn first(@builtin(local_invocation_index) l: u32) { o[l] = 1u; }\n\
-               @compute @workgroup_size(8) fn second(@builtin(local_invocation_index) l: u32) { o[l] = 2u; }\n";
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open_source(super::editor::Editor::new(
-        "two.wgsl",
-        lanescope_front::Language::Wgsl,
-        src.into(),
-    ));
-    assert!(app.error.is_none(), "{:?}", app.error);
-    let s = app.session.as_ref().unwrap();
-    assert_eq!(s.entries, ["first", "second"]);
-    assert_eq!(s.program.entry_name, "first");
-    app.session.as_mut().unwrap().entry = Some("second".into());
-    app.reset();
-    assert!(app.error.is_none(), "{:?}", app.error);
-    finish(&mut app);
-    let s = app.session.as_ref().unwrap();
-    assert_eq!(
-        (s.program.entry_name.as_str(), s.program.local_size[0]),
-        ("second", 8)
-    );
-    assert_eq!(
-        &s.sim().buffer(0, 0).unwrap()[..8],
-        &[2, 0, 0, 0, 2, 0, 0, 0]
-    );
-}
-
-/// A script whose EXPECTs fail shows each in the diagnostics list with expected beside actual;
-/// "Last write" goes to the step that wrote the word.
-#[test]
-fn failed_expectations_are_diagnostics_that_jump_to_the_last_write() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../front/tests/amber/fail_hex.amber"
-    );
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open("fail_hex.amber", std::fs::read(path).unwrap());
-    let failed = app.scenario.as_ref().unwrap().failed.clone();
-    assert_eq!(
-        failed.iter().map(|f| f.op.as_str()).collect::<Vec<_>>(),
-        ["EQ", "EQ_BUFFER", "RMSE_BUFFER", "GT"],
-        "{failed:?}"
-    );
-    let line = failed[0].line;
-    assert_eq!(failed[0].at, Some((0, 1, 0)));
-    assert!(failed[0].expected.contains('9') && failed[0].actual.contains('8'));
-    assert_eq!(failed[3].at, Some((0, 3, 4)));
-    finish(&mut app);
-    let end = app.session.as_ref().unwrap().step_count();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(3);
-    h.get_by_label_contains("Diagnostics (4");
-    assert_eq!(h.get_all_by_label("EXPECT failed").count(), 4);
-    h.get_by_label_contains(&format!("line {line} · `b` IDX 0 EQ"));
-    h.get_all_by_label("Last write").next().unwrap().click();
-    h.run_steps(3);
-    let s = h.state().session.as_ref().unwrap();
-    let at = s.step_count();
-    assert!(at > 0 && at < end, "went to step {at} of {end}");
-    assert!(
-        h.state().status.contains("last write"),
-        "{}",
-        h.state().status
-    );
-}
-
-/// A script opened by its path reads the files it names beside it; opened without one (a
-/// link, the browser) it says it cannot.
-#[test]
-fn an_amberscript_reads_the_files_it_names_beside_it() {
-    let dir = std::env::temp_dir().join(format!("lanescope-amber-files-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = "#!amber\n\
-        SHADER compute s GLSL\n\
-        #version 450\n\
-        layout(local_size_x = 4) in;\n\
-        layout(set = 0, binding = 0) buffer B { uint v[]; };\n\
-        void main() { v[gl_LocalInvocationID.x] *= 2u; }\n\
-        END\n\
-        BUFFER b DATA_TYPE uint32 SIZE 4 FILE TEXT data.txt\n\
-        PIPELINE compute p\n\
-        \x20 ATTACH s\n\
-        \x20 BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\n\
-        END\n\
-        RUN p 1 1 1\n\
-        EXPECT b IDX 0 EQ 2 4 6 8\n";
-    std::fs::write(dir.join("data.txt"), "1 2 3 4\n").unwrap();
-    let path = dir.join("double.amber");
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open(&path.display().to_string(), script.as_bytes().to_vec());
-    assert!(app.error.is_none(), "{:?}", app.error);
-    let sc = app.scenario.clone().unwrap();
-    assert_eq!(sc.name, "double.amber");
-    assert!(sc.report.starts_with("PASS"), "{}", sc.report);
-    assert_eq!(
-        app.session.as_ref().unwrap().initial.buffers[0].2,
-        [1u32, 2, 3, 4]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect::<Vec<u8>>()
-    );
-    // Without a folder the file cannot be read: the script is skipped, saying which file.
-    let mut other = LanescopeApp::new(Settings::default());
-    other.open("double.amber", script.as_bytes().to_vec());
-    let text =
-        other.scenario.map(|s| s.report).unwrap_or_default() + &other.error.unwrap_or_default();
-    assert!(text.contains("data.txt"), "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// At 1280x720 (and 1920x1080) every toolbar control, every tab and the diagnostics list lie
@@ -2014,108 +1669,5 @@ fn a_long_error_wraps_inside_the_window() {
     assert!(r.right() <= 1400.0 && r.height() > 30.0, "{r:?}");
 }
 
-/// Image snapshots of the main states, rendered by wgpu (on Mesa's software Vulkan driver,
-/// lavapipe, which scripts/setup-native.sh installs) and compared with the reviewed PNGs in
-/// app/tests/snapshots (`UPDATE_SNAPSHOTS=1` rewrites them after a deliberate change).
-mod snapshots {
-    use super::*;
-    use egui_kittest::SnapshotResults;
-
-    fn shot(
-        results: &mut SnapshotResults,
-        name: &str,
-        size: (f32, f32),
-        theme: egui::Theme,
-        setup: impl FnOnce(&mut Harness<'_, LanescopeApp>),
-    ) {
-        let mut app = LanescopeApp::new(Settings::default());
-        app.open_example("if_else");
-        let mut h = Harness::builder()
-            .with_size(egui::vec2(size.0, size.1))
-            .with_theme(theme)
-            .wgpu()
-            .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-        h.run_steps(2);
-        setup(&mut h);
-        h.run_steps(4);
-        // Small differences between software rasterizers are tolerated; a moved or missing
-        // panel is not.
-        let opts = egui_kittest::SnapshotOptions::new()
-            .threshold(1.0)
-            .max_failed_pixels(2000);
-        h.snapshot_options(name, &opts);
-        results.extend_harness(&mut h);
-    }
-
-    /// Alt+F10 until the if has split subgroup 0 in two tangles on two lines.
-    fn to_the_split(h: &mut Harness<'_, LanescopeApp>) {
-        for _ in 0..60 {
-            h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
-            h.run_steps(1);
-            let s = h.state().session.as_ref().unwrap();
-            if s.sim().tangles().iter().filter(|t| t.subgroup == 0).count() > 1 {
-                break;
-            }
-        }
-    }
-
-    #[test]
-    fn main_view_in_both_themes_and_sizes() {
-        let mut results = SnapshotResults::new();
-        for (size, tag) in [
-            ((1280.0, 720.0), "1280x720"),
-            ((1920.0, 1080.0), "1920x1080"),
-        ] {
-            for (theme, t) in [(egui::Theme::Dark, "dark"), (egui::Theme::Light, "light")] {
-                shot(
-                    &mut results,
-                    &format!("main_{tag}_{t}"),
-                    size,
-                    theme,
-                    to_the_split,
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn timeline_presenter_and_amber_failures() {
-        let mut results = SnapshotResults::new();
-        let small = (1280.0, 720.0);
-        shot(
-            &mut results,
-            "timeline_1280x720_dark",
-            small,
-            egui::Theme::Dark,
-            |h| {
-                to_the_split(h);
-                h.get_by_label("Timeline").click();
-            },
-        );
-        shot(
-            &mut results,
-            "presenter_1280x720_dark",
-            small,
-            egui::Theme::Dark,
-            |h| {
-                to_the_split(h);
-                h.key_press(egui::Key::F2);
-            },
-        );
-        shot(
-            &mut results,
-            "amber_failures_1280x720_light",
-            small,
-            egui::Theme::Light,
-            |h| {
-                let path = concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../front/tests/amber/fail_hex.amber"
-                );
-                h.state_mut()
-                    .open("fail_hex.amber", std::fs::read(path).unwrap());
-                finish(h.state_mut());
-            },
-        );
-    }
-}
+mod inputs;
+mod snapshots;

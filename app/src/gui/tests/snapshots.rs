@@ -1,0 +1,104 @@
+//! Image snapshots of the main states, rendered by wgpu (on Mesa's software Vulkan driver,
+//! lavapipe, which scripts/setup-native.sh installs) and compared with the reviewed PNGs in
+//! app/tests/snapshots (`UPDATE_SNAPSHOTS=1` rewrites them after a deliberate change).
+
+use super::*;
+use egui_kittest::SnapshotResults;
+
+fn shot(
+    results: &mut SnapshotResults,
+    name: &str,
+    size: (f32, f32),
+    theme: egui::Theme,
+    setup: impl FnOnce(&mut Harness<'_, LanescopeApp>),
+) {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(size.0, size.1))
+        .with_theme(theme)
+        .wgpu()
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    setup(&mut h);
+    h.run_steps(4);
+    // Small differences between software rasterizers are tolerated; a moved or missing
+    // panel is not.
+    let opts = egui_kittest::SnapshotOptions::new()
+        .threshold(1.0)
+        .max_failed_pixels(2000);
+    h.snapshot_options(name, &opts);
+    results.extend_harness(&mut h);
+}
+
+/// Alt+F10 until the if has split subgroup 0 in two tangles on two lines.
+fn to_the_split(h: &mut Harness<'_, LanescopeApp>) {
+    for _ in 0..60 {
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+        h.run_steps(1);
+        let s = h.state().session.as_ref().unwrap();
+        if s.sim().tangles().iter().filter(|t| t.subgroup == 0).count() > 1 {
+            break;
+        }
+    }
+}
+
+#[test]
+fn main_view_in_both_themes_and_sizes() {
+    let mut results = SnapshotResults::new();
+    for (size, tag) in [
+        ((1280.0, 720.0), "1280x720"),
+        ((1920.0, 1080.0), "1920x1080"),
+    ] {
+        for (theme, t) in [(egui::Theme::Dark, "dark"), (egui::Theme::Light, "light")] {
+            shot(
+                &mut results,
+                &format!("main_{tag}_{t}"),
+                size,
+                theme,
+                to_the_split,
+            );
+        }
+    }
+}
+
+#[test]
+fn timeline_presenter_and_amber_failures() {
+    let mut results = SnapshotResults::new();
+    let small = (1280.0, 720.0);
+    shot(
+        &mut results,
+        "timeline_1280x720_dark",
+        small,
+        egui::Theme::Dark,
+        |h| {
+            to_the_split(h);
+            h.get_by_label("Timeline").click();
+        },
+    );
+    shot(
+        &mut results,
+        "presenter_1280x720_dark",
+        small,
+        egui::Theme::Dark,
+        |h| {
+            to_the_split(h);
+            h.key_press(egui::Key::F2);
+        },
+    );
+    shot(
+        &mut results,
+        "amber_failures_1280x720_light",
+        small,
+        egui::Theme::Light,
+        |h| {
+            let path = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../front/tests/amber/fail_hex.amber"
+            );
+            h.state_mut()
+                .open("fail_hex.amber", std::fs::read(path).unwrap());
+            finish(h.state_mut());
+        },
+    );
+}
