@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { spawn } from "node:child_process";
 import { readFile, mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { decodePng, distinctColours } from "./png.mjs";
+import { decodePng, distinctColours, meanLuminance } from "./png.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const dist = join(root, "dist");
@@ -302,6 +302,67 @@ try {
   await page.waitForTimeout(1000);
   const bad = decodePng(await page.screenshot({ path: join(shots, "12-bad-link.png") }));
   check(distinctColours(bad) > 20, "the canvas is still drawn after a bad link");
+
+  // 7. The states the UI's image snapshots hold (app/tests/snapshots), in Chromium: if_else at
+  // its split (step 32) in both themes at 1280x720 and 1920x1080, the timeline, presenter mode,
+  // the code and graph folded (Ctrl+B, Ctrl+J), and an AmberScript's failed EXPECTs.
+  const snap = async (name, fragment, want, w, h, theme, keys = []) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto(`${base}#${fragment}`);
+    await page.reload();
+    await page.waitForFunction((x) => document.title.endsWith(x), want, { timeout: 60_000 }).catch(() => {});
+    await page.waitForTimeout(800);
+    for (const k of keys) {
+      await page.mouse.click(w / 2, h - 60);
+      await page.keyboard.press(k);
+      await page.waitForTimeout(400);
+    }
+    const shot = decodePng(await page.screenshot({ path: join(shots, `snap-${name}.png`) }));
+    const lum = meanLuminance(shot);
+    check(
+      (await page.title()).endsWith(want) && distinctColours(shot) > 20,
+      `snapshot state ${name}: "${await page.title()}", ${distinctColours(shot)} colours`,
+    );
+    check(theme === "dark" ? lum < 100 : lum > 150, `${name} is drawn in the ${theme} theme (mean luminance ${lum.toFixed(0)})`);
+    return shot;
+  };
+  const split = "example=if_else&step=32";
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    for (const theme of ["dark", "light"]) {
+      await snap(`main_${w}x${h}_${theme}`, split, "if_else.spv — step 32", w, h, theme);
+    }
+  }
+  await snap("timeline_1280x720_dark", `${split}&view=timeline`, "if_else.spv — step 32", 1280, 720, "dark");
+  await snap("presenter_1280x720_dark", split, "if_else.spv — step 32", 1280, 720, "dark", ["F2"]);
+  const wide = await snap("main_1280x720_light", split, "if_else.spv — step 32", 1280, 720, "light");
+  const folded = await snap("folded_code_and_graph_1280x720_light", split, "if_else.spv — step 32", 1280, 720, "light", [
+    "Control+B",
+    "Control+J",
+  ]);
+  // Folded, the code's columns at the left edge show the page's plain panel colour instead of
+  // source text: the picture changed where the code was.
+  let changed = 0;
+  for (let i = 0; i < wide.pixels.length; i += wide.channels) {
+    const x = (i / wide.channels) % wide.width;
+    if (x > 60 && x < 400 && wide.pixels[i] !== folded.pixels[i]) changed++;
+  }
+  check(changed > 20_000, `Ctrl+B and Ctrl+J fold the code and the graph (${changed} pixels changed)`);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.mouse.click(640, 660);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles(join(root, "front", "tests", "amber", "fail_hex.amber"));
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("fail_hex"), null, { timeout: 15_000 }).catch(() => {});
+  await page.mouse.click(640, 660);
+  await page.keyboard.press("F5");
+  await page.waitForTimeout(1500);
+  const amber = decodePng(await page.screenshot({ path: join(shots, "snap-amber_failures_1280x720_light.png") }));
+  check(
+    (await page.title()).includes("fail_hex") && distinctColours(amber) > 20,
+    `an AmberScript with failing EXPECTs opens: "${await page.title()}"`,
+  );
 } catch (e) {
   check(false, `browser test crashed: ${e.stack ?? e}`);
 } finally {

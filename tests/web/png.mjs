@@ -68,3 +68,14 @@ export function distinctColours(img) {
   }
   return seen.size;
 }
+
+// Mean luminance (0-255) of the image: a dark theme's screen is well under half, a light one's
+// well over.
+export function meanLuminance(img) {
+  const { pixels, channels } = img;
+  let sum = 0;
+  for (let i = 0; i < pixels.length; i += channels) {
+    sum += 0.2126 * pixels[i] + 0.7152 * pixels[i + 1] + 0.0722 * pixels[i + 2];
+  }
+  return sum / (pixels.length / channels);
+}

@@ -61,6 +61,8 @@ const STEPS_PER_CHECK: u64 = 32;
 pub struct LanescopeApp {
     /// What the open module runs under (the toolbar shows and changes these).
     pub settings: Settings,
+    /// Which panes are open, and how the graph and the views share the middle.
+    pub panes: panels::Panes,
     /// The person's own settings while a link's or a lesson's are in force: they come back with
     /// the next example or file opened, and they are what is saved between runs.
     own: Option<Settings>,
@@ -94,6 +96,10 @@ pub struct LanescopeApp {
     pub timeline_span: u64,
     /// Subgroups whose timeline rows the person folded or unfolded (against the default).
     pub timeline_flipped: std::collections::BTreeSet<u32>,
+    /// The step and followed subgroup the timeline last scrolled to.
+    timeline_seen: Option<(u64, Option<u32>)>,
+    /// The followed subgroup's rows and the timeline's visible area, on screen, last frame.
+    pub(crate) timeline_view: Option<(egui::Rect, egui::Rect)>,
     /// A lane picked in a view (subgroup, lane): the dot product detail, matrix highlights.
     pub selected_lane: Option<(u32, u32)>,
     pub matrix_sel: views::matrix::Selection,
@@ -203,6 +209,7 @@ impl LanescopeApp {
     pub fn new(settings: Settings) -> Self {
         Self {
             settings,
+            panes: Default::default(),
             own: None,
             session: None,
             error: None,
@@ -225,6 +232,8 @@ impl LanescopeApp {
             tab: views::Tab::Lanes,
             timeline_span: 300,
             timeline_flipped: Default::default(),
+            timeline_seen: None,
+            timeline_view: None,
             selected_lane: None,
             matrix_sel: views::matrix::Selection::default(),
             rotate_anim: (0, 0.0),
@@ -763,6 +772,17 @@ impl LanescopeApp {
                 i.count_and_consume_key(Modifiers::NONE, Key::F11),
             )
         });
+        // Ctrl+Alt+B before Ctrl+B, which would also match it.
+        let (side, graph, code) = ctx.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::COMMAND.plus(Modifiers::ALT), Key::B),
+                i.consume_key(Modifiers::COMMAND, Key::J),
+                i.consume_key(Modifiers::COMMAND, Key::B),
+            )
+        });
+        self.panes.code ^= code;
+        self.panes.graph ^= graph;
+        self.panes.side ^= side;
         let (run, animate, open, stop, toggle) = ctx.input_mut(|i| {
             (
                 i.consume_key(Modifiers::NONE, Key::F5),
@@ -1064,6 +1084,7 @@ pub struct EframeApp(pub LanescopeApp);
 
 const SETTINGS_KEY: &str = "lanescope-settings";
 const EDITOR_KEY: &str = "lanescope-editor";
+const PANES_KEY: &str = "lanescope-panes";
 
 impl EframeApp {
     /// Starts on `file`, else on the default example; then applies `link` (a permalink
@@ -1078,6 +1099,9 @@ impl EframeApp {
             .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
             .unwrap_or_default();
         let mut app = LanescopeApp::new(settings);
+        if let Some(p) = cc.storage.and_then(|s| eframe::get_value(s, PANES_KEY)) {
+            app.panes = p;
+        }
         // The browser comes back to the last edit (a reload loses nothing); natively the
         // person saves their source to a file.
         let last_edit: Option<editor::Editor> = if cfg!(target_arch = "wasm32") && link.is_none() {
@@ -1131,6 +1155,7 @@ impl eframe::App for EframeApp {
         // A link's or a lesson's settings belong to that session, not to the next start.
         eframe::set_value(storage, SETTINGS_KEY, &self.0.own_settings());
         eframe::set_value(storage, EDITOR_KEY, &self.0.editor);
+        eframe::set_value(storage, PANES_KEY, &self.0.panes);
     }
 }
 

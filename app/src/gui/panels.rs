@@ -149,6 +149,40 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             {
                 app.copy_link(ui.ctx());
             }
+            ui.menu_button("View", |ui| {
+                let panes = &mut app.panes;
+                for (open, name, keys) in [
+                    (&mut panes.code, "Code", "Ctrl+B"),
+                    (&mut panes.graph, "Control flow", "Ctrl+J"),
+                    (&mut panes.side, "Values and inputs", "Ctrl+Alt+B"),
+                ] {
+                    if ui
+                        .add(egui::Button::selectable(*open, name).shortcut_text(keys))
+                        .clicked()
+                    {
+                        *open = !*open;
+                        ui.close();
+                    }
+                }
+                if ui
+                    .add(egui::Button::selectable(app.presenter, "Presenter").shortcut_text("F2"))
+                    .clicked()
+                {
+                    app.presenter = !app.presenter;
+                    ui.close();
+                }
+                ui.separator();
+                if ui
+                    .button("Reset layout")
+                    .on_hover_text("Every pane open, the graph sized for the open view")
+                    .clicked()
+                {
+                    app.panes = Panes::default();
+                    ui.close();
+                }
+            })
+            .response
+            .on_hover_text("Show or fold the code, the graph and the values panel");
             ui.toggle_value(&mut app.presenter, "Presenter")
                 .on_hover_text("Large fonts, high contrast, Space steps (F2)");
             ui.separator();
@@ -392,10 +426,24 @@ pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 /// The left panel: the source (editable or from debug information) and the disassembly.
 pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    egui::Panel::left("disassembly")
-        .default_size(460.0)
-        .resizable(true)
-        .show(ui, |ui| {
+    let before = app.panes.code;
+    let mut open = before;
+    egui::Panel::show_switched(
+        ui,
+        &mut open,
+        egui::Panel::left("code-folded")
+            .exact_size(FOLDED_WIDTH)
+            .resizable(false),
+        egui::Panel::left("disassembly")
+            .default_size(460.0)
+            .resizable(true),
+        |ui, expanded| {
+            if !expanded {
+                if folded_strip(ui, "Code", "Show the source and disassembly (Ctrl+B)") {
+                    app.panes.code = true;
+                }
+                return;
+            }
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut app.left_tab, LeftTab::Source, "Source")
                     .on_hover_text(
@@ -403,13 +451,78 @@ pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     );
                 ui.selectable_value(&mut app.left_tab, LeftTab::Disassembly, "Disassembly")
                     .on_hover_text("The module's instructions, as spirv-dis prints them");
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui
+                        .small_button("Hide")
+                        .on_hover_text("Fold the code to a strip at the edge (Ctrl+B)")
+                        .clicked()
+                    {
+                        app.panes.code = false;
+                    }
+                });
             });
             ui.separator();
             match app.left_tab {
                 LeftTab::Source => super::editor::source_view(app, ui),
                 LeftTab::Disassembly => disassembly(app, ui),
             }
-        });
+        },
+    );
+    // A drag on the panel's edge (or a double click) folds or unfolds it too.
+    if open != before {
+        app.panes.code = open;
+    }
+}
+
+/// Width of a folded panel's strip.
+const FOLDED_WIDTH: f32 = 26.0;
+
+/// Which panes are open; kept between runs, so a layout the person chose stays.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Panes {
+    /// The source and disassembly, left.
+    pub code: bool,
+    /// The control-flow graph, above the views.
+    pub graph: bool,
+    /// The lesson, values, inputs and diagnostics, right.
+    pub side: bool,
+    /// The graph's share of the middle's height, set by dragging the bar under it; `None`:
+    /// as much as the open view leaves.
+    pub graph_share: Option<f32>,
+}
+
+impl Default for Panes {
+    fn default() -> Self {
+        Self {
+            code: true,
+            graph: true,
+            side: true,
+            graph_share: None,
+        }
+    }
+}
+
+/// A folded panel: a narrow strip with its name written upwards; a click unfolds it.
+fn folded_strip(ui: &mut egui::Ui, name: &str, hint: &str) -> bool {
+    let rect = ui.available_rect_before_wrap();
+    let resp = ui.allocate_rect(rect, egui::Sense::click());
+    resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+    let visuals = ui.style().interact(&resp);
+    if resp.hovered() {
+        ui.painter().rect_filled(rect, 2.0, visuals.weak_bg_fill);
+    }
+    let color = visuals.text_color();
+    let galley =
+        ui.painter()
+            .layout_no_wrap(format!("{name} »"), egui::FontId::proportional(14.0), color);
+    // Turned a quarter left, the text's top faces the panel's start and reads bottom to top.
+    let size = galley.size();
+    let pos = egui::pos2(rect.center().x - size.y / 2.0, rect.top() + 10.0 + size.x);
+    ui.painter().add(
+        egui::epaint::TextShape::new(pos, galley, color).with_angle(-std::f32::consts::FRAC_PI_2),
+    );
+    resp.on_hover_text(hint).clicked()
 }
 
 fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -542,11 +655,56 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 }
 
 pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    egui::Panel::right("inspect")
-        .default_size(380.0)
-        .resizable(true)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
+    let before = app.panes.side;
+    let mut open = before;
+    egui::Panel::show_switched(
+        ui,
+        &mut open,
+        egui::Panel::right("inspect-folded")
+            .exact_size(FOLDED_WIDTH)
+            .resizable(false),
+        egui::Panel::right("inspect")
+            .default_size(380.0)
+            .resizable(true),
+        |ui, expanded| {
+            if !expanded {
+                let n = app
+                    .session
+                    .as_ref()
+                    .map_or(0, |s| s.sim().diagnostics().len());
+                let name = if n > 0 {
+                    format!("Values · {n} diagnostics")
+                } else {
+                    "Values".into()
+                };
+                let hint = "Show the lesson, values, inputs and diagnostics (Ctrl+Alt+B)";
+                if folded_strip(ui, &name, hint) {
+                    app.panes.side = true;
+                }
+                return;
+            }
+            side_contents(app, ui);
+        },
+    );
+    if open != before {
+        app.panes.side = open;
+    }
+}
+
+fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        ui.strong("Values and inputs");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui
+                .small_button("Hide")
+                .on_hover_text("Fold this panel to a strip at the edge (Ctrl+Alt+B)")
+                .clicked()
+            {
+                app.panes.side = false;
+            }
+        });
+    });
+    egui::ScrollArea::vertical()
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
                     if let Some(l) = app.lesson.and_then(|i| app.lessons.get(i)) {
@@ -652,7 +810,6 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         .default_open(false)
                         .show(ui, |ui| buffers(app, ui));
                 });
-        });
 }
 
 /// The source variables in scope where the followed tangle stands, by name: the value in its

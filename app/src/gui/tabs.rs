@@ -12,8 +12,26 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             return;
         };
         let tangles = s.sim().tangles();
-        ui.horizontal(|ui| {
+        // Wrapped: at 1280 wide the zoom and Fit would otherwise run past the panel.
+        ui.horizontal_wrapped(|ui| {
+            let (word, hint) = if app.panes.graph {
+                (
+                    "Hide",
+                    "Fold the graph and give the views its room (Ctrl+J)",
+                )
+            } else {
+                (
+                    "Show",
+                    "Show the control-flow graph above the views (Ctrl+J)",
+                )
+            };
             ui.heading("Control flow");
+            if ui.small_button(word).on_hover_text(hint).clicked() {
+                app.panes.graph = !app.panes.graph;
+            }
+            if !app.panes.graph {
+                return;
+            }
             if let Some(l) = &app.cfg_layout {
                 ui.weak(s.program.func_name(l.func));
             }
@@ -48,13 +66,17 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         } else {
             (ui.available_height() * 0.58).max(lanes_h)
         };
+        // The graph's height: what the view leaves, or the share the person dragged it to.
+        let total = ui.available_height();
+        let graph_h = app
+            .panes
+            .graph_share
+            .map_or(total - bottom_h, |f| f * total)
+            .clamp(80.0, (total - 120.0).max(80.0));
         if std::mem::take(&mut app.cfg_fit) {
             if let Some(l) = &app.cfg_layout {
                 let size = cfg::graph_size(l);
-                let avail = egui::vec2(
-                    ui.available_width(),
-                    (ui.available_height() - bottom_h).max(120.0),
-                );
+                let avail = egui::vec2(ui.available_width(), graph_h);
                 app.cfg_zoom = (avail.x / size.x).min(avail.y / size.y).clamp(0.3, 2.0);
             }
         }
@@ -68,12 +90,14 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             Some((t.block, palette::tangle(t.subgroup, t.lanes.0)))
         });
         let moved = running.map(|r| r.0) != app.cfg_followed;
-        egui::ScrollArea::both()
-            .id_salt("cfg")
-            .max_height((ui.available_height() - bottom_h).max(120.0))
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                if let Some(layout) = &app.cfg_layout {
+        let graph = app.panes.graph;
+        let layout = app.cfg_layout.as_ref().filter(|_| graph);
+        if let Some(layout) = layout {
+            egui::ScrollArea::both()
+                .id_salt("cfg")
+                .max_height(graph_h)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
                     // Blocks where a diagnostic happened get a red outline.
                     let flagged: Vec<u32> = s
                         .sim()
@@ -94,8 +118,8 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         running: running.map(|(b, c)| (b, c, moved)),
                     };
                     clicked = cfg::show(ui, &s.program, layout, &overlay, app.cfg_zoom);
-                }
-            });
+                });
+        }
         if let Some(b) = clicked {
             app.scroll_to_line = s
                 .program
@@ -103,8 +127,13 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .get(b as usize)
                 .map(|bl| bl.first_inst_index as usize);
         }
-        app.cfg_followed = running.map(|r| r.0);
-        ui.separator();
+        // Folded, the graph follows nothing: shown again, it scrolls to the running block.
+        app.cfg_followed = running.map(|r| r.0).filter(|_| graph);
+        if graph {
+            split_bar(ui, &mut app.panes.graph_share, graph_h, total);
+        } else {
+            ui.separator();
+        }
         // Wraps on a narrow window rather than cutting the last tabs off.
         ui.horizontal_wrapped(|ui| {
             for t in Tab::ALL {
@@ -122,9 +151,36 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
 }
 
+/// The bar between the graph and the views: drag it to share the height differently, double
+/// click it to go back to sizing by the open view.
+fn split_bar(ui: &mut egui::Ui, share: &mut Option<f32>, graph_h: f32, total: f32) {
+    let (rect, resp) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), 8.0),
+        egui::Sense::click_and_drag(),
+    );
+    resp.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Splitter, true, "graph and views divider")
+    });
+    let resp = resp
+        .on_hover_cursor(egui::CursorIcon::ResizeVertical)
+        .on_hover_text("Drag to share the height between the graph and the views; double click to size by the view");
+    let stroke = if resp.hovered() || resp.dragged() {
+        ui.visuals().widgets.hovered.fg_stroke
+    } else {
+        ui.visuals().widgets.noninteractive.bg_stroke
+    };
+    ui.painter().hline(rect.x_range(), rect.center().y, stroke);
+    if resp.dragged() && total > 0.0 {
+        *share = Some(((graph_h + resp.drag_delta().y) / total).clamp(0.1, 0.9));
+    }
+    if resp.double_clicked() {
+        *share = None;
+    }
+}
+
 fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::Slider::new(&mut app.timeline_span, 20..=5000)
                 .logarithmic(true)
@@ -152,14 +208,25 @@ fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let t = views::timeline::Timeline::build(s, app.timeline_span, None, |g| {
         folded != flipped.contains(&g)
     });
-    let mut click = None;
-    egui::ScrollArea::both()
+    // The subgroup a step follows: its label marked, and its rows and the current step
+    // scrolled into sight whenever either changes.
+    let follow = app.line_step_tangle().map(|(g, _)| g as u32);
+    let seen = (s.step_count(), follow);
+    let scroll = app.timeline_seen != Some(seen);
+    app.timeline_seen = Some(seen);
+    let out = egui::ScrollArea::both()
         .id_salt("timeline")
+        // No wider than what is on screen, or scrolling to the current step stops short.
+        .max_width(width + 12.0)
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            click = views::timeline::show(ui, &t, width, height)
+            views::timeline::show(ui, &t, width, height, follow.map(|g| (g, scroll)))
         });
-    match click {
+    app.timeline_view = out
+        .inner
+        .followed
+        .map(|f| (f, ui.clip_rect().intersect(out.inner_rect)));
+    match out.inner.click {
         Some(views::timeline::Click::Step(step)) => app.goto(step),
         Some(views::timeline::Click::Toggle(g)) if !app.timeline_flipped.remove(&g) => {
             app.timeline_flipped.insert(g);
@@ -331,6 +398,9 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let mut app_lane = None;
     egui::ScrollArea::vertical()
         .id_salt("lanes")
+        // No wider than what is on screen: the legend wraps instead of running under the
+        // values panel.
+        .max_width(visible_width(ui) + 12.0)
         .show(ui, |ui| {
             for g in 0..s.sim().subgroup_count() {
                 ui.horizontal(|ui| {
@@ -532,18 +602,22 @@ fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
                 None => s.program.block_name(t.block),
             };
             let n = t.lanes.count();
-            ui.label(format!(
-                "{} · subgroup {}, {n} lane{} ({}) at {at}{}",
-                palette::tangle_letter(&tangles, t.subgroup, t.id),
-                t.subgroup,
-                if n == 1 { "" } else { "s" },
-                t.lanes.ranges(),
-                if t.at_barrier {
-                    ", waiting at a barrier"
-                } else {
-                    ""
-                }
-            ));
+            // Wrapped: a scattered tangle's lane ranges can be long.
+            ui.add(
+                egui::Label::new(format!(
+                    "{} · subgroup {}, {n} lane{} ({}) at {at}{}",
+                    palette::tangle_letter(&tangles, t.subgroup, t.id),
+                    t.subgroup,
+                    if n == 1 { "" } else { "s" },
+                    t.lanes.ranges(),
+                    if t.at_barrier {
+                        ", waiting at a barrier"
+                    } else {
+                        ""
+                    }
+                ))
+                .wrap(),
+            );
         });
     }
     if tangles.len() > MAX {

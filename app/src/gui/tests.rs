@@ -1498,6 +1498,7 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
             "Lessons",
             "Export",
             "Copy link",
+            "View",
             "Presenter",
             "Step line",
             "Into",
@@ -1537,6 +1538,16 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
             window.contains_rect(d),
             "{example}: the diagnostics list at {d:?}"
         );
+        // The graph's controls stay left of the values panel, not under it.
+        let side = h.get_by_label("Values and inputs").rect().left();
+        for l in ["Fit", "zoom"] {
+            for r in h.get_all_by_label(l).map(|n| n.rect()) {
+                assert!(
+                    r.right() <= side,
+                    "{example}: `{l}` at {r:?} runs under the panel at {side}"
+                );
+            }
+        }
     }
 }
 
@@ -1670,4 +1681,5 @@ fn a_long_error_wraps_inside_the_window() {
 }
 
 mod inputs;
+mod layout;
 mod snapshots;

@@ -88,6 +88,18 @@ fn timeline_presenter_and_amber_failures() {
     );
     shot(
         &mut results,
+        "folded_code_and_graph_1280x720_light",
+        small,
+        egui::Theme::Light,
+        |h| {
+            to_the_split(h);
+            h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
+            h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::J);
+            h.run();
+        },
+    );
+    shot(
+        &mut results,
         "amber_failures_1280x720_light",
         small,
         egui::Theme::Light,

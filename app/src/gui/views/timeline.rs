@@ -140,10 +140,26 @@ impl Timeline {
 /// Draws the timeline to fit `width`, and `height` where rows of at least 2 points allow: every
 /// subgroup in sight at once. Returns what a click asked for: a step, or a subgroup's label
 /// (fold or unfold its lanes).
-pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<Click> {
+/// What a frame of the timeline gave: a click, and where the followed subgroup's rows are.
+#[derive(Default)]
+pub struct Shown {
+    pub click: Option<Click>,
+    /// The followed subgroup's rows around the current step, on screen.
+    pub followed: Option<egui::Rect>,
+}
+
+/// Draws the timeline `width` wide, fitting `height` where it can. `follow`: the subgroup the
+/// steps follow (its label marked) and whether to scroll it and the current step into sight.
+pub fn show(
+    ui: &mut egui::Ui,
+    t: &Timeline,
+    width: f32,
+    height: f32,
+    follow: Option<(u32, bool)>,
+) -> Shown {
     if t.bands.is_empty() {
         ui.weak("Nothing recorded yet: step (F10) or run (F5) and the tangles appear here.");
-        return None;
+        return Shown::default();
     }
     let label_w = 56.0;
     let steps = (t.last - t.first + 1) as f32;
@@ -199,13 +215,26 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
         if *g != last_group {
             last_group = *g;
             let folded = t.rows[row].1 == WHOLE;
-            p.text(
+            let followed = follow.is_some_and(|(f, _)| f == *g);
+            let r = p.text(
                 egui::pos2(rect.left(), row_y(row)),
                 egui::Align2::LEFT_TOP,
                 format!("{} sg{g}", if folded { "▸" } else { "▾" }),
                 font.clone(),
-                text_color,
+                if followed {
+                    ui.visuals().strong_text_color()
+                } else {
+                    text_color
+                },
             );
+            if followed {
+                // Underlined: the subgroup the steps follow.
+                p.hline(
+                    r.x_range(),
+                    r.bottom(),
+                    ui.visuals().widgets.active.fg_stroke,
+                );
+            }
         }
     }
     for b in &t.bands {
@@ -262,6 +291,21 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
             egui::Stroke::new(2.0, ui.visuals().strong_text_color()),
         );
     }
+    let mut followed = None;
+    if let Some((g, scroll)) = follow {
+        let rows: Vec<usize> = (0..t.rows.len()).filter(|&r| t.rows[r].0 == g).collect();
+        if let (Some(&a), Some(&b)) = (rows.first(), rows.last()) {
+            let x = x0 + (t.current.clamp(t.first, t.last) - t.first) as f32 * step_w;
+            let target = egui::Rect::from_x_y_ranges(
+                (x - 40.0).max(rect.left())..=(x + 40.0).min(rect.right()),
+                row_y(a)..=(row_y(b) + tall(b)),
+            );
+            if scroll {
+                ui.scroll_to_rect(target, None);
+            }
+            followed = Some(target);
+        }
+    }
     let hover_pos = resp.hover_pos();
     let row_at = |y: f32| {
         t.rows.iter().enumerate().position(|(i, _)| {
@@ -302,15 +346,17 @@ pub fn show(ui: &mut egui::Ui, t: &Timeline, width: f32, height: f32) -> Option<
     } else {
         resp
     };
+    let mut click = None;
     if resp.clicked() {
         if let Some(pos) = resp.interact_pointer_pos() {
-            if pos.x >= x0 {
-                return Some(Click::Step(t.step_at(pos.x - x0, step_w)));
-            }
-            return row_at(pos.y).map(|r| Click::Toggle(t.rows[r].0));
+            click = if pos.x >= x0 {
+                Some(Click::Step(t.step_at(pos.x - x0, step_w)))
+            } else {
+                row_at(pos.y).map(|r| Click::Toggle(t.rows[r].0))
+            };
         }
     }
-    None
+    Shown { click, followed }
 }
 
 #[cfg(test)]

@@ -1,0 +1,184 @@
+//! The layout a person arranges: panes folded and unfolded, the graph/views split, and the
+//! timeline following the running subgroup.
+
+use super::*;
+
+fn at_1280(app: LanescopeApp) -> Harness<'static, LanescopeApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+fn example_at_1280(name: &str) -> Harness<'static, LanescopeApp> {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example(name);
+    at_1280(app)
+}
+
+/// Each pane folds to a named strip at its edge (button or key) and the strip unfolds it;
+/// folding the graph gives the views its height.
+#[test]
+fn the_code_graph_and_values_panes_fold_and_unfold() {
+    let mut h = example_at_1280("if_else");
+    let code_w = h.get_by_label("Source").rect().left();
+    let lanes_top = h.get_by_label("Lanes").rect().top();
+    // The code pane: Hide folds it, the strip brings it back.
+    assert!(h.query_by_label("Code").is_none());
+    h.get_all_by_label("Hide").next().unwrap().click();
+    h.run();
+    assert!(!h.state().panes.code);
+    assert!(
+        h.query_by_label("Source").is_none(),
+        "the code pane is folded"
+    );
+    let strip = h.get_by_label("Code").rect();
+    assert!(strip.width() < 40.0 && strip.height() > 400.0, "{strip:?}");
+    // The graph's heading moved left into the room the code had.
+    let heading = h.get_by_label("Control flow").rect();
+    assert!(heading.left() < 100.0, "{heading:?}");
+    h.get_by_label("Code").click();
+    h.run();
+    assert!(h.state().panes.code);
+    assert_eq!(h.get_by_label("Source").rect().left(), code_w);
+    // Ctrl+B does the same.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
+    h.run();
+    assert!(!h.state().panes.code && h.query_by_label("Source").is_none());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
+    h.run();
+    assert!(h.state().panes.code);
+    // The graph (Ctrl+J): folded, the views start right under its heading.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::J);
+    h.run();
+    assert!(!h.state().panes.graph);
+    let folded_top = h.get_by_label("Lanes").rect().top();
+    assert!(
+        folded_top < lanes_top - 200.0,
+        "the views move up: {lanes_top} -> {folded_top}"
+    );
+    assert!(
+        h.query_by_label("Fit").is_none(),
+        "no graph controls while folded"
+    );
+    h.get_by_label("Show").click();
+    h.run();
+    assert!(h.state().panes.graph);
+    assert_eq!(h.get_by_label("Lanes").rect().top(), lanes_top);
+    // The values pane (Ctrl+Alt+B): its strip names it and counts diagnostics.
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND.plus(egui::Modifiers::ALT),
+        egui::Key::B,
+    );
+    h.run();
+    assert!(!h.state().panes.side && h.state().panes.code);
+    assert!(h.query_by_label_contains("Diagnostics (").is_none());
+    let strip = h.get_by_label("Values").rect();
+    assert!(strip.right() >= 1250.0 && strip.width() < 40.0, "{strip:?}");
+    h.get_by_label("Values").click();
+    h.run();
+    assert!(h.state().panes.side);
+    h.get_by_label_contains("Diagnostics (");
+}
+
+/// The View menu lists the panes with their keys, and Reset layout opens them all again.
+#[test]
+fn the_view_menu_folds_panes_and_resets_the_layout() {
+    let mut h = example_at_1280("if_else");
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Control flow Ctrl+J").click();
+    h.run();
+    assert!(!h.state().panes.graph);
+    // Menu items are named with their keys.
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Values and inputs Ctrl+Alt+B").click();
+    h.run();
+    assert!(!h.state().panes.side);
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Reset layout").click();
+    h.run();
+    assert_eq!(h.state().panes, super::super::panels::Panes::default());
+    h.get_by_label("Fit");
+    h.get_by_label_contains("Diagnostics (");
+}
+
+/// Dragging the bar under the graph shares the height differently; a double click sizes it by
+/// the view again.
+#[test]
+fn the_bar_under_the_graph_moves_the_split() {
+    let mut h = example_at_1280("if_else");
+    let top = h.get_by_label("Lanes").rect().top();
+    let bar = h.get_by_label("graph and views divider").rect();
+    let from = bar.center();
+    h.drag_at(from);
+    h.run();
+    h.hover_at(from + egui::vec2(0.0, -150.0));
+    h.run();
+    h.drop_at(from + egui::vec2(0.0, -150.0));
+    h.run();
+    let share = h.state().panes.graph_share.expect("a dragged share");
+    assert!(share > 0.1 && share < 0.9, "{share}");
+    let moved = h.get_by_label("Lanes").rect().top();
+    assert!(
+        (moved - (top - 150.0)).abs() < 20.0,
+        "the views follow the bar: {top} -> {moved}"
+    );
+    // Reset layout sizes the graph by the view again.
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("Reset layout").click();
+    h.run();
+    assert_eq!(h.state().panes.graph_share, None);
+    assert_eq!(h.get_by_label("Lanes").rect().top(), top);
+}
+
+/// With more subgroups than the timeline's height holds, it scrolls to the subgroup the steps
+/// follow, and marks it.
+#[test]
+fn the_timeline_scrolls_to_the_running_subgroup() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+               @compute @workgroup_size(256)\n\
+               fn main(@builtin(local_invocation_index) l: u32) {\n\
+               \x20   o[l] = l;\n\
+               \x20   workgroupBarrier();\n\
+               \x20   o[l] = o[255u - l] + 1u;\n\
+               }\n";
+    let mut app = LanescopeApp::new(Settings {
+        subgroup_size: 4,
+        ..Settings::default()
+    });
+    app.open_source(super::super::editor::Editor::new(
+        "tall.wgsl",
+        lanescope_front::Language::Wgsl,
+        src.into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = at_1280(app);
+    h.get_by_label("Timeline").click();
+    h.run();
+    // Scheduler steps until a subgroup far down (64 subgroups, one band each) runs.
+    for _ in 0..2000 {
+        h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+        h.run_steps(1);
+        if h.state().line_step_tangle().is_some_and(|(g, _)| g >= 48) {
+            break;
+        }
+    }
+    let (g, _) = h.state().line_step_tangle().unwrap();
+    assert!(g >= 48, "reached subgroup {g}");
+    h.run();
+    let timeline = h.get_by_label("timeline").rect();
+    let (rows, visible) = h.state().timeline_view.expect("a followed subgroup");
+    assert!(
+        timeline.height() > visible.height() + 200.0,
+        "the timeline is taller than its area: {timeline:?} in {visible:?}"
+    );
+    assert!(
+        visible.contains_rect(rows.shrink(0.5)),
+        "subgroup {g}'s rows {rows:?} are in sight in {visible:?}"
+    );
+}
