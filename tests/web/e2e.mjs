@@ -348,9 +348,19 @@ try {
     if (x > 60 && x < 400 && wide.pixels[i] !== folded.pixels[i]) changed++;
   }
   check(changed > 20_000, `Ctrl+B and Ctrl+J fold the code and the graph (${changed} pixels changed)`);
+  // The folded panes are kept (a reload keeps them); the same keys unfold them.
   await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.mouse.click(640, 660);
+  await page.keyboard.press("Control+B");
+  await page.keyboard.press("Control+J");
+  await page.waitForTimeout(400);
+  const unfolded = decodePng(await page.screenshot());
+  let same = 0;
+  for (let i = 0; i < wide.pixels.length; i += wide.channels) {
+    if (wide.pixels[i] === unfolded.pixels[i]) same++;
+  }
+  check(same / (wide.pixels.length / wide.channels) > 0.97, `unfolded again, the window is as before (${same} pixels alike)`);
   await page.keyboard.press("Control+O");
   await (await nextChooser()).setFiles(join(root, "front", "tests", "amber", "fail_hex.amber"));
   await page.getByRole("button", { name: "Ok" }).click();

@@ -84,7 +84,8 @@ impl LanescopeApp {
             }
             (None, Some((name, bytes)), _) => self.open_file_under(&name, bytes, st),
             (None, None, Some(e)) => match super::example(e) {
-                Ok((name, bytes)) => self.open_under(&name, bytes, st),
+                // As any module opened: the editor's source (a last edit) goes with the old one.
+                Ok((name, bytes)) => self.open_file_under(&name, bytes, st),
                 Err(e) => {
                     self.error = Some(e);
                     false

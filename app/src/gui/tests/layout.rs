@@ -182,3 +182,23 @@ fn the_timeline_scrolls_to_the_running_subgroup() {
         "subgroup {g}'s rows {rows:?} are in sight in {visible:?}"
     );
 }
+
+/// A link to an example opened over source being edited (the browser brings the last edit
+/// back before it reads the address) shows the example's source, not the old edit's.
+#[test]
+fn a_link_to_an_example_replaces_the_source_being_edited() {
+    let mut app = LanescopeApp::new(Settings::default());
+    let t = &super::super::editor::TEMPLATES[0];
+    app.open_source(super::super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.to_owned(),
+    ));
+    assert!(app.editor.is_some());
+    app.apply_link(link("#example=if_else&step=3"));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    assert!(app.editor.is_none(), "the edit went with its module");
+    let mut h = at_1280(app);
+    // The source pane shows the example's GLSL from its debug information.
+    h.get_by_label_contains("source from the module's debug information");
+}
