@@ -678,6 +678,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 "subgroup operation result is undefined (e.g. FindLSB/MSB of an empty ballot)",
                 u.other,
             );
+            c.found.add(
+                DiagCode::UndefinedResult,
+                "partitioned operation: the invocation is not in its own Ballot's partition (SPV_NV_shader_subgroup_partitioned requires it; the result is undefined)",
+                u.outside_partition,
+            );
             if let Some(cs) = u.bad_cluster {
                 c.found.add(
                     DiagCode::InvalidClusterSize,

@@ -17,6 +17,8 @@ pub struct Undefined {
     pub nonuniform: bool,
     /// Other undefined results (e.g. FindLSB of an empty ballot).
     pub other: Mask,
+    /// Lanes of a partitioned operation whose Ballot leaves them out of their own partition.
+    pub outside_partition: Mask,
     /// For permutations (shuffles, broadcasts, rotates): (lane, the lane it read).
     pub sources: Vec<(usize, usize)>,
     pub permutation: bool,
@@ -282,6 +284,35 @@ pub fn exec(
                 &mut u,
             );
         }
+        SubgroupOp::QuadAll | SubgroupOp::QuadAny => {
+            let all = *op == SubgroupOp::QuadAll;
+            for l in lanes(tangle) {
+                let quad = 0xf_u128 << (l & !3) & tangle;
+                let set = lanes(quad).filter(|&q| regs[r(a, q)] != 0).count();
+                let v = if all {
+                    set == quad.count_ones() as usize
+                } else {
+                    set > 0
+                };
+                regs[r(dst, l)] = u64::from(v);
+            }
+        }
+        SubgroupOp::Partition => {
+            // Lanes holding the same bits in every component share a partition (bitwise, so a
+            // NaN is in its own lane's partition).
+            let mut out = Vec::with_capacity(tangle.count_ones() as usize);
+            for l in lanes(tangle) {
+                let bits: u128 = lanes(tangle)
+                    .filter(|&m| (0..n).all(|c| regs[r(a + c, m)] == regs[r(a + c, l)]))
+                    .fold(0, |acc, m| acc | 1 << m);
+                out.push((l, bits));
+            }
+            for (l, bits) in out {
+                for c in 0..4u32 {
+                    regs[r(dst + c, l)] = ((bits >> (32 * c)) & 0xffff_ffff) as u64;
+                }
+            }
+        }
         SubgroupOp::QuadBroadcast { index } => {
             let i = uniform(regs, *index, &mut u) as usize;
             permute(regs, &|_, l| Some((l & !3) + (i & 3)), &mut u);
@@ -330,6 +361,24 @@ pub fn exec(
             for c in 0..n {
                 let mut out: Vec<(usize, u64)> = Vec::with_capacity(tangle.count_ones() as usize);
                 match group {
+                    GroupOp::Partitioned { scan, ballot } => {
+                        for l in lanes(tangle) {
+                            let part = ballot_of(regs, *ballot, l, s) & tangle;
+                            if part >> l & 1 == 0 {
+                                // The spec requires every invocation in its own partition.
+                                u.outside_partition |= 1 << l;
+                            }
+                            let upto = match scan {
+                                None => u128::MAX,
+                                Some(true) => lane_mask(l + 1),
+                                Some(false) => lane_mask(l),
+                            };
+                            let acc = lanes(part & upto).fold(identity(*eop, ty), |acc, m| {
+                                combine(*eop, ty, acc, regs[r(a + c, m)], mode)
+                            });
+                            out.push((l, acc));
+                        }
+                    }
                     GroupOp::Reduce | GroupOp::Clustered(_) => {
                         let mut start = 0;
                         while start < s {

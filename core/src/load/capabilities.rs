@@ -32,6 +32,8 @@ pub const IMPLEMENTED: &[C] = &[
     C::GroupNonUniformClustered,
     C::GroupNonUniformQuad,
     C::GroupNonUniformRotateKHR,
+    C::GroupNonUniformPartitionedEXT,
+    C::QuadControlKHR,
     C::StorageBuffer16BitAccess,
     C::UniformAndStorageBuffer16BitAccess,
     C::StoragePushConstant16,
@@ -216,6 +218,10 @@ impl Ctx<'_> {
                     // Only derivative instructions read these, and those are refused.
                     | M::DerivativeGroupQuadsKHR
                     | M::DerivativeGroupLinearKHR
+                    // SPV_KHR_quad_control: they govern derivatives and helper invocations,
+                    // neither of which a compute dispatch has.
+                    | M::QuadDerivativesKHR
+                    | M::RequireFullQuadsKHR
             );
             if !fine {
                 self.set_cur(m);

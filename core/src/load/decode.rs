@@ -196,7 +196,7 @@ fn check_shapes(cx: &Ctx<'_>, inst: &Instruction, i: &Inst) -> Result<(), LoadEr
     }
     let need = match i {
         Inst::Subgroup {
-            op: SubgroupOp::Ballot,
+            op: SubgroupOp::Ballot | SubgroupOp::Partition,
             dst,
             ..
         } => Some((*dst, 4)),

@@ -206,6 +206,24 @@ pub(super) fn lower_group_arith(
         Some(Operand::GroupOperation(GroupOperation::ClusteredReduce)) => {
             GroupOp::Clustered(cx.val(inst, 3)?.0)
         }
+        Some(Operand::GroupOperation(
+            p @ (GroupOperation::PartitionedReduceEXT
+            | GroupOperation::PartitionedInclusiveScanEXT
+            | GroupOperation::PartitionedExclusiveScanEXT),
+        )) => {
+            let (ballot, w, _) = cx.val(inst, 3)?;
+            if w != 4 {
+                return Err(cx.invalid(inst, "a partitioned operation's Ballot must be a uvec4"));
+            }
+            GroupOp::Partitioned {
+                scan: match p {
+                    GroupOperation::PartitionedInclusiveScanEXT => Some(true),
+                    GroupOperation::PartitionedExclusiveScanEXT => Some(false),
+                    _ => None,
+                },
+                ballot,
+            }
+        }
         other => return Err(cx.unsupported(inst, format!("group operation {other:?}"))),
     };
     let (a, _, ta) = cx.val(inst, 2)?;
@@ -220,6 +238,31 @@ pub(super) fn lower_group_arith(
 
 pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
     let op = inst.class.opcode;
+    // The quad votes and the partition have no Execution scope operand: they are subgroup
+    // operations by definition.
+    let unscoped = match op {
+        Op::GroupNonUniformQuadAllKHR => Some(SubgroupOp::QuadAll),
+        Op::GroupNonUniformQuadAnyKHR => Some(SubgroupOp::QuadAny),
+        Op::GroupNonUniformPartitionEXT => Some(SubgroupOp::Partition),
+        _ => None,
+    };
+    if let Some(sop) = unscoped {
+        let (dst, n, _) = cx.dst(inst)?;
+        let (a, w, ta) = cx.val(inst, 0)?;
+        if sop == SubgroupOp::Partition && n != 4 {
+            return Err(cx.invalid(
+                inst,
+                "OpGroupNonUniformPartitionNV's result must be a uvec4",
+            ));
+        }
+        return Ok(Inst::Subgroup {
+            op: sop,
+            ty: cx.elem_ty(ta),
+            n: w,
+            dst,
+            a,
+        });
+    }
     let scope = cx.scope(inst, 0)?;
     // A Workgroup-scope rotate reads invocation ((L + Delta) & (G - 1)) + (L & !(G - 1)) of the
     // linear local index L, with G the ClusterSize or the subgroup size: subgroups are aligned

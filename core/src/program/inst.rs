@@ -122,12 +122,19 @@ pub enum ExtOp {
     LogicalXor,
 }
 
-/// Reduce, scan or clustered reduce.
+/// Reduce, scan, clustered reduce or partitioned reduce/scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GroupOp {
     Reduce,
     InclusiveScan,
     ExclusiveScan,
+    /// SPV_NV_shader_subgroup_partitioned: a reduce (`scan` None) or an inclusive (`Some(true)`)
+    /// or exclusive scan over the lanes of each invocation's partition, given as a uvec4 ballot
+    /// in the `ballot` slots.
+    Partitioned {
+        scan: Option<bool>,
+        ballot: Opnd,
+    },
     /// ClusterSize operand slot.
     Clustered(Opnd),
 }
@@ -172,6 +179,12 @@ pub enum SubgroupOp {
     QuadSwap {
         direction: Opnd,
     },
+    /// OpGroupNonUniformQuadAllKHR / QuadAnyKHR (SPV_KHR_quad_control): the predicate over
+    /// the active lanes of each quad.
+    QuadAll,
+    QuadAny,
+    /// OpGroupNonUniformPartitionNV: a ballot of the active lanes holding the same value.
+    Partition,
     /// OpGroupNonUniformRotateKHR (Subgroup scope), with an optional ClusterSize.
     Rotate {
         delta: Opnd,
@@ -531,6 +544,10 @@ impl Inst {
                     | SubgroupOp::Rotate { delta, .. } => v.push((*delta, 1)),
                     SubgroupOp::BallotBitExtract { index }
                     | SubgroupOp::QuadBroadcast { index } => v.push((*index, 1)),
+                    SubgroupOp::Arith {
+                        group: GroupOp::Partitioned { ballot, .. },
+                        ..
+                    } => v.push((*ballot, 4)),
                     _ => {}
                 }
                 v
@@ -577,10 +594,12 @@ impl Inst {
             Inst::Subgroup { dst, op, n, .. } => (
                 *dst,
                 match op {
-                    SubgroupOp::Ballot => 4,
+                    SubgroupOp::Ballot | SubgroupOp::Partition => 4,
                     SubgroupOp::Elect
                     | SubgroupOp::All
                     | SubgroupOp::Any
+                    | SubgroupOp::QuadAll
+                    | SubgroupOp::QuadAny
                     | SubgroupOp::AllEqual
                     | SubgroupOp::InverseBallot
                     | SubgroupOp::BallotBitExtract { .. }
