@@ -328,6 +328,62 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         ui.weak(format!("of {lx}×{ly}×{lz}"));
     });
+    let wg = app.settings.workgroups.map(|w| w.max(1));
+    if wg.iter().product::<u32>() > 1 {
+        // Vulkan runs workgroups in no set order; one of them is usually what a person studies.
+        ui.horizontal(|ui| {
+            let l = ui.label("Simulate");
+            let chosen = app
+                .settings
+                .only_workgroup
+                .filter(|w| (0..3).all(|i| w[i] < wg[i]));
+            let mut only = chosen.is_some();
+            egui::ComboBox::from_id_salt("only-workgroup")
+                .selected_text(if only {
+                    "one workgroup"
+                } else {
+                    "every workgroup"
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut only, false, "every workgroup")
+                        .on_hover_text("All of the dispatch, one workgroup after another");
+                    ui.selectable_value(&mut only, true, "one workgroup")
+                        .on_hover_text("Only the workgroup chosen here; the others are not run");
+                })
+                .response
+                .labelled_by(l.id);
+            let mut w = chosen.unwrap_or([0; 3]);
+            let mut moved = false;
+            if only {
+                for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+                    moved |= ui
+                        .add(
+                            egui::DragValue::new(&mut w[i])
+                                .range(0..=wg[i] - 1)
+                                .prefix(format!("{axis} ")),
+                        )
+                        .labelled_by(l.id)
+                        .on_hover_text(format!("the workgroup's id along {axis}"))
+                        .changed();
+                }
+            }
+            let want = only.then_some(w);
+            if want != chosen || moved {
+                app.settings.only_workgroup = want;
+                restart = true;
+            }
+        });
+        if app.settings.only_workgroup.is_some() && program.buffer_atomics {
+            ui.label(
+                egui::RichText::new(
+                    "This shader has atomics on buffer memory: workgroups can see each other's \
+                     work through them, so what this one reads may depend on the others, which \
+                     Vulkan runs in any order and which are not run here.",
+                )
+                .color(ui.visuals().warn_fg_color),
+            );
+        }
+    }
     ui.horizontal(|ui| {
         let l = ui.label("Subgroup size");
         let mut sg = app.settings.subgroup_size;

@@ -39,6 +39,8 @@ pub struct Settings {
     pub detectors: bool,
     /// Which tangle, subgroup and workgroup runs first: `default`, `reverse`, `random:SEED`.
     pub schedule: String,
+    /// Simulate only this workgroup of the dispatch (`None`: all of them, one after another).
+    pub only_workgroup: Option<[u32; 3]>,
 }
 
 impl Default for Settings {
@@ -57,6 +59,7 @@ impl Default for Settings {
             coop_layout: LayoutChoice::default().name(),
             detectors: true,
             schedule: "default".into(),
+            only_workgroup: None,
         }
     }
 }
@@ -106,6 +109,12 @@ impl Settings {
             detectors: self.detectors,
             schedule: lanescope_core::Schedule::parse(&self.schedule)
                 .unwrap_or(lanescope_core::Schedule::Default),
+            // A chosen workgroup left outside a smaller dispatch means all of them again.
+            only_workgroups: self
+                .only_workgroup
+                .filter(|w| (0..3).all(|i| w[i] < self.workgroups[i].max(1)))
+                .into_iter()
+                .collect(),
             ..Config::default()
         }
     }

@@ -339,3 +339,75 @@ fn an_amberscript_reads_the_files_it_names_beside_it() {
     assert!(text.contains("data.txt"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Inputs › Simulate: one workgroup of a larger dispatch runs alone (the others are not run),
+/// and a shader with buffer atomics says what that means.
+#[test]
+fn one_workgroup_of_the_dispatch_is_simulated_alone() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+               @group(0) @binding(1) var<storage, read_write> count: atomic<u32>;\n\
+               @compute @workgroup_size(4)\n\
+               fn main(@builtin(workgroup_id) w: vec3<u32>, @builtin(local_invocation_index) l: u32) {\n\
+               \x20   o[w.x * 4u + l] = w.x + 1u;\n\
+               \x20   atomicAdd(&count, 1u);\n\
+               }\n";
+    let mut app = LanescopeApp::new(Settings {
+        workgroups: [3, 1, 1],
+        ..Settings::default()
+    });
+    app.open_source(crate::gui::editor::Editor::new(
+        "wg.wgsl",
+        lanescope_front::Language::Wgsl,
+        src.into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Simulate")
+        .click();
+    h.run();
+    h.get_by_label("one workgroup").click();
+    h.run();
+    assert_eq!(h.state().settings.only_workgroup, Some([0, 0, 0]));
+    h.get_by_label_contains("atomics on buffer memory");
+    h.get_all_by_label("Simulate")
+        .find(|n| format!("{n:?}").contains("role: SpinButton"))
+        .expect("the workgroup's x")
+        .set_value_accesskit(2.0);
+    h.run();
+    assert_eq!(h.state().settings.only_workgroup, Some([2, 0, 0]));
+    finish(h.state_mut());
+    let s = h.state().session.as_ref().unwrap();
+    let out = s.sim().buffer(0, 0).unwrap();
+    let words: Vec<u32> = out
+        .chunks_exact(4)
+        .take(12)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // Buffers start as their word indices: workgroups 0 and 1 left theirs as they were.
+    assert_eq!(
+        words,
+        [0, 1, 2, 3, 4, 5, 6, 7, 3, 3, 3, 3],
+        "only workgroup 2 ran"
+    );
+    let count = u32::from_le_bytes(s.sim().buffer(0, 1).unwrap()[..4].try_into().unwrap());
+    assert_eq!(
+        count, 4,
+        "four increments on top of the counter's initial 0"
+    );
+    assert_eq!(s.sim().workgroup_id(), [2, 0, 0]);
+    // Every workgroup again.
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Simulate")
+        .click();
+    h.run();
+    h.get_by_label("every workgroup").click();
+    h.run();
+    assert_eq!(h.state().settings.only_workgroup, None);
+    finish(h.state_mut());
+    let s = h.state().session.as_ref().unwrap();
+    let count = u32::from_le_bytes(s.sim().buffer(0, 1).unwrap()[..4].try_into().unwrap());
+    assert_eq!(count, 12, "all three workgroups ran");
+}
