@@ -103,6 +103,11 @@ pub struct RunArgs {
     /// reads of memory nobody wrote): faster, and only what the spec's rules say directly.
     #[arg(long)]
     pub no_detectors: bool,
+    /// Threads for the dispatch's workgroups (0: every core; 1: one after another). The
+    /// output is the serial run's whatever the count: workgroups that share buffer words, and
+    /// runs with diagnostics or a trace, run serially.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
     /// Simulate only this workgroup (`X,Y,Z`; repeatable); the others are not run.
     #[arg(long = "only-workgroup", value_name = "X,Y,Z", value_parser = parse_workgroup_id)]
     pub only_workgroups: Vec<[u32; 3]>,
@@ -587,7 +592,13 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let mut sim =
         Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| run_error(&a.shader, &e))?;
     print_warnings(sim.warnings());
-    let outcome = sim.run(a.max_steps).map_err(|e| run_error(&a.shader, &e))?;
+    let threads = match a.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let outcome = sim
+        .run_threads(a.max_steps, threads)
+        .map_err(|e| run_error(&a.shader, &e))?;
     if outcome == Outcome::Budget {
         return Err(CliError::Failed(format!(
             "{}: stopped after {} steps without finishing (an infinite loop?); raise the limit with --max-steps",

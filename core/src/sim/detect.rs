@@ -284,10 +284,14 @@ impl super::Simulator {
         if log.accesses.is_empty() {
             return;
         }
-        let accesses = std::mem::take(&mut log.accesses);
+        if let Some(f) = self.footprint.as_mut() {
+            f.record(&log.accesses);
+        }
         let Some(d) = self.detect.as_mut() else {
+            log.accesses.clear();
             return;
         };
+        let accesses = std::mem::take(&mut log.accesses);
         let before = d.races.len();
         let instr = self.prog.step_index(block, inst);
         d.accesses(

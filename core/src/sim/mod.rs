@@ -9,6 +9,7 @@ use crate::trace::DiagCode;
 mod control;
 mod coop;
 mod detect;
+mod parallel;
 mod poison;
 mod source;
 mod uninit;
@@ -381,6 +382,10 @@ pub struct Simulator {
     detect: Option<Box<detect::Detect>>,
     /// The uninitialized-read detector, when `Config::detectors` is on.
     uninit: Option<Box<uninit::Uninit>>,
+    /// The buffer words read and written, while a parallel run needs them.
+    footprint: Option<Box<parallel::Footprint>>,
+    /// How many threads ran the dispatch (1 unless `run_threads` ran it in parallel).
+    threads_used: usize,
 }
 
 impl Simulator {
@@ -518,6 +523,8 @@ impl Simulator {
             rng,
             detect: None,
             uninit: None,
+            footprint: None,
+            threads_used: 1,
             next_tangle: 0,
             stats: Stats::default(),
             diags: Vec::new(),

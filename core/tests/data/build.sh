@@ -16,3 +16,6 @@ $g -DATOMIC histogram.comp -o histogram_fixed.spv
 $g -DFIXED early_return_barrier.comp -o early_return_barrier_fixed.spv
 $g -DFIXED uninit_shared.comp -o uninit_shared_fixed.spv
 $g -DFIXED uninit_branch.comp -o uninit_branch_fixed.spv
+# Parallel workgroups: an out-of-bounds variant, and workgroups reading each other's words.
+$g -DOOB par_tile.comp -o par_tile_oob.spv
+$g -DNEIGHBOUR par_shared.comp -o par_neighbour.spv

@@ -198,7 +198,7 @@ fn a_link_to_an_example_replaces_the_source_being_edited() {
     app.apply_link(link("#example=if_else&step=3"));
     assert!(app.error.is_none(), "{:?}", app.error);
     assert!(app.editor.is_none(), "the edit went with its module");
-    let mut h = at_1280(app);
+    let h = at_1280(app);
     // The source pane shows the example's GLSL from its debug information.
     h.get_by_label_contains("source from the module's debug information");
 }
