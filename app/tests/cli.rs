@@ -715,3 +715,56 @@ fn diagnostics_are_documented_and_detectors_can_be_turned_off() {
     let off = run(&["--no-detectors"]);
     assert_eq!(off["diagnostics"], serde_json::json!([]));
 }
+
+/// `--threads N` prints and writes exactly what the serial run does, for independent
+/// workgroups (run in parallel) and for workgroups sharing a counter (run serially).
+#[test]
+fn threads_give_the_serial_output() {
+    let input = tmp("threads.in");
+    write_words(
+        &input,
+        (0..24 * 32).map(|i: u32| i.wrapping_mul(2_654_435_761)),
+    );
+    let zeros = tmp("threads.zero");
+    write_words(&zeros, std::iter::repeat_n(0, 24 * 32));
+    let count = tmp("threads.count");
+    write_words(&count, std::iter::repeat_n(0, 1));
+    let run = |shader: &str, threads: &str| {
+        let out = tmp(&format!("threads.{shader}.{threads}.out"));
+        let o = exe()
+            .args([
+                "run",
+                &data(shader),
+                "--workgroups",
+                "24",
+                "--subgroup-size",
+                "16",
+                "--buffer",
+                &format!("0:0={}", input.display()),
+                "--buffer",
+                &format!("0:1={}", zeros.display()),
+                "--buffer",
+                &format!("0:2={}", count.display()),
+                "--out",
+                &format!("0:1={}", out.display()),
+                "--json",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (o.stdout, std::fs::read(out).unwrap())
+    };
+    for shader in ["par_tile.spv", "par_shared.spv", "par_tile_oob.spv"] {
+        let serial = run(shader, "1");
+        for t in ["2", "5", "0"] {
+            assert!(run(shader, t) == serial, "{shader} with --threads {t}");
+        }
+    }
+    let o = exe()
+        .args(["run", &data("par_tile.spv"), "--threads", "many"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
