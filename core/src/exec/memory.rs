@@ -49,6 +49,8 @@ pub struct AccessLog {
     pub accesses: Vec<Access>,
     /// Set while an atomic instruction runs.
     pub atomic: bool,
+    /// Only buffer accesses are wanted (a parallel run's footprint, without the detectors).
+    pub buffers_only: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -172,6 +174,7 @@ impl Memory {
         let (space, region, base) = decode_ptr(ptr);
         let storage = match space {
             Space::Invocation => return,
+            Space::Workgroup if log.buffers_only => return,
             Space::Workgroup => 0,
             Space::Buffer => match self.storage_of.get(region as usize) {
                 Some(s) => *s,

@@ -14,6 +14,10 @@ use super::{Outcome, RunError, Simulator, Stats};
 use crate::exec::memory::{Access, AccessKind, AccessLog};
 use crate::program::Space;
 use crate::sched::Schedule;
+use std::sync::atomic::Ordering;
+
+/// Steps a run takes between looks at the others' progress against the budget.
+const SLICE: u64 = 1 << 16;
 
 /// Which words of each buffer storage a run read and wrote (one bit per 4-byte word).
 #[derive(Clone, Debug, Default)]
@@ -96,6 +100,10 @@ impl Simulator {
         let chunks: Vec<&[u32]> = (0..parts)
             .map(|k| &order[k * order.len() / parts..(k + 1) * order.len() / parts])
             .collect();
+        // Steps of every run together: past the budget the serial run would stop early, so the
+        // runs give up and the serial run says where.
+        let total = std::sync::atomic::AtomicU64::new(0);
+        let total = &total;
         let runs: Vec<Option<Simulator>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
                 .iter()
@@ -107,12 +115,23 @@ impl Simulator {
                         c.wg_linear = chunk[0];
                         c.footprint = Some(Box::default());
                         if c.mem.log.is_none() {
-                            c.mem.log = Some(AccessLog::default());
+                            c.mem.log = Some(AccessLog {
+                                buffers_only: true,
+                                ..AccessLog::default()
+                            });
                         }
                         c.start_workgroup();
-                        match c.run(budget) {
-                            Ok(Outcome::Finished) => Some(c),
-                            _ => None,
+                        loop {
+                            let before = c.stats.steps;
+                            let out = c.run(SLICE).ok()?;
+                            let done = c.stats.steps - before;
+                            let sum = total.fetch_add(done, Ordering::Relaxed) + done;
+                            if sum > budget {
+                                return None;
+                            }
+                            if out == Outcome::Finished {
+                                return Some(c);
+                            }
                         }
                     })
                 })

@@ -19,3 +19,4 @@ $g -DFIXED uninit_branch.comp -o uninit_branch_fixed.spv
 # Parallel workgroups: an out-of-bounds variant, and workgroups reading each other's words.
 $g -DOOB par_tile.comp -o par_tile_oob.spv
 $g -DNEIGHBOUR par_shared.comp -o par_neighbour.spv
+# matmul_tiled.comp and matmul_coop.comp build with the *.comp loop above.
