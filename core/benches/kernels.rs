@@ -54,7 +54,9 @@ fn kernel(c: &mut Criterion, name: &str, file: &str) {
     let mut g = c.benchmark_group(format!("{name} {n}x{n}x{n}"));
     g.throughput(Throughput::Elements(lane_instructions));
     g.bench_function("1 thread", |bench| bench.iter(|| run(1)));
-    g.bench_function(format!("{cores} threads"), |bench| bench.iter(|| run(cores)));
+    g.bench_function(format!("{cores} threads"), |bench| {
+        bench.iter(|| run(cores))
+    });
     g.finish();
 }
 

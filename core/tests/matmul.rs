@@ -2,7 +2,7 @@
 //! inputs, f32 accumulation) against a model, serially and on threads
 //! (data/matmul_tiled.comp, data/matmul_coop.comp; the benchmark `kernels` runs them larger).
 
-use lanescope_core::{load, Bindings, Config, LoadOptions, SpecValue, Simulator};
+use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator, SpecValue};
 use std::sync::Arc;
 
 /// f16 bits of a small integer (exact).

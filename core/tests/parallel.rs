@@ -67,6 +67,14 @@ fn serial_and_parallel(name: &str, detectors: bool) -> Vec<usize> {
 
 #[test]
 fn independent_workgroups_run_in_parallel_with_the_serial_result() {
+    // `readonly` In needs no read log; Out and the counter are written.
+    let ro: Vec<bool> = sim("par_tile", false)
+        .program()
+        .resources
+        .iter()
+        .map(|r| r.read_only)
+        .collect();
+    assert_eq!(ro, [true, false]);
     for detectors in [true, false] {
         let used = serial_and_parallel("par_tile", detectors);
         assert_eq!(used, [2, 3, 4, 7, GROUPS as usize], "threads used");

@@ -51,6 +51,9 @@ pub struct AccessLog {
     pub atomic: bool,
     /// Only buffer accesses are wanted (a parallel run's footprint, without the detectors).
     pub buffers_only: bool,
+    /// With `buffers_only`: storages whose reads are not wanted (the shader cannot write them,
+    /// so no run's reads of them can depend on another's writes).
+    pub unlogged_reads: Vec<bool>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -181,6 +184,13 @@ impl Memory {
                 None => return,
             },
         };
+        if !write
+            && !log.atomic
+            && space == Space::Buffer
+            && log.unlogged_reads.get(storage as usize) == Some(&true)
+        {
+            return;
+        }
         log.accesses.push(Access {
             space,
             storage,

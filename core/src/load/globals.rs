@@ -612,6 +612,21 @@ impl Ctx<'_> {
                     }
                     _ => None,
                 };
+                let pointee_id = self.types.spirv_ids[pointee as usize];
+                let read_only = push
+                    || (storage_class == StorageClass::Uniform as u32
+                        && self.has_deco(pointee_id, Decoration::BufferBlock).is_none())
+                    || self.has_deco(rid, Decoration::NonWritable).is_some()
+                    || match self.types.get(pointee) {
+                        Type::Struct { members, .. } => {
+                            !members.is_empty()
+                                && (0..members.len() as u32).all(|m| {
+                                    self.member_deco(pointee_id, m, Decoration::NonWritable)
+                                        .is_some()
+                                })
+                        }
+                        _ => false,
+                    };
                 // Several declarations may alias one binding (a buffer viewed as two types):
                 // they share one resource, as they share one buffer on a device.
                 let existing = self.resources.iter().position(|r| {
@@ -622,6 +637,7 @@ impl Ctx<'_> {
                     r.min_size = r.min_size.max(size);
                     r.runtime_array_stride = r.runtime_array_stride.max(runtime_array_stride);
                     r.name = format!("{} | {}", r.name, name);
+                    r.read_only &= read_only;
                     var.binding = Some((set, binding));
                     var.resource = Some(i as u32);
                     encode_ptr(Space::Buffer, i as u32, 0)
@@ -634,6 +650,7 @@ impl Ctx<'_> {
                         binding,
                         push_constant: push,
                         uniform: storage_class == StorageClass::Uniform as u32,
+                        read_only,
                         min_size: size,
                         runtime_array_stride,
                     });

@@ -136,6 +136,9 @@ pub struct Resource {
     pub binding: u32,
     pub push_constant: bool,
     pub uniform: bool,
+    /// The shader cannot write it: push constants, uniform blocks, and buffers whose variable
+    /// or every member is NonWritable.
+    pub read_only: bool,
     /// Bytes of the fixed part; a runtime array after it may make the buffer larger.
     pub min_size: u32,
     pub runtime_array_stride: Option<u32>,

@@ -104,6 +104,16 @@ impl Simulator {
         // runs give up and the serial run says where.
         let total = std::sync::atomic::AtomicU64::new(0);
         let total = &total;
+        // Storages every binding of which the shader cannot write.
+        let mut read_only = vec![true; self.mem.buffers.len()];
+        for (r, s) in self.mem.storage_of.iter().enumerate() {
+            if !self.prog.resources.get(r).is_some_and(|r| r.read_only) {
+                if let Some(x) = read_only.get_mut(*s as usize) {
+                    *x = false;
+                }
+            }
+        }
+        let read_only = &read_only;
         let runs: Vec<Option<Simulator>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
                 .iter()
@@ -117,6 +127,7 @@ impl Simulator {
                         if c.mem.log.is_none() {
                             c.mem.log = Some(AccessLog {
                                 buffers_only: true,
+                                unlogged_reads: read_only.clone(),
                                 ..AccessLog::default()
                             });
                         }
@@ -155,7 +166,13 @@ impl Simulator {
         let mut independent = true;
         for r in &runs {
             let f = r.footprint.as_deref().expect("a footprint was asked for");
-            if overlaps(&f.writes, &seen_rw) || overlaps(&f.reads, &seen_w) {
+            // A write to a buffer taken as read-only (its reads were not logged): no proof.
+            let wrote_read_only = f
+                .writes
+                .iter()
+                .enumerate()
+                .any(|(s, w)| read_only.get(s) == Some(&true) && w.iter().any(|x| *x != 0));
+            if wrote_read_only || overlaps(&f.writes, &seen_rw) || overlaps(&f.reads, &seen_w) {
                 independent = false;
                 break;
             }
