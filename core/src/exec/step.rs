@@ -289,6 +289,21 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 });
             }
         }
+        Inst::PtrDiff {
+            dst,
+            a,
+            b,
+            stride,
+            bits,
+        } => {
+            // Pointers into one object differ only in their byte offsets (the low 32 bits).
+            let regs = &mut *c.regs;
+            let (stride, mask) = (i64::from((*stride).max(1)), bitmask(u32::from(*bits)));
+            each(c.mask, c.full, s, |l| {
+                let d = i64::from(regs[r(*a, l)] as u32) - i64::from(regs[r(*b, l)] as u32);
+                regs[r(*dst, l)] = (d / stride) as u64 & mask;
+            });
+        }
         Inst::Shuffle {
             dst,
             a,
@@ -543,16 +558,18 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             let mut bad: Mask = 0;
             each(c.mask, c.full, s, |l| {
                 let p = regs[r(*base, l)];
-                let mut off = u64::from(p as u32);
+                let mut off = i64::from(p as u32);
                 for st in steps {
                     match *st {
-                        AccessStep::Const(k) => off += u64::from(k),
+                        AccessStep::Const(k) => off = off.wrapping_add(i64::from(k)),
+                        AccessStep::Shift(d) => off = off.wrapping_add(d),
                         AccessStep::Dyn {
                             index,
                             bits,
                             signed,
                             stride,
                             len,
+                            element,
                         } => {
                             let raw = regs[r(index, l)];
                             let i = if signed {
@@ -560,19 +577,19 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                             } else {
                                 (raw & bitmask(u32::from(bits))) as i64
                             };
-                            if i < 0 || len.is_some_and(|n| i >= i64::from(n)) {
+                            if !element && (i < 0 || len.is_some_and(|n| i >= i64::from(n))) {
                                 bad |= 1 << l;
                             }
-                            off = off.wrapping_add((i as u64).wrapping_mul(u64::from(stride)));
+                            off = off.wrapping_add(i.wrapping_mul(i64::from(stride)));
                         }
                     }
                 }
-                // An offset past 4 GiB can never be in bounds; park it at the top so the access faults.
-                let off = if off > u64::from(u32::MAX) {
-                    u64::from(u32::MAX)
-                } else {
-                    off
-                };
+                // An offset outside 0..4 GiB can never be in bounds; park it at the top so the
+                // access faults.
+                let off = u64::try_from(off)
+                    .ok()
+                    .filter(|o| *o <= u64::from(u32::MAX))
+                    .unwrap_or(u64::from(u32::MAX));
                 regs[r(*dst, l)] = (p & !0xffff_ffff) | off;
             });
             c.found.add(

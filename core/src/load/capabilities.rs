@@ -33,6 +33,8 @@ pub const IMPLEMENTED: &[C] = &[
     C::GroupNonUniformQuad,
     C::GroupNonUniformRotateKHR,
     C::GroupNonUniformPartitionedEXT,
+    C::VariablePointers,
+    C::VariablePointersStorageBuffer,
     C::QuadControlKHR,
     C::StorageBuffer16BitAccess,
     C::UniformAndStorageBuffer16BitAccess,

@@ -146,11 +146,28 @@ impl Ctx<'_> {
 
     pub(super) fn ptr(&self, inst: &Instruction, k: usize) -> Result<(u32, PtrInfo), LoadError> {
         let id = self.id_op(inst, k)?;
-        let (slot, _, _) = self.value(inst, id)?;
-        let info = self.ptr_info.get(&id).copied().ok_or_else(|| {
-            self.unsupported(inst, format!("%{id} is not a pointer Lanescope can follow"))
-        })?;
-        Ok((slot, info))
+        let (slot, _, ty) = self.value(inst, id)?;
+        if let Some(info) = self.ptr_info.get(&id).copied() {
+            return Ok((slot, info));
+        }
+        // A pointer chosen at run time (a phi, a load, a call's result: variable pointers):
+        // what it points to is in its type.
+        match self.types.get(ty) {
+            Type::Pointer {
+                storage_class,
+                pointee,
+            } => Ok((
+                slot,
+                PtrInfo {
+                    pointee: *pointee,
+                    layout: Layout::Plain,
+                    space: super::space_of(*storage_class),
+                },
+            )),
+            _ => {
+                Err(self.unsupported(inst, format!("%{id} is not a pointer Lanescope can follow")))
+            }
+        }
     }
 
     /// Scope operand (an <id> of a constant) as a number.
@@ -724,7 +741,43 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                 src_leaves: cx.leaves_of(si.pointee, si.layout),
             }
         }
-        Op::AccessChain | Op::InBoundsAccessChain => return lower_access_chain(cx, inst).map(Some),
+        Op::AccessChain
+        | Op::InBoundsAccessChain
+        | Op::PtrAccessChain
+        | Op::InBoundsPtrAccessChain => return lower_access_chain(cx, inst).map(Some),
+        Op::PtrEqual | Op::PtrNotEqual => {
+            let (dst, _, _) = cx.dst(inst)?;
+            let (a, _) = cx.ptr(inst, 0)?;
+            let (b, _) = cx.ptr(inst, 1)?;
+            Inst::Bin {
+                op: if op == Op::PtrEqual {
+                    BinOp::IEqual
+                } else {
+                    BinOp::INotEqual
+                },
+                ty: ScalarTy::Int {
+                    bits: 64,
+                    signed: false,
+                },
+                n: 1,
+                dst,
+                a,
+                b,
+            }
+        }
+        Op::PtrDiff => {
+            let (dst, _, tr) = cx.dst(inst)?;
+            let (a, info) = cx.ptr(inst, 0)?;
+            let (b, _) = cx.ptr(inst, 1)?;
+            let stride = cx.types.size(info.pointee).max(1);
+            Inst::PtrDiff {
+                dst,
+                a,
+                b,
+                stride,
+                bits: cx.elem_ty(tr).bits() as u8,
+            }
+        }
         Op::ArrayLength => {
             let (dst, _, _) = cx.dst(inst)?;
             let (ptr, info) = cx.ptr(inst, 0)?;

@@ -113,7 +113,56 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
     let mut layout = info.layout;
     let mut steps: Vec<AccessStep> = Vec::new();
     let mut const_off = 0u32;
-    for k in 1..inst.operands.len() {
+    let mut first = 1;
+    if matches!(
+        inst.class.opcode,
+        Op::PtrAccessChain | Op::InBoundsPtrAccessChain
+    ) {
+        // The Element operand steps over whole pointees: by the pointer type's ArrayStride in
+        // explicitly laid out memory (buffers, Block Workgroup memory), else by the pointee's
+        // size (an ArrayStride there does not apply).
+        first = 2;
+        let id = cx.id_op(inst, 1)?;
+        let base_id = cx.id_op(inst, 0)?;
+        let (_, _, pty) = cx.value(inst, base_id)?;
+        let explicit = match info.space {
+            crate::program::Space::Buffer => true,
+            crate::program::Space::Workgroup => cx.block_workgroup_vars,
+            crate::program::Space::Invocation => false,
+        };
+        let stride = cx
+            .types
+            .spirv_ids
+            .get(pty as usize)
+            .filter(|_| explicit)
+            .and_then(|sid| cx.deco_lit(*sid, rspirv::spirv::Decoration::ArrayStride))
+            .unwrap_or_else(|| cx.types.size(t));
+        match cx.consts.get(&id) {
+            Some((ct, v)) => {
+                let ity = cx.elem_ty(*ct);
+                let idx = v.first().copied().unwrap_or(0);
+                let idx = if ity.is_signed() {
+                    crate::value::sext(idx, ity.bits())
+                } else {
+                    idx as i64
+                };
+                steps.push(AccessStep::Shift(i64::from(stride).wrapping_mul(idx)));
+            }
+            None => {
+                let (index, _, ti) = cx.value(inst, id)?;
+                let ity = cx.elem_ty(ti);
+                steps.push(AccessStep::Dyn {
+                    index,
+                    bits: ity.bits() as u8,
+                    signed: ity.is_signed(),
+                    stride,
+                    len: None,
+                    element: true,
+                });
+            }
+        }
+    }
+    for k in first..inst.operands.len() {
         let id = cx.id_op(inst, k)?;
         let constant = cx
             .consts
@@ -165,6 +214,7 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
                     signed: ity.is_signed(),
                     stride,
                     len,
+                    element: false,
                 });
             }
         }

@@ -258,7 +258,7 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn deco_lit(&self, id: u32, d: Decoration) -> Option<u32> {
+    pub(super) fn deco_lit(&self, id: u32, d: Decoration) -> Option<u32> {
         self.has_deco(id, d).and_then(|v| v.first().copied())
     }
 
@@ -320,6 +320,10 @@ impl Ctx<'_> {
                     ));
                 }
                 v
+            }
+            // A null pointer points nowhere: not at the start of the first buffer.
+            Op::ConstantNull if matches!(self.types.get(ty), Type::Pointer { .. }) => {
+                vec![crate::program::NULL_PTR]
             }
             Op::ConstantNull | Op::Undef => vec![0; flat.len()],
             _ => self.spec_constant_op(inst, ty)?,

@@ -197,13 +197,18 @@ pub enum SubgroupOp {
 pub enum AccessStep {
     /// A constant byte offset (struct members and constant indices, folded).
     Const(u32),
-    /// `index * stride`, with the index read from a slot; `len` bounds it where known.
+    /// A constant signed byte offset: an OpPtrAccessChain's constant Element, which may step
+    /// back within the object.
+    Shift(i64),
+    /// `index * stride`, with the index read from a slot; `len` bounds it where known. An
+    /// `element` (an OpPtrAccessChain's Element) may be negative.
     Dyn {
         index: Opnd,
         bits: u8,
         signed: bool,
         stride: u32,
         len: Option<u32>,
+        element: bool,
     },
 }
 
@@ -263,6 +268,15 @@ pub enum Inst {
         a: Opnd,
         b: Opnd,
         n: u32,
+    },
+    /// OpPtrDiff: the elements of `stride` bytes from `b` to `a` (pointers into one object),
+    /// as a signed integer of `bits`.
+    PtrDiff {
+        dst: u32,
+        a: Opnd,
+        b: Opnd,
+        stride: u32,
+        bits: u8,
     },
     Shuffle {
         dst: u32,
@@ -446,6 +460,7 @@ impl Inst {
                 vec![(*a, *n), (*b, *n)]
             }
             Inst::Bitcast { a, from, .. } => vec![(*a, from.len() as u32)],
+            Inst::PtrDiff { a, b, .. } => vec![(*a, 1), (*b, 1)],
             Inst::Select {
                 cond,
                 cond_vector,
@@ -508,7 +523,7 @@ impl Inst {
                 .iter()
                 .filter_map(|s| match s {
                     AccessStep::Dyn { index, .. } => Some((*index, 1)),
-                    AccessStep::Const(_) => None,
+                    AccessStep::Const(_) | AccessStep::Shift(_) => None,
                 })
                 .collect(),
             Inst::Atomic {
@@ -560,6 +575,7 @@ impl Inst {
     /// is their leaf table's (see [`Inst::result`]).
     pub fn writes(&self) -> Option<(u32, u32)> {
         Some(match self {
+            Inst::PtrDiff { dst, .. } => (*dst, 1),
             Inst::Copy { dst, n, .. }
             | Inst::Un { dst, n, .. }
             | Inst::Bin { dst, n, .. }

@@ -215,6 +215,10 @@ pub struct Program {
     pub float_controls: crate::float::FloatControls,
 }
 
+/// The null pointer (OpConstantNull of a pointer type): a region no resource has, so an access
+/// through it is out of bounds, and it equals no pointer to a variable.
+pub const NULL_PTR: u64 = 0x3fff_ffff << 32;
+
 /// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.
 pub fn encode_ptr(space: Space, region: u32, offset: u32) -> u64 {
     let s = match space {

@@ -113,7 +113,7 @@ impl Simulator {
                     .iter()
                     .filter_map(|st| match st {
                         AccessStep::Dyn { index, .. } => Some(*index),
-                        AccessStep::Const(_) => None,
+                        AccessStep::Const(_) | AccessStep::Shift(_) => None,
                     })
                     .collect();
                 let m = idx.iter().fold(0, |m, i| m | tainted(*i, 1));

@@ -4,8 +4,8 @@
 //!
 //! | kind | supported | not (yet) |
 //! |---|---|---|
-//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*` | `VariablePointerFeatures.*`, `BufferDeviceAddressFeatures.*`, images, graphics and ray-tracing features, `robustBufferAccess`, `ShaderLongVectorFeaturesEXT.longVector`, `storageInputOutput16` |
-//! | device extensions | see [`DEVICE_EXTENSIONS`] | `VK_KHR_variable_pointers`, `VK_KHR_buffer_device_address`, `VK_EXT_descriptor_indexing`, anything graphics |
+//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*`; `VariablePointerFeatures.*` | `BufferDeviceAddressFeatures.*`, images, graphics and ray-tracing features, `robustBufferAccess`, `ShaderLongVectorFeaturesEXT.longVector`, `storageInputOutput16` |
+//! | device extensions | see [`DEVICE_EXTENSIONS`] | `VK_KHR_buffer_device_address`, `VK_EXT_descriptor_indexing`, anything graphics |
 //! | instance extensions | `VK_KHR_get_physical_device_properties2` | others |
 //! | properties | `FloatControlsProperties.*` (denormals are preserved or flushed as the shader asks; rounding RTE and RTZ) | others |
 
@@ -42,16 +42,13 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "VK_KHR_maintenance4",
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_dedicated_allocation",
+    "VK_KHR_variable_pointers",
 ];
 
 const INSTANCE_EXTENSIONS: &[&str] = &["VK_KHR_get_physical_device_properties2"];
 
 /// Extensions known but not simulated yet, with why.
 const NOT_YET: &[(&str, &str)] = &[
-    (
-        "VK_KHR_variable_pointers",
-        "variable pointers are not simulated yet",
-    ),
     (
         "VK_KHR_buffer_device_address",
         "buffer device addresses are not simulated yet",
@@ -93,17 +90,11 @@ const FEATURES: &[&str] = &[
     "ShaderSubgroupUniformControlFlowFeaturesKHR.*",
     "ShaderAtomicInt64Features.*",
     "ShaderFloatControls.*",
+    "VariablePointerFeatures.*",
+    "VariablePointersFeatures.*",
 ];
 
 const NOT_YET_FEATURES: &[(&str, &str)] = &[
-    (
-        "VariablePointerFeatures.",
-        "variable pointers are not simulated yet",
-    ),
-    (
-        "VariablePointersFeatures.",
-        "variable pointers are not simulated yet",
-    ),
     (
         "BufferDeviceAddressFeatures.",
         "buffer device addresses are not simulated yet",
@@ -205,15 +196,21 @@ mod tests {
             "Storage16BitFeatures.storageInputOutput16"
         ))
         .is_err());
-        let e = check(&req(
+        assert!(check(&req(
             DeviceFeature,
             "VariablePointerFeatures.variablePointers",
+        ))
+        .is_ok());
+        let e = check(&req(
+            DeviceFeature,
+            "BufferDeviceAddressFeatures.bufferDeviceAddress",
         ))
         .unwrap_err();
         assert!(e.contains("not simulated yet"), "{e}");
         assert!(check(&req(DeviceFeature, "shaderStorageImageMultisample")).is_err());
         assert!(check(&req(DeviceExtension, "VK_KHR_shader_subgroup_rotate")).is_ok());
-        assert!(check(&req(DeviceExtension, "VK_KHR_variable_pointers")).is_err());
+        assert!(check(&req(DeviceExtension, "VK_KHR_variable_pointers")).is_ok());
+        assert!(check(&req(DeviceExtension, "VK_KHR_buffer_device_address")).is_err());
         assert!(check(&req(
             InstanceExtension,
             "VK_KHR_get_physical_device_properties2"
