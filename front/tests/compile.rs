@@ -278,6 +278,77 @@ fn spirv_assembly_errors_point_at_the_code() {
 mod glsl {
     use super::*;
 
+    /// GL_EXT_integer_dot_product (the KHR instructions: OpSDot, OpUDot packed, OpSDotAccSat)
+    /// with 8- and 16-bit arithmetic, 8-bit buffer storage and 8/16-bit push constants, against
+    /// a model.
+    #[test]
+    fn glsl_integer_dot_products_and_small_types() {
+        let src = r#"#version 460
+#extension GL_EXT_integer_dot_product : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer B { uint o[]; };
+layout(std430, binding = 1) buffer C { int16_t pad; int8_t b8[]; };
+layout(push_constant) uniform P { int16_t k; uint8_t u; } pc;
+void main() {
+    uint l = gl_LocalInvocationIndex;
+    i8vec4 a = i8vec4(int8_t(l), int8_t(-2), int8_t(3), int8_t(l - 16u));
+    i8vec4 b = i8vec4(int8_t(5), int8_t(l), int8_t(-7), int8_t(1));
+    o[4u * l] = uint(dotEXT(a, b));
+    o[4u * l + 1u] = dotPacked4x8EXT(l * 0x01010101u, 0x02030405u);
+    o[4u * l + 2u] = uint(dotAccSatEXT(a, b, 2147483600));
+    int16_t h = int16_t(l) * pc.k + int16_t(b8[l]);
+    b8[l] = int8_t(h);
+    o[4u * l + 3u] = uint(int(h)) + uint(pc.u);
+}
+"#;
+        let module = build(Language::Glsl, src);
+        let prog = Arc::new(load(&module, &LoadOptions::default()).expect("load"));
+        let small: Vec<u8> = [0u8, 0]
+            .into_iter()
+            .chain((0..32).map(|i| (i * 9) as u8))
+            .collect();
+        let b = Bindings {
+            buffers: vec![(0, 0, vec![0; 32 * 16]), (0, 1, small.clone())],
+            push_constants: vec![0xfd, 0xff, 7, 0], // k = -3, u = 7
+            ..Bindings::default()
+        };
+        let mut sim = Simulator::new(prog, Config::default(), &b).expect("simulator");
+        assert_eq!(sim.run(1_000_000).expect("run"), Outcome::Finished);
+        let o = words(sim.buffer(0, 0).unwrap());
+        let b8 = sim.buffer(0, 1).unwrap();
+        for l in 0..32i32 {
+            let a = [l as i8, -2, 3, (l - 16) as i8];
+            let bv = [5i8, l as i8, -7, 1];
+            let d: i32 = a
+                .iter()
+                .zip(bv)
+                .map(|(x, y)| i32::from(*x) * i32::from(y))
+                .sum();
+            assert_eq!(o[4 * l as usize] as i32, d, "lane {l}: dotEXT");
+            let packed: u32 = [2u32, 3, 4, 5].iter().map(|y| (l as u32 & 0xff) * y).sum();
+            assert_eq!(o[4 * l as usize + 1], packed, "lane {l}: dotPacked4x8EXT");
+            let sat =
+                (i64::from(d) + 2_147_483_600).clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+            assert_eq!(
+                o[4 * l as usize + 2] as i32 as i64,
+                sat,
+                "lane {l}: dotAccSatEXT"
+            );
+            let h = (l as i16)
+                .wrapping_mul(-3)
+                .wrapping_add(i16::from(small[2 + l as usize] as i8));
+            assert_eq!(
+                o[4 * l as usize + 3],
+                (i32::from(h) + 7) as u32,
+                "lane {l}: 16-bit"
+            );
+            assert_eq!(b8[2 + l as usize], h as i8 as u8, "lane {l}: 8-bit store");
+        }
+    }
+
     /// Every example's GLSL, compiled in-process, runs as its committed module does: the same
     /// buffers and the same diagnostics (the committed modules are built by glslang 13.1 and a
     /// script adding maximal reconvergence; the sources ask for it themselves here). Step counts
