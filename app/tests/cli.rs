@@ -610,7 +610,7 @@ fn amberscript_exit_status_and_report() {
     }
     let o = run("skip_feature.amber", false);
     assert_eq!(o.status.code(), Some(77));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("variable pointers"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("buffer device addresses"));
     let o = run("parse_error.amber", false);
     assert_eq!(o.status.code(), Some(1));
 }
