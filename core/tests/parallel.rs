@@ -143,3 +143,29 @@ fn chosen_workgroups_run_in_parallel() {
     let want: Vec<bool> = (0..GROUPS).map(|g| [3, 9, 17].contains(&g)).collect();
     assert_eq!(written, want);
 }
+
+/// The runs' copies of the buffers stay within the buffer memory limit: with room for only two
+/// copies, at most two runs.
+#[test]
+fn the_buffer_memory_limit_bounds_the_copies() {
+    let mut s = sim("par_tile", false);
+    let bytes: u64 = (GROUPS as u64 * 32 * 4) * 2 + 4;
+    let mut cfg = s.config().clone();
+    cfg.max_buffer_memory = bytes * 2 + 100;
+    let path = format!("{}/tests/data/par_tile.spv", env!("CARGO_MANIFEST_DIR"));
+    let prog = Arc::new(load(&std::fs::read(&path).unwrap(), &LoadOptions::default()).unwrap());
+    let n = (GROUPS * 32) as usize;
+    let b = Bindings {
+        buffers: vec![
+            (0, 0, vec![1; n * 4]),
+            (0, 1, vec![0; n * 4]),
+            (0, 2, vec![0; 4]),
+        ],
+        ..Bindings::default()
+    };
+    let mut p = Simulator::new(prog, cfg, &b).unwrap();
+    p.run_threads(10_000_000, 8).unwrap();
+    assert_eq!(p.threads_used(), 2);
+    s.run(10_000_000).unwrap();
+    assert_eq!(s.stats().workgroups_done, p.stats().workgroups_done);
+}

@@ -96,7 +96,16 @@ impl Simulator {
         {
             return self.run(budget);
         }
-        let parts = threads.min(order.len());
+        // Each run holds its own copy of the buffers: together they stay within the buffer
+        // memory limit (a dispatch over buffers too large to copy runs serially).
+        let bytes: u64 = self.mem.buffers.iter().map(|b| b.len() as u64).sum();
+        let copies = (self.cfg.max_buffer_memory / bytes.max(1)).max(1);
+        let parts = threads
+            .min(order.len())
+            .min(usize::try_from(copies).unwrap_or(usize::MAX));
+        if parts < 2 {
+            return self.run(budget);
+        }
         let chunks: Vec<&[u32]> = (0..parts)
             .map(|k| &order[k * order.len() / parts..(k + 1) * order.len() / parts])
             .collect();
