@@ -144,14 +144,14 @@ fn chosen_workgroups_run_in_parallel() {
     assert_eq!(written, want);
 }
 
-/// The runs' copies of the buffers stay within the buffer memory limit: with room for only two
-/// copies, at most two runs.
+/// The runs' copies of the buffers stay within the buffer memory limit: with room for four
+/// copies (the starting and the merged buffers are two of them), two runs.
 #[test]
 fn the_buffer_memory_limit_bounds_the_copies() {
     let mut s = sim("par_tile", false);
     let bytes: u64 = (GROUPS as u64 * 32 * 4) * 2 + 4;
     let mut cfg = s.config().clone();
-    cfg.max_buffer_memory = bytes * 2 + 100;
+    cfg.max_buffer_memory = bytes * 4 + 100;
     let path = format!("{}/tests/data/par_tile.spv", env!("CARGO_MANIFEST_DIR"));
     let prog = Arc::new(load(&std::fs::read(&path).unwrap(), &LoadOptions::default()).unwrap());
     let n = (GROUPS * 32) as usize;
@@ -168,4 +168,46 @@ fn the_buffer_memory_limit_bounds_the_copies() {
     assert_eq!(p.threads_used(), 2);
     s.run(10_000_000).unwrap();
     assert_eq!(s.stats().workgroups_done, p.stats().workgroups_done);
+}
+
+/// A Workgroup-scope cooperative matrix runs its loads and stores when the workgroup's last
+/// subgroup arrives, outside a step: a run's last store of that kind still reaches the merged
+/// buffers (each workgroup stores its own tile, so the dispatch runs in parallel).
+#[test]
+fn workgroup_scope_matrix_stores_are_seen_by_the_parallel_run() {
+    let path = format!("{}/tests/data/par_coop_wg.spv", env!("CARGO_MANIFEST_DIR"));
+    let opts = LoadOptions {
+        coopmat_layout: lanescope_core::coopmat::LayoutChoice::Portable,
+        ..LoadOptions::default()
+    };
+    let prog = Arc::new(load(&std::fs::read(&path).unwrap(), &opts).unwrap());
+    let groups = 6u32;
+    let halves: Vec<u8> = (0..256 * groups)
+        .flat_map(|i| [0x3c00u16, 0x4000, 0xbc00][(i % 3) as usize].to_le_bytes())
+        .collect();
+    let b = Bindings {
+        buffers: vec![
+            (0, 0, halves.clone()),
+            (0, 1, halves),
+            (0, 2, vec![0; 1024 * groups as usize]),
+        ],
+        ..Bindings::default()
+    };
+    for detectors in [false, true] {
+        let cfg = Config {
+            workgroups: [groups, 1, 1],
+            detectors,
+            ..Config::default()
+        };
+        let mut serial = Simulator::new(Arc::clone(&prog), cfg.clone(), &b).unwrap();
+        serial.run(10_000_000).unwrap();
+        let mut p = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
+        p.run_threads(10_000_000, 3).unwrap();
+        assert_eq!(p.threads_used(), 3);
+        assert!(
+            p.buffer(0, 2) == serial.buffer(0, 2),
+            "the tiles differ from the serial run (detectors {detectors})"
+        );
+        assert!(to_words(p.buffer(0, 2).unwrap()).iter().all(|w| *w != 0));
+    }
 }

@@ -88,3 +88,21 @@ fn a_negative_element_steps_back() {
     assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
     assert_eq!(out[8 * 4], (8..12).map(|i| 3 * i + 1).sum::<u32>());
 }
+
+/// The Element is signed whatever its type: 0xFFFFFFFC as a 32-bit unsigned constant steps
+/// four words back too.
+#[test]
+fn an_unsigned_element_is_read_as_signed() {
+    let text = include_str!("data/asm/variable_pointers.spvasm")
+        .replace(
+            "%a8 = OpAccessChain %psu %inb %c0 %c8",
+            "%a12 = OpAccessChain %psu %inb %c0 %c12\n%a8 = OpPtrAccessChain %psu %a12 %m4",
+        )
+        .replace(
+            "%c8 = OpConstant %u32 8",
+            "%c8 = OpConstant %u32 8\n%c12 = OpConstant %u32 12\n%m4 = OpConstant %u32 4294967292",
+        );
+    let (out, sim) = run(&text);
+    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+    assert_eq!(out[8 * 4], (8..12).map(|i| 3 * i + 1).sum::<u32>());
+}

@@ -329,7 +329,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         ui.weak(format!("of {lx}×{ly}×{lz}"));
     });
     let wg = app.settings.workgroups.map(|w| w.max(1));
-    if wg.iter().product::<u32>() > 1 {
+    if wg.iter().any(|w| *w > 1) {
         // Vulkan runs workgroups in no set order; one of them is usually what a person studies.
         ui.horizontal(|ui| {
             let l = ui.label("Simulate");

@@ -468,7 +468,7 @@ pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         },
     );
-    // A drag on the panel's edge (or a double click) folds or unfolds it too.
+    // A drag of the open panel's edge past its minimum (or a double click on it) folds it too.
     if open != before {
         app.panes.code = open;
     }

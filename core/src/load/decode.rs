@@ -769,7 +769,8 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             let (dst, _, tr) = cx.dst(inst)?;
             let (a, info) = cx.ptr(inst, 0)?;
             let (b, _) = cx.ptr(inst, 1)?;
-            let stride = cx.types.size(info.pointee).max(1);
+            // The inverse of OpPtrAccessChain's Element step.
+            let stride = super::decode_ops::element_stride(cx, inst, 0, info)?;
             Inst::PtrDiff {
                 dst,
                 a,

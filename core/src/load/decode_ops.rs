@@ -106,6 +106,32 @@ pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<I
     }))
 }
 
+/// Bytes between consecutive pointees of the pointer operand `k` (an OpPtrAccessChain's
+/// Element, an OpPtrDiff's unit): the pointer type's ArrayStride in explicitly laid out memory
+/// (buffers, Block Workgroup memory), else the pointee's natural array stride (an ArrayStride
+/// there does not apply).
+pub(super) fn element_stride(
+    cx: &Ctx<'_>,
+    inst: &Instruction,
+    k: usize,
+    info: PtrInfo,
+) -> Result<u32, LoadError> {
+    let (_, _, pty) = cx.value(inst, cx.id_op(inst, k)?)?;
+    let explicit = match info.space {
+        crate::program::Space::Buffer => true,
+        crate::program::Space::Workgroup => cx.block_workgroup_vars,
+        crate::program::Space::Invocation => false,
+    };
+    Ok(cx
+        .types
+        .spirv_ids
+        .get(pty as usize)
+        .filter(|_| explicit)
+        .and_then(|sid| cx.deco_lit(*sid, rspirv::spirv::Decoration::ArrayStride))
+        .unwrap_or_else(|| cx.types.natural_stride(info.pointee))
+        .max(1))
+}
+
 pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
     let (dst, _, _) = cx.dst(inst)?;
     let (base, info) = cx.ptr(inst, 0)?;
@@ -118,34 +144,15 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
         inst.class.opcode,
         Op::PtrAccessChain | Op::InBoundsPtrAccessChain
     ) {
-        // The Element operand steps over whole pointees: by the pointer type's ArrayStride in
-        // explicitly laid out memory (buffers, Block Workgroup memory), else by the pointee's
-        // size (an ArrayStride there does not apply).
         first = 2;
         let id = cx.id_op(inst, 1)?;
-        let base_id = cx.id_op(inst, 0)?;
-        let (_, _, pty) = cx.value(inst, base_id)?;
-        let explicit = match info.space {
-            crate::program::Space::Buffer => true,
-            crate::program::Space::Workgroup => cx.block_workgroup_vars,
-            crate::program::Space::Invocation => false,
-        };
-        let stride = cx
-            .types
-            .spirv_ids
-            .get(pty as usize)
-            .filter(|_| explicit)
-            .and_then(|sid| cx.deco_lit(*sid, rspirv::spirv::Decoration::ArrayStride))
-            .unwrap_or_else(|| cx.types.size(t));
+        let stride = element_stride(cx, inst, 0, info)?;
+        // The Element counts whole pointees either way from the base: read as signed whatever
+        // its type's signedness.
         match cx.consts.get(&id) {
             Some((ct, v)) => {
                 let ity = cx.elem_ty(*ct);
-                let idx = v.first().copied().unwrap_or(0);
-                let idx = if ity.is_signed() {
-                    crate::value::sext(idx, ity.bits())
-                } else {
-                    idx as i64
-                };
+                let idx = crate::value::sext(v.first().copied().unwrap_or(0), ity.bits());
                 steps.push(AccessStep::Shift(i64::from(stride).wrapping_mul(idx)));
             }
             None => {
@@ -154,7 +161,7 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
                 steps.push(AccessStep::Dyn {
                     index,
                     bits: ity.bits() as u8,
-                    signed: ity.is_signed(),
+                    signed: true,
                     stride,
                     len: None,
                     element: true,

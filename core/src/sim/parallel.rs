@@ -19,6 +19,9 @@ use std::sync::atomic::Ordering;
 /// Steps a run takes between looks at the others' progress against the budget.
 const SLICE: u64 = 1 << 16;
 
+/// Most threads one dispatch uses, whatever is asked.
+pub const MAX_THREADS: usize = 256;
+
 /// Which words of each buffer storage a run read and wrote (one bit per 4-byte word).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Footprint {
@@ -80,7 +83,9 @@ impl Simulator {
     /// Runs the whole dispatch to its end (or `budget` steps, counted over every workgroup) on
     /// up to `threads` threads: the same buffers, diagnostics, counts and outcome as
     /// [`Simulator::run`] (see the module's documentation for when it falls back to that).
-    /// Only a fresh simulator with the default schedule and no trace runs in parallel.
+    /// Only a fresh simulator with the default schedule and no trace runs in parallel. After a
+    /// parallel run, what only the detectors and the views keep (the race detector's history,
+    /// tangle ids) is the last run's.
     pub fn run_threads(&mut self, budget: u64, threads: usize) -> Result<Outcome, RunError> {
         let order: Vec<u32> = if self.wg_order.is_empty() {
             (0..self.wg_total).collect()
@@ -99,9 +104,11 @@ impl Simulator {
         // Each run holds its own copy of the buffers: together they stay within the buffer
         // memory limit (a dispatch over buffers too large to copy runs serially).
         let bytes: u64 = self.mem.buffers.iter().map(|b| b.len() as u64).sum();
-        let copies = (self.cfg.max_buffer_memory / bytes.max(1)).max(1);
+        // (the starting buffers and the merged ones are two more)
+        let copies = (self.cfg.max_buffer_memory / bytes.max(1)).saturating_sub(2);
         let parts = threads
             .min(order.len())
+            .min(MAX_THREADS)
             .min(usize::try_from(copies).unwrap_or(usize::MAX));
         if parts < 2 {
             return self.run(budget);
@@ -128,7 +135,8 @@ impl Simulator {
                 .iter()
                 .map(|chunk| {
                     let mut c = self.clone();
-                    scope.spawn(move || {
+                    // A thread the system refuses makes the dispatch run serially.
+                    std::thread::Builder::new().spawn_scoped(scope, move || {
                         c.wg_order = chunk.to_vec();
                         c.wg_pos = 0;
                         c.wg_linear = chunk[0];
@@ -150,6 +158,12 @@ impl Simulator {
                                 return None;
                             }
                             if out == Outcome::Finished {
+                                // Accesses made outside a step (a Workgroup-scope cooperative
+                                // matrix runs when its last subgroup arrives) and not yet fed
+                                // to the footprint.
+                                if let (Some(f), Some(log)) = (c.footprint.as_mut(), &c.mem.log) {
+                                    f.record(&log.accesses);
+                                }
                                 return Some(c);
                             }
                         }
@@ -158,7 +172,7 @@ impl Simulator {
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().ok().flatten())
+                .map(|h| h.ok().and_then(|h| h.join().ok().flatten()))
                 .collect()
         });
         let Some(runs) = runs.into_iter().collect::<Option<Vec<_>>>() else {
