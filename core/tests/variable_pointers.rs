@@ -106,3 +106,53 @@ fn an_unsigned_element_is_read_as_signed() {
     assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
     assert_eq!(out[8 * 4], (8..12).map(|i| 3 * i + 1).sum::<u32>());
 }
+
+/// A pointer chosen at run time between a row-major matrix's column (strided in memory) and a
+/// plain vector: the spec forbids variable pointers to matrix columns (spirv-val says so too),
+/// and one pointer could not read both ways; refused as invalid, naming the rule.
+#[test]
+fn pointers_into_different_layouts_are_refused() {
+    let text = "OpCapability Shader
+OpCapability VariablePointersStorageBuffer
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpMemberDecorate %S 0 Offset 0
+OpMemberDecorate %S 0 RowMajor
+OpMemberDecorate %S 0 MatrixStride 8
+OpMemberDecorate %S 1 Offset 16
+OpDecorate %S Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%f32 = OpTypeFloat 32
+%u32 = OpTypeInt 32 0
+%v2 = OpTypeVector %f32 2
+%m2 = OpTypeMatrix %v2 2
+%S = OpTypeStruct %m2 %v2
+%pS = OpTypePointer StorageBuffer %S
+%pv2 = OpTypePointer StorageBuffer %v2
+%buf = OpVariable %pS StorageBuffer
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%t = OpConstantTrue %bool
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%col = OpAccessChain %pv2 %buf %c0 %c1
+%vec = OpAccessChain %pv2 %buf %c1
+%p = OpSelect %pv2 %t %col %vec
+%x = OpLoad %v2 %p
+OpStore %vec %x
+OpReturn
+OpFunctionEnd
+";
+    let e = load(&module(text), &LoadOptions::default()).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        matches!(e, lanescope_core::load::LoadError::Invalid { .. })
+            && msg.contains("must not point to a column of a matrix"),
+        "{msg}"
+    );
+}

@@ -88,6 +88,29 @@ impl Ctx<'_> {
         let rid = self.result_id(inst)?;
         let (dst, width, _) = self.value(inst, rid)?;
         let mut incoming = Vec::new();
+        // A pointer phi: what its incoming pointers point into, as far as known here (values
+        // from back edges are not lowered yet). One memory layout, or an error: the spec forbids
+        // variable pointers to matrix columns, whose layout a plain vector's does not share.
+        let mut pointer = None;
+        for pair in inst.operands.chunks(2) {
+            if let [Operand::IdRef(v), _] = pair {
+                if let Some(info) = self.ptr_info.get(v).copied() {
+                    match pointer {
+                        None => pointer = Some(info),
+                        Some(p) if p.layout != info.layout => {
+                            return Err(self.invalid(
+                                inst,
+                                "a variable pointer must not point to a column of a matrix (this phi mixes memory layouts)",
+                            ))
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        if let Some(p) = pointer {
+            self.ptr_info.insert(rid, p);
+        }
         for pair in inst.operands.chunks(2) {
             match pair {
                 [Operand::IdRef(v), Operand::IdRef(p)] => {

@@ -402,7 +402,17 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             let (b, _, _) = cx.val(inst, 2)?;
             if matches!(cx.types.get(tr), Type::Pointer { .. }) {
                 let pa = cx.id_op(inst, 1)?;
-                if let Some(p) = cx.ptr_info.get(&pa).copied() {
+                let pb = cx.id_op(inst, 2)?;
+                let (ia, ib) = (cx.ptr_info.get(&pa).copied(), cx.ptr_info.get(&pb).copied());
+                if let (Some(x), Some(y)) = (ia, ib) {
+                    if x.layout != y.layout {
+                        return Err(cx.invalid(
+                            inst,
+                            "a variable pointer must not point to a column of a matrix (this select mixes memory layouts)",
+                        ));
+                    }
+                }
+                if let Some(p) = ia.or(ib) {
                     cx.ptr_info.insert(cx.result_id(inst)?, p);
                 }
             }
