@@ -72,9 +72,9 @@ fn a_null_pointer_points_nowhere() {
     assert_eq!(out[3] & 4, 4, "null equals null");
 }
 
-/// An Element stepping back (a negative OpPtrAccessChain index) stays in the object.
-#[test]
-fn a_negative_element_steps_back() {
+/// Takes &inp[8] as four elements back from &inp[12], the Element `-4` declared as `element`
+/// (a constant's type and literal), and checks the walk from there.
+fn step_back_from_12(element: &str) {
     let text = include_str!("data/asm/variable_pointers.spvasm")
         .replace(
             "%a8 = OpAccessChain %psu %inb %c0 %c8",
@@ -82,29 +82,26 @@ fn a_negative_element_steps_back() {
         )
         .replace(
             "%c8 = OpConstant %u32 8",
-            "%c8 = OpConstant %u32 8\n%c12 = OpConstant %u32 12\n%m4 = OpConstant %i32 -4",
+            &format!(
+                "%c8 = OpConstant %u32 8\n%c12 = OpConstant %u32 12\n%m4 = OpConstant {element}"
+            ),
         );
     let (out, sim) = run(&text);
     assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
     assert_eq!(out[8 * 4], (8..12).map(|i| 3 * i + 1).sum::<u32>());
 }
 
+/// An Element stepping back (a negative OpPtrAccessChain index) stays in the object.
+#[test]
+fn a_negative_element_steps_back() {
+    step_back_from_12("%i32 -4");
+}
+
 /// The Element is signed whatever its type: 0xFFFFFFFC as a 32-bit unsigned constant steps
 /// four words back too.
 #[test]
 fn an_unsigned_element_is_read_as_signed() {
-    let text = include_str!("data/asm/variable_pointers.spvasm")
-        .replace(
-            "%a8 = OpAccessChain %psu %inb %c0 %c8",
-            "%a12 = OpAccessChain %psu %inb %c0 %c12\n%a8 = OpPtrAccessChain %psu %a12 %m4",
-        )
-        .replace(
-            "%c8 = OpConstant %u32 8",
-            "%c8 = OpConstant %u32 8\n%c12 = OpConstant %u32 12\n%m4 = OpConstant %u32 4294967292",
-        );
-    let (out, sim) = run(&text);
-    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
-    assert_eq!(out[8 * 4], (8..12).map(|i| 3 * i + 1).sum::<u32>());
+    step_back_from_12("%u32 4294967292");
 }
 
 /// A pointer chosen at run time between a row-major matrix's column (strided in memory) and a

@@ -426,24 +426,13 @@ pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 /// The left panel: the source (editable or from debug information) and the disassembly.
 pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    let before = app.panes.code;
-    let mut open = before;
-    egui::Panel::show_switched(
+    foldable(
+        app,
         ui,
-        &mut open,
-        egui::Panel::left("code-folded")
-            .exact_size(FOLDED_WIDTH)
-            .resizable(false),
-        egui::Panel::left("disassembly")
-            .default_size(460.0)
-            .resizable(true),
-        |ui, expanded| {
-            if !expanded {
-                if folded_strip(ui, "Code", "Show the source and disassembly (Ctrl+B)") {
-                    app.panes.code = true;
-                }
-                return;
-            }
+        |p| &mut p.code,
+        (egui::Panel::left, "code-folded", "disassembly", 460.0),
+        |_| ("Code".into(), "Show the source and disassembly (Ctrl+B)"),
+        |app, ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut app.left_tab, LeftTab::Source, "Source")
                     .on_hover_text(
@@ -468,9 +457,46 @@ pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         },
     );
+}
+
+/// A side panel that folds to a strip at its edge. `pane` picks its flag in [`Panes`];
+/// `panel` is the edge's constructor, the folded and open panels' ids and the open one's
+/// default width; `strip` names the folded strip and gives its hint.
+fn foldable(
+    app: &mut LanescopeApp,
+    ui: &mut egui::Ui,
+    pane: fn(&mut Panes) -> &mut bool,
+    panel: (
+        fn(&'static str) -> egui::Panel,
+        &'static str,
+        &'static str,
+        f32,
+    ),
+    strip: impl FnOnce(&LanescopeApp) -> (String, &'static str),
+    contents: impl FnOnce(&mut LanescopeApp, &mut egui::Ui),
+) {
+    let (edge, folded_id, open_id, width) = panel;
+    let before = *pane(&mut app.panes);
+    let mut open = before;
+    egui::Panel::show_switched(
+        ui,
+        &mut open,
+        edge(folded_id).exact_size(FOLDED_WIDTH).resizable(false),
+        edge(open_id).default_size(width).resizable(true),
+        |ui, expanded| {
+            if expanded {
+                contents(app, ui);
+                return;
+            }
+            let (name, hint) = strip(app);
+            if folded_strip(ui, &name, hint) {
+                *pane(&mut app.panes) = true;
+            }
+        },
+    );
     // A drag of the open panel's edge past its minimum (or a double click on it) folds it too.
     if open != before {
-        app.panes.code = open;
+        *pane(&mut app.panes) = open;
     }
 }
 
@@ -655,40 +681,28 @@ fn disassembly(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 }
 
 pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    let before = app.panes.side;
-    let mut open = before;
-    egui::Panel::show_switched(
+    foldable(
+        app,
         ui,
-        &mut open,
-        egui::Panel::right("inspect-folded")
-            .exact_size(FOLDED_WIDTH)
-            .resizable(false),
-        egui::Panel::right("inspect")
-            .default_size(380.0)
-            .resizable(true),
-        |ui, expanded| {
-            if !expanded {
-                let n = app
-                    .session
-                    .as_ref()
-                    .map_or(0, |s| s.sim().diagnostics().len());
-                let name = if n > 0 {
-                    format!("Values · {n} diagnostics")
-                } else {
-                    "Values".into()
-                };
-                let hint = "Show the lesson, values, inputs and diagnostics (Ctrl+Alt+B)";
-                if folded_strip(ui, &name, hint) {
-                    app.panes.side = true;
-                }
-                return;
-            }
-            side_contents(app, ui);
+        |p| &mut p.side,
+        (egui::Panel::right, "inspect-folded", "inspect", 380.0),
+        |app| {
+            let n = app
+                .session
+                .as_ref()
+                .map_or(0, |s| s.sim().diagnostics().len());
+            let name = if n > 0 {
+                format!("Values · {n} diagnostics")
+            } else {
+                "Values".into()
+            };
+            (
+                name,
+                "Show the lesson, values, inputs and diagnostics (Ctrl+Alt+B)",
+            )
         },
+        side_contents,
     );
-    if open != before {
-        app.panes.side = open;
-    }
 }
 
 fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
