@@ -132,6 +132,11 @@ pub struct RunArgs {
     /// `SET:BINDING=@SET2:BINDING2` to bind the buffer bound at SET2:BINDING2 there too.
     #[arg(long = "buffer", value_name = "SET:BINDING=FILE|@SET:BINDING", value_parser = parse_buffer)]
     pub buffers: Vec<BufferArg>,
+    /// Fix the device address of the buffer bound at SET:BINDING (what PhysicalStorageBuffer
+    /// pointers to it hold): decimal or `0x` hex, aligned to 16 bytes; ranges must not overlap.
+    /// Unfixed buffers get `(SET << 48) + ((BINDING + 1) << 32)`.
+    #[arg(long = "address", value_name = "SET:BINDING=ADDR", value_parser = parse_address)]
+    pub addresses: Vec<(u32, u32, u64)>,
     /// Write the final bytes of the buffer bound at SET:BINDING to FILE.
     #[arg(long = "out", value_name = "SET:BINDING=FILE", value_parser = parse_out)]
     pub outs: Vec<(u32, u32, String)>,
@@ -266,6 +271,26 @@ fn parse_out(s: &str) -> Result<(u32, u32, String), String> {
         .ok_or_else(|| format!("wants SET:BINDING=FILE, got `{s}`"))?;
     let (set, binding) = parse_set_binding(sb)?;
     Ok((set, binding, file.to_string()))
+}
+
+fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
+    let (sb, addr) = s
+        .split_once('=')
+        .ok_or_else(|| format!("wants SET:BINDING=ADDR, got `{s}`"))?;
+    let (set, binding) = parse_set_binding(sb)?;
+    let addr = addr.trim();
+    let v = match addr.strip_prefix("0x").or_else(|| addr.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
+        None => addr.replace('_', "").parse::<u64>(),
+    }
+    .map_err(|_| format!("`{addr}` is not an address (decimal, or hex with 0x)"))?;
+    if v % lanescope_core::ADDRESS_ALIGN != 0 {
+        return Err(format!(
+            "the address {v:#x} is not aligned to {} bytes",
+            lanescope_core::ADDRESS_ALIGN
+        ));
+    }
+    Ok((set, binding, v))
 }
 
 fn parse_buffer(s: &str) -> Result<BufferArg, String> {
@@ -550,6 +575,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             BufferArg::Shared(alias) => bindings.aliases.push(*alias),
         }
     }
+    bindings.addresses.clone_from(&a.addresses);
     if let Some(p) = &a.push {
         bindings.push_constants = read(p, "push constants", buffer_limit, raise)?;
     }

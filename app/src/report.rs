@@ -31,6 +31,7 @@ pub fn summary_value(sim: &Simulator) -> Value {
         "divergences": st.divergences,
         "reconvergences": st.reconvergences,
         "workgroups_run": st.workgroups_done,
+        "buffers": sim.buffer_addresses(),
         "diagnostics": sim.diagnostics(),
         "poison_stores": sim.poison_stores(),
         "warnings": sim.warnings(),
@@ -125,6 +126,19 @@ pub fn summary_text(sim: &Simulator) -> String {
         count(st.divergences, "divergence"),
         count(st.reconvergences, "reconvergence")
     );
+    if p.physical_addresses {
+        let b: Vec<String> = sim
+            .buffer_addresses()
+            .iter()
+            .map(|b| {
+                format!(
+                    "{}:{} at {:#x} ({} bytes)",
+                    b.set, b.binding, b.address, b.size
+                )
+            })
+            .collect();
+        let _ = writeln!(s, "addresses     {}", b.join(", "));
+    }
     let d = sim.diagnostics();
     if d.is_empty() {
         let _ = writeln!(s, "diagnostics   none");

@@ -768,3 +768,83 @@ fn threads_give_the_serial_output() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--address` fixes a buffer's device address, so a buffer file can hold pointers to it; the
+/// JSON summary lists every bound buffer's address and size; bad addresses are usage errors.
+#[test]
+fn addresses_are_fixed_on_the_command_line_and_listed() {
+    // physical_ptr_chain: binding 0 = { pointer to data, uint out[32] }; lane l reads data
+    // word 2l through the pointer.
+    let root = tmp("addr.root");
+    let mut bytes = 0x4000u64.to_le_bytes().to_vec();
+    bytes.resize(8 + 32 * 4, 0);
+    std::fs::write(&root, &bytes).unwrap();
+    let data_file = tmp("addr.data");
+    write_words(&data_file, (0..16).map(|i| 500 + i));
+    let out = tmp("addr.out");
+    let asm = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/data/asm/physical_ptr_chain.spvasm")
+        .display()
+        .to_string();
+    let o = exe()
+        .args([
+            "run",
+            &asm,
+            "--subgroup-size",
+            "8",
+            "--buffer",
+            &format!("0:0={}", root.display()),
+            "--buffer",
+            &format!("0:1={}", data_file.display()),
+            "--address",
+            "0:1=0x4000",
+            "--out",
+            &format!("0:0={}", out.display()),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["buffers"],
+        serde_json::json!([
+            {"set": 0, "binding": 0, "address": 0x1_0000_0000u64, "size": 136},
+            {"set": 0, "binding": 1, "address": 0x4000, "size": 64},
+        ])
+    );
+    let w: Vec<u32> = std::fs::read(&out).unwrap()[8..]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(w[4 * 3], 506, "lane 3 read data word 6 at 0x4018");
+    // The text summary names the addresses too.
+    let o = exe()
+        .args([
+            "run",
+            &asm,
+            "--buffer",
+            &format!("0:0={}", root.display()),
+            "--buffer",
+            &format!("0:1={}", data_file.display()),
+            "--address",
+            "0:1=16384",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("0:1 at 0x4000 (64 bytes)"), "{text}");
+    for (bad, says) in [
+        ("0:1=0x4008", "not aligned to 16 bytes"),
+        ("0:1=lots", "is not an address"),
+        ("0:1", "SET:BINDING=ADDR"),
+    ] {
+        let o = exe()
+            .args(["run", &asm, "--address", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}

@@ -239,6 +239,7 @@ fn simulate(s: &SaveSession) -> Vec<Vec<u8>> {
             .collect(),
         aliases: s.aliases.clone(),
         push_constants: s.push_constants.clone(),
+        ..Bindings::default()
     };
     let mut sim = Simulator::new(prog, cfg, &b).unwrap();
     sim.run(1_000_000).unwrap();

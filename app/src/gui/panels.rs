@@ -996,7 +996,22 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if r.push_constant {
             continue;
         }
-        ui.label(format!("set {} binding {} `{}`", r.set, r.binding, r.name));
+        // With device addresses, the address pointers to the buffer hold.
+        let address = s
+            .program
+            .physical_addresses
+            .then(|| {
+                s.sim()
+                    .buffer_addresses()
+                    .into_iter()
+                    .find(|a| (a.set, a.binding) == (r.set, r.binding))
+            })
+            .flatten()
+            .map_or_else(String::new, |a| format!(" at {:#x}", a.address));
+        ui.label(format!(
+            "set {} binding {} `{}`{address}",
+            r.set, r.binding, r.name
+        ));
         let Some(data) = s.sim().buffer(r.set, r.binding).map(<[u8]>::to_vec) else {
             continue;
         };

@@ -155,6 +155,9 @@ pub fn exec(
         } => {
             let f = frag(ty);
             let p = uniform(r, *ptr, "the Pointer operand", rep);
+            // A physical address: the buffer pointer it stands for (one outside every buffer
+            // stays as it is, and every element of it is out of bounds).
+            let p = mem.resolve(p).unwrap_or(p);
             let st = stride_value(r, *stride, rep);
             let what = if *store {
                 "OpCooperativeMatrixStoreKHR"
@@ -195,7 +198,7 @@ pub fn exec(
                         ty: ty.elem,
                     };
                     let res = if (0..=i128::from(u32::MAX)).contains(&off) {
-                        let q = (p & !0xffff_ffff) | off as u64;
+                        let q = crate::program::ptr_offset(p, (off - i128::from(p as u32)) as i64);
                         if *store {
                             mem.write(q, leaf, inv, values[e])
                         } else {
@@ -208,6 +211,7 @@ pub fn exec(
                             offset: off.clamp(0, i128::from(u64::MAX)) as u64,
                             size: esize,
                             len: mem.len_of(p),
+                            address: None,
                         })
                     };
                     if let Err(o) = res {

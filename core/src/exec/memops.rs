@@ -21,6 +21,8 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     if !same {
         return None;
     }
+    // A physical address: the buffer pointer it stands for.
+    let p = c.mem.resolve(p).ok()?;
     let base = u64::from(p as u32);
     let end = table
         .iter()

@@ -1,6 +1,6 @@
 //! Byte-addressed memories: bound buffers, workgroup memory, per-invocation memory.
 
-use crate::program::{decode_ptr, Leaf, Space};
+use crate::program::{decode_ptr, encode_ptr, is_physical, Leaf, Space};
 use crate::value::ScalarTy;
 
 #[derive(Clone, Debug, Default)]
@@ -18,6 +18,17 @@ pub struct Memory {
     /// Accesses to shared memory (Workgroup and buffers) made by the current step, when the
     /// race detector listens.
     pub log: Option<AccessLog>,
+    /// The bound buffers' device addresses, sorted by start: what physical pointers resolve
+    /// against.
+    pub addresses: Vec<AddressRange>,
+}
+
+/// A bound buffer's device address range and the region (index in `storage_of`) naming it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressRange {
+    pub start: u64,
+    pub len: u64,
+    pub region: u32,
 }
 
 /// How an access touched memory.
@@ -105,9 +116,52 @@ pub struct OutOfBounds {
     pub offset: u64,
     pub size: u32,
     pub len: usize,
+    /// For a physical address outside every bound buffer: the address.
+    pub address: Option<u64>,
 }
 
 impl Memory {
+    /// A pointer as a tagged (space, region, offset) pointer: a physical address becomes a
+    /// pointer into the bound buffer whose range holds it (the one starting there when one
+    /// ends where another starts), or an error naming the address when no buffer holds it.
+    #[inline]
+    pub fn resolve(&self, ptr: u64) -> Result<u64, OutOfBounds> {
+        if !is_physical(ptr) {
+            return Ok(ptr);
+        }
+        let k = self.addresses.partition_point(|r| r.start <= ptr);
+        if let Some(r) = k.checked_sub(1).map(|k| self.addresses[k]) {
+            if ptr - r.start <= r.len && ptr - r.start <= u64::from(u32::MAX) {
+                return Ok(encode_ptr(Space::Buffer, r.region, (ptr - r.start) as u32));
+            }
+        }
+        Err(OutOfBounds {
+            space: Space::Buffer,
+            region: crate::program::PHYSICAL_REGION,
+            offset: 0,
+            size: 0,
+            len: 0,
+            address: Some(ptr),
+        })
+    }
+
+    /// The device address of a tagged buffer pointer (`None` for other memories, and buffers
+    /// without an address such as the push constants).
+    pub fn address_of(&self, ptr: u64) -> Option<u64> {
+        if is_physical(ptr) {
+            return Some(ptr);
+        }
+        let (space, region, off) = decode_ptr(ptr);
+        if space != Space::Buffer {
+            return None;
+        }
+        let storage = self.storage(region)?;
+        self.addresses
+            .iter()
+            .find(|r| self.storage(r.region) == Some(storage))
+            .map(|r| r.start + u64::from(off))
+    }
+
     /// The storage index of resource `region`.
     #[inline]
     pub fn storage(&self, region: u32) -> Option<usize> {
@@ -129,6 +183,11 @@ impl Memory {
         size: u32,
         inv: usize,
     ) -> Result<&mut [u8], OutOfBounds> {
+        let ptr = self.resolve(ptr).map_err(|o| OutOfBounds {
+            size,
+            address: o.address.map(|a| a.wrapping_add(u64::from(off))),
+            ..o
+        })?;
         let (space, region, base) = decode_ptr(ptr);
         let start = u64::from(base) + u64::from(off);
         let (mem, lo): (&mut Vec<u8>, usize) = match space {
@@ -141,6 +200,7 @@ impl Memory {
                         offset: start,
                         size,
                         len: 0,
+                        address: None,
                     });
                 }
             },
@@ -162,6 +222,7 @@ impl Memory {
                 offset: start,
                 size,
                 len: limit,
+                address: None,
             });
         }
         let s = lo + start as usize;
@@ -171,6 +232,12 @@ impl Memory {
     /// Notes an access to shared memory for the race detector, when it listens.
     #[inline]
     pub fn note(&mut self, ptr: u64, leaf: Leaf, inv: usize, write: bool) {
+        if self.log.is_none() {
+            return;
+        }
+        let Ok(ptr) = self.resolve(ptr) else {
+            return;
+        };
         let Some(log) = &mut self.log else {
             return;
         };
@@ -229,7 +296,7 @@ impl Memory {
     /// Reads a leaf without the access rules of a shader's load (for views): `None` when out
     /// of bounds.
     pub fn peek(&self, ptr: u64, leaf: Leaf, inv: usize) -> Option<u64> {
-        let (space, region, base) = decode_ptr(ptr);
+        let (space, region, base) = decode_ptr(self.resolve(ptr).ok()?);
         let size = leaf.ty.size_bytes() as usize;
         let start = base as usize + leaf.offset as usize;
         let (mem, lo, limit): (&[u8], usize, usize) = match space {
@@ -274,7 +341,7 @@ impl Memory {
     /// valid: (memory, start of the invocation's window, window length).
     #[inline]
     pub fn window(&mut self, ptr: u64, inv: usize) -> Option<(&mut [u8], usize, usize)> {
-        let (space, region, _) = decode_ptr(ptr);
+        let (space, region, _) = decode_ptr(self.resolve(ptr).ok()?);
         match space {
             Space::Buffer => self
                 .storage(region)
@@ -313,7 +380,7 @@ impl Memory {
         size: u32,
         inv: usize,
     ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
-        let (space, region, base) = decode_ptr(ptr);
+        let (space, region, base) = decode_ptr(self.resolve(ptr).ok()?);
         let start = u64::from(base) + u64::from(off);
         let end = start + u64::from(size);
         let (len, lo, map) = match space {
@@ -373,6 +440,9 @@ impl Memory {
             return false;
         }
         for (ptr, inv) in lanes {
+            let Ok(ptr) = self.resolve(ptr) else {
+                continue;
+            };
             let (space, region, base) = decode_ptr(ptr);
             let (map, lo, len) = match space {
                 Space::Buffer => {
@@ -459,6 +529,9 @@ impl Memory {
 
     /// Length in bytes of the memory a pointer points into (for OpArrayLength).
     pub fn len_of(&self, ptr: u64) -> usize {
+        let Ok(ptr) = self.resolve(ptr) else {
+            return 0;
+        };
         let (space, region, _) = decode_ptr(ptr);
         match space {
             Space::Buffer => self

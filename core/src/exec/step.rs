@@ -155,7 +155,39 @@ fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64, mode: Mode) -> u64 {
     alu::bin_in(add, ty, acc, p, mode).0
 }
 
+/// A load of a PhysicalStorageBuffer pointer: the bits loaded, kept inside the physical address
+/// space (bits past it would read as another memory's pointer).
+fn load_physical_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) {
+    let s = c.s;
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    let Some(leaf) = c.prog.leaf_tables[leaves as usize].first().copied() else {
+        return;
+    };
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        regs[dst as usize * s + l] = match mem.read(p, leaf, c.inv_base + l) {
+            Ok(v) => crate::program::physical_from_bits(v),
+            Err(o) => {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+                0
+            }
+        };
+    });
+    if let Some(o) = bad {
+        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
+    }
+}
+
 pub(super) fn oob_msg(o: OutOfBounds) -> String {
+    if let Some(a) = o.address {
+        return format!(
+            "access of {} bytes at device address {a:#x} is outside every bound buffer; the load reads 0 and the store is dropped",
+            o.size
+        );
+    }
     format!(
         "{:?} access of {} bytes at offset {} is outside its {} bytes; the load reads 0 and the store is dropped",
         o.space, o.size, o.offset, o.len
@@ -289,6 +321,18 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 });
             }
         }
+        Inst::PtrFromBits { dst, a, bits, pair } => {
+            let regs = &mut *c.regs;
+            let m = bitmask(u32::from(*bits));
+            each(c.mask, c.full, s, |l| {
+                let v = if *pair {
+                    (regs[r(*a, l)] & 0xffff_ffff) | regs[r(*a + 1, l)] << 32
+                } else {
+                    regs[r(*a, l)] & m
+                };
+                regs[r(*dst, l)] = crate::program::physical_from_bits(v);
+            });
+        }
         Inst::PtrDiff {
             dst,
             a,
@@ -296,11 +340,17 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             stride,
             bits,
         } => {
-            // Pointers into one object differ only in their byte offsets (the low 32 bits).
+            // Pointers into one object differ only in their byte offsets (the low 32 bits), or
+            // physical addresses in the whole address.
             let regs = &mut *c.regs;
             let (stride, mask) = (i64::from((*stride).max(1)), bitmask(u32::from(*bits)));
             each(c.mask, c.full, s, |l| {
-                let d = i64::from(regs[r(*a, l)] as u32) - i64::from(regs[r(*b, l)] as u32);
+                let (pa, pb) = (regs[r(*a, l)], regs[r(*b, l)]);
+                let d = if crate::program::is_physical(pa) {
+                    pa.wrapping_sub(pb) as i64
+                } else {
+                    i64::from(pa as u32) - i64::from(pb as u32)
+                };
                 regs[r(*dst, l)] = (d / stride) as u64 & mask;
             });
         }
@@ -501,8 +551,15 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 store(c, *dst, *src, *leaves);
             }
         }
-        Inst::Load { dst, ptr, leaves } => {
-            if !load_uniform_ptr(c, *dst, *ptr, *leaves) {
+        Inst::Load {
+            dst,
+            ptr,
+            leaves,
+            physical,
+        } => {
+            if *physical {
+                load_physical_ptr(c, *dst, *ptr, *leaves);
+            } else if !load_uniform_ptr(c, *dst, *ptr, *leaves) {
                 let table = &c.prog.leaf_tables[*leaves as usize];
                 let mut bad = None;
                 let mut bad_lanes: Mask = 0;
@@ -558,7 +615,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             let mut bad: Mask = 0;
             each(c.mask, c.full, s, |l| {
                 let p = regs[r(*base, l)];
-                let mut off = i64::from(p as u32);
+                let mut off = 0i64;
                 for st in steps {
                     match *st {
                         AccessStep::Const(k) => off = off.wrapping_add(i64::from(k)),
@@ -584,13 +641,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                         }
                     }
                 }
-                // An offset outside 0..4 GiB can never be in bounds; park it at the top so the
-                // access faults.
-                let off = u64::try_from(off)
-                    .ok()
-                    .filter(|o| *o <= u64::from(u32::MAX))
-                    .unwrap_or(u64::from(u32::MAX));
-                regs[r(*dst, l)] = (p & !0xffff_ffff) | off;
+                regs[r(*dst, l)] = crate::program::ptr_offset(p, off);
             });
             c.found.add(
                 DiagCode::OutOfBounds,

@@ -35,6 +35,7 @@ pub const IMPLEMENTED: &[C] = &[
     C::GroupNonUniformPartitionedEXT,
     C::VariablePointers,
     C::VariablePointersStorageBuffer,
+    C::PhysicalStorageBufferAddresses,
     C::QuadControlKHR,
     C::StorageBuffer16BitAccess,
     C::UniformAndStorageBuffer16BitAccess,

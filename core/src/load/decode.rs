@@ -388,10 +388,21 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             if bits(&from) != bits(&to) {
                 return Err(cx.invalid(inst, "OpBitcast between types of different total width"));
             }
+            if cx.types.is_physical_ptr(tr) {
+                return Ok(Some(Inst::PtrFromBits {
+                    dst,
+                    a,
+                    bits: 64,
+                    pair: from.len() == 2,
+                }));
+            }
             if matches!(cx.types.get(tr), Type::Pointer { .. })
-                || matches!(cx.types.get(ta), Type::Pointer { .. })
+                || matches!(cx.types.get(ta), Type::Pointer { .. }) && !cx.types.is_physical_ptr(ta)
             {
-                return Err(cx.unsupported(inst, "bitcasts to or from pointers"));
+                return Err(cx.unsupported(
+                    inst,
+                    "bitcasts to or from pointers other than PhysicalStorageBuffer pointers",
+                ));
             }
             Inst::Bitcast { from, to, dst, a }
         }
@@ -733,7 +744,12 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             let (dst, _, _) = cx.dst(inst)?;
             let (ptr, info) = cx.ptr(inst, 0)?;
             let leaves = cx.leaves_of(info.pointee, info.layout);
-            Inst::Load { dst, ptr, leaves }
+            Inst::Load {
+                dst,
+                ptr,
+                leaves,
+                physical: cx.types.is_physical_ptr(info.pointee),
+            }
         }
         Op::Store => {
             let (ptr, info) = cx.ptr(inst, 0)?;
@@ -773,6 +789,44 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                 dst,
                 a,
                 b,
+            }
+        }
+        Op::ConvertUToPtr => {
+            let (dst, _, tr) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            if !cx.types.is_physical_ptr(tr) {
+                return Err(cx.unsupported(
+                    inst,
+                    "OpConvertUToPtr to pointers other than PhysicalStorageBuffer pointers",
+                ));
+            }
+            Inst::PtrFromBits {
+                dst,
+                a,
+                bits: cx.elem_ty(ta).bits() as u8,
+                pair: false,
+            }
+        }
+        Op::ConvertPtrToU => {
+            let (dst, _, tr) = cx.dst(inst)?;
+            let (a, _, ta) = cx.val(inst, 0)?;
+            if !cx.types.is_physical_ptr(ta) {
+                return Err(cx.unsupported(
+                    inst,
+                    "OpConvertPtrToU of pointers other than PhysicalStorageBuffer pointers",
+                ));
+            }
+            Inst::Conv {
+                op: ConvOp::UConvert,
+                from: ScalarTy::Int {
+                    bits: 64,
+                    signed: false,
+                },
+                to: cx.elem_ty(tr),
+                n: 1,
+                dst,
+                a,
+                round: None,
             }
         }
         Op::PtrDiff => {

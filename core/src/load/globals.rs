@@ -75,6 +75,17 @@ impl Ctx<'_> {
                 }
             }
         }
+        if let Some((t, _)) =
+            self.types.types.iter().enumerate().find(
+                |(_, t)| matches!(t, Type::Pointer { pointee, .. } if *pointee == TypeId::MAX),
+            )
+        {
+            let id = self.types.spirv_ids.get(t).copied().unwrap_or(0);
+            return Err(LoadError::Invalid {
+                what: format!("forward-declared pointer type %{id} is never defined"),
+                at: self.loc(None),
+            });
+        }
         for sid in opts.spec.keys() {
             if !self.spec_infos.iter().any(|i| i.spec_id == *sid) {
                 let have: Vec<String> = self
@@ -95,6 +106,25 @@ impl Ctx<'_> {
     }
 
     fn read_type(&mut self, inst: &Instruction) -> Result<(), LoadError> {
+        if inst.class.opcode == Op::TypeForwardPointer {
+            // A pointer type used before it is defined (a struct holding pointers to its own
+            // type): its pointee is filled in by the OpTypePointer that defines it.
+            let id = self.id_op(inst, 0)?;
+            let Some(Operand::StorageClass(sc)) = inst.operands.get(1) else {
+                return Err(self.invalid(inst, "forward pointer without storage class"));
+            };
+            if self.type_map.contains_key(&id) {
+                return Err(self.invalid(inst, format!("%{id} is declared twice")));
+            }
+            return self.add_type(
+                inst,
+                id,
+                Type::Pointer {
+                    storage_class: *sc as u32,
+                    pointee: TypeId::MAX,
+                },
+            );
+        }
         let rid = self.result_id(inst)?;
         let lit = |i: usize| self.lit_op(inst, i);
         let ty = match inst.class.opcode {
@@ -215,12 +245,27 @@ impl Ctx<'_> {
                 let pointee_id = self.id_op(inst, 1)?;
                 let pointee = match self.type_map.get(&pointee_id) {
                     Some(t) => *t,
-                    None => return Err(self.unsupported(inst, "forward-declared pointer types")),
+                    None => {
+                        return Err(self.invalid(
+                            inst,
+                            format!("pointee %{pointee_id} is not a type declared before"),
+                        ))
+                    }
                 };
-                Type::Pointer {
+                let ty = Type::Pointer {
                     storage_class: sc,
                     pointee,
+                };
+                if let Some(t) = self.type_map.get(&rid).copied() {
+                    let forward = matches!(self.types.get(t), Type::Pointer { pointee, storage_class }
+                        if *pointee == TypeId::MAX && *storage_class == sc);
+                    if !forward {
+                        return Err(self.invalid(inst, format!("%{rid} is declared twice")));
+                    }
+                    self.types.complete_pointer(t, ty);
+                    return Ok(());
                 }
+                ty
             }
             Op::TypeFunction => Type::Function,
             Op::TypeCooperativeMatrixKHR => Type::CoopMat(self.coop_type(inst)?),
@@ -321,9 +366,14 @@ impl Ctx<'_> {
                 }
                 v
             }
-            // A null pointer points nowhere: not at the start of the first buffer.
+            // A null pointer points nowhere: not at the start of the first buffer. A physical
+            // one is address 0, where no buffer is.
             Op::ConstantNull if matches!(self.types.get(ty), Type::Pointer { .. }) => {
-                vec![crate::program::NULL_PTR]
+                vec![if self.types.is_physical_ptr(ty) {
+                    0
+                } else {
+                    crate::program::NULL_PTR
+                }]
             }
             Op::ConstantNull | Op::Undef => vec![0; flat.len()],
             _ => self.spec_constant_op(inst, ty)?,

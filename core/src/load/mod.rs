@@ -878,6 +878,11 @@ impl<'m> Ctx<'m> {
             module: std::sync::Arc::clone(&self.raw),
             debug: self.debug.take(),
             buffer_atomics: self.buffer_atomics,
+            physical_addresses: self
+                .module
+                .capabilities
+                .iter()
+                .any(|c| matches!(c.operands.first(), Some(rspirv::dr::Operand::Capability(c)) if *c == rspirv::spirv::Capability::PhysicalStorageBufferAddresses)),
             undef_slots: std::mem::take(&mut self.undef_slots),
             float_controls: self.float_controls,
         })

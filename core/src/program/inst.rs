@@ -269,6 +269,14 @@ pub enum Inst {
         b: Opnd,
         n: u32,
     },
+    /// A PhysicalStorageBuffer pointer from integer bits (OpConvertUToPtr, OpBitcast): `a` zero
+    /// extended from `bits`, or with `pair` the two 32-bit words `a` (low) and `a + 1` (high).
+    PtrFromBits {
+        dst: u32,
+        a: u32,
+        bits: u8,
+        pair: bool,
+    },
     /// OpPtrDiff: the elements of `stride` bytes from `b` to `a` (pointers into one object),
     /// as a signed integer of `bits`.
     PtrDiff {
@@ -368,6 +376,9 @@ pub enum Inst {
         dst: u32,
         ptr: Opnd,
         leaves: u32,
+        /// The value loaded is a PhysicalStorageBuffer pointer (kept inside the physical
+        /// address space).
+        physical: bool,
     },
     Store {
         ptr: Opnd,
@@ -461,6 +472,7 @@ impl Inst {
             }
             Inst::Bitcast { a, from, .. } => vec![(*a, from.len() as u32)],
             Inst::PtrDiff { a, b, .. } => vec![(*a, 1), (*b, 1)],
+            Inst::PtrFromBits { a, pair, .. } => vec![(*a, 1 + u32::from(*pair))],
             Inst::Select {
                 cond,
                 cond_vector,
@@ -575,7 +587,7 @@ impl Inst {
     /// is their leaf table's (see [`Inst::result`]).
     pub fn writes(&self) -> Option<(u32, u32)> {
         Some(match self {
-            Inst::PtrDiff { dst, .. } => (*dst, 1),
+            Inst::PtrDiff { dst, .. } | Inst::PtrFromBits { dst, .. } => (*dst, 1),
             Inst::Copy { dst, n, .. }
             | Inst::Un { dst, n, .. }
             | Inst::Bin { dst, n, .. }

@@ -206,6 +206,9 @@ pub struct Program {
     /// Whether some atomic instruction works on buffer memory: workgroups may then communicate,
     /// and what one sees can depend on which others ran before it.
     pub buffer_atomics: bool,
+    /// Whether the module declares PhysicalStorageBufferAddresses: buffers bound but not
+    /// declared can then be reached by their device addresses.
+    pub physical_addresses: bool,
     /// Register slots of OpUndef values, (slot, width): undefined until overwritten.
     pub undef_slots: Vec<(u32, u32)>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
@@ -219,23 +222,68 @@ pub struct Program {
 /// through it is out of bounds, and it equals no pointer to a variable.
 pub const NULL_PTR: u64 = 0x3fff_ffff << 32;
 
-/// Pointer values: space in bits 62..64, region (resource index) in 32..62, byte offset in 0..32.
+/// Physical (device) addresses are the values below this: a PhysicalStorageBuffer pointer holds
+/// its raw address, which memory accesses look up among the bound buffers' address ranges.
+/// Every other pointer value is a tagged (space, region, offset) triple at or above it.
+pub const PHYSICAL_LIMIT: u64 = 1 << 61;
+
+/// The region `decode_ptr` gives a physical address (no resource has it).
+pub const PHYSICAL_REGION: u32 = u32::MAX;
+
+/// Pointer values: space in bits 61..64 (001 buffer, 01x Workgroup, 1xx invocation memory),
+/// region (resource index) in 32..61, byte offset in 0..32. Values below [`PHYSICAL_LIMIT`]
+/// are physical addresses.
 pub fn encode_ptr(space: Space, region: u32, offset: u32) -> u64 {
     let s = match space {
-        Space::Buffer => 0u64,
-        Space::Workgroup => 1,
-        Space::Invocation => 2,
+        Space::Buffer => 1u64 << 61,
+        Space::Workgroup => 1 << 62,
+        Space::Invocation => 2 << 62,
     };
-    (s << 62) | (u64::from(region & 0x3fff_ffff) << 32) | u64::from(offset)
+    s | (u64::from(region & 0x1fff_ffff) << 32) | u64::from(offset)
 }
 
 pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
-    let space = match p >> 62 {
-        0 => Space::Buffer,
-        1 => Space::Workgroup,
-        _ => Space::Invocation,
-    };
-    (space, ((p >> 32) & 0x3fff_ffff) as u32, p as u32)
+    match p >> 61 {
+        0 => (Space::Buffer, PHYSICAL_REGION, p as u32),
+        1 => (Space::Buffer, ((p >> 32) & 0x1fff_ffff) as u32, p as u32),
+        2 | 3 => (Space::Workgroup, ((p >> 32) & 0x1fff_ffff) as u32, p as u32),
+        _ => (
+            Space::Invocation,
+            ((p >> 32) & 0x1fff_ffff) as u32,
+            p as u32,
+        ),
+    }
+}
+
+/// Whether a pointer value is a physical address.
+#[inline]
+pub fn is_physical(p: u64) -> bool {
+    p < PHYSICAL_LIMIT
+}
+
+/// A pointer moved by `delta` bytes: a physical address moves in the whole address space
+/// (clamped to its top, where no buffer is, when it would leave it); a tagged pointer moves
+/// its 32-bit offset, parked at 4 GiB - 1 (never in bounds) when it would leave 0..4 GiB.
+#[inline]
+pub fn ptr_offset(p: u64, delta: i64) -> u64 {
+    if is_physical(p) {
+        let q = i128::from(p) + i128::from(delta);
+        return q.clamp(0, i128::from(PHYSICAL_LIMIT - 1)) as u64;
+    }
+    let off = i64::from(p as u32).wrapping_add(delta);
+    let off = u64::try_from(off)
+        .ok()
+        .filter(|o| *o <= u64::from(u32::MAX))
+        .unwrap_or(u64::from(u32::MAX));
+    (p & !0xffff_ffff) | off
+}
+
+/// A value made a PhysicalStorageBuffer pointer (OpConvertUToPtr, OpBitcast, a load): values
+/// past the physical address space would read as tagged pointers, so they are clamped to its
+/// top, where no buffer is.
+#[inline]
+pub fn physical_from_bits(v: u64) -> u64 {
+    v.min(PHYSICAL_LIMIT - 1)
 }
 
 impl Program {

@@ -82,6 +82,12 @@ pub struct Types {
 pub const MAX_TYPE_BYTES: u64 = 1 << 30;
 
 impl Types {
+    /// Whether `t` is a PhysicalStorageBuffer pointer (its values are device addresses).
+    pub fn is_physical_ptr(&self, t: TypeId) -> bool {
+        matches!(self.get(t), Type::Pointer { storage_class, .. }
+            if *storage_class == rspirv::spirv::StorageClass::PhysicalStorageBuffer as u32)
+    }
+
     pub fn get(&self, t: TypeId) -> &Type {
         &self.types[t as usize]
     }
@@ -89,6 +95,14 @@ impl Types {
     /// Number of scalar components of a value of type `t`.
     pub fn width(&self, t: TypeId) -> u32 {
         self.flat[t as usize].len() as u32
+    }
+
+    /// Sets what a forward-declared pointer type (OpTypeForwardPointer) points to. Its size,
+    /// alignment and scalar are those of every pointer, so nothing computed before changes.
+    pub fn complete_pointer(&mut self, t: TypeId, ty: Type) {
+        if let Some(slot) = self.types.get_mut(t as usize) {
+            *slot = ty;
+        }
     }
 
     pub fn add(&mut self, ty: Type, spirv_id: u32) -> TypeId {
@@ -449,6 +463,12 @@ impl Types {
                 let m: Vec<String> = members.iter().map(|m| self.describe(*m)).collect();
                 format!("struct{{{}}}", m.join(", "))
             }
+            // A physical pointer may point to a struct holding pointers of its own type (a
+            // linked list): name the pointee without describing it again.
+            Type::Pointer { pointee, .. } if self.is_physical_ptr(t) => match self.get(*pointee) {
+                Type::Struct { .. } => "ptr<PhysicalStorageBuffer, struct>".into(),
+                _ => format!("ptr<PhysicalStorageBuffer, {}>", self.describe(*pointee)),
+            },
             Type::Pointer { pointee, .. } => format!("ptr<{}>", self.describe(*pointee)),
             Type::Function => "function".into(),
             Type::CoopMat(c) => format!(

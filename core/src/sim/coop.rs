@@ -142,6 +142,7 @@ impl Simulator {
         let sg = &self.sgs[g];
         let first = t.mask.trailing_zeros() as usize;
         let p = sg.regs[*ptr as usize * s + first];
+        let p = self.mem.resolve(p).unwrap_or(p);
         let raw = sg.regs[stride.slot as usize * s + first];
         let st = if stride.signed {
             crate::value::sext(raw, u32::from(stride.bits))
@@ -166,7 +167,10 @@ impl Simulator {
             if bad {
                 stored |= 1 << lane;
             }
-            marks.push(((p & !0xffff_ffff) | off as u64, bad));
+            marks.push((
+                crate::program::ptr_offset(p, (off - i128::from(p as u32)) as i64),
+                bad,
+            ));
         }
         let leaf = crate::program::Leaf {
             offset: 0,

@@ -95,6 +95,116 @@ pub struct Bindings {
     /// several bindings, as a Vulkan application may do).
     pub aliases: Vec<BufferAlias>,
     pub push_constants: Vec<u8>,
+    /// Device addresses fixed by the host: (set, binding, address). Other bound buffers get
+    /// [`default_address`]es.
+    pub addresses: Vec<(u32, u32, u64)>,
+}
+
+/// A bound buffer's device address (what PhysicalStorageBuffer pointers to it hold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BufferAddress {
+    pub set: u32,
+    pub binding: u32,
+    pub address: u64,
+    pub size: u64,
+}
+
+/// The address a buffer bound at (set, binding) gets unless the host fixes one: a 4 GiB window
+/// of its own, `(set << 48) + ((binding + 1) << 32)`, so it does not depend on the other
+/// buffers or their sizes (`None` for sets from 8192 and bindings from 65535, which take the
+/// first free window from 2^60 up).
+pub fn default_address(set: u32, binding: u32) -> Option<u64> {
+    (set < 8192 && binding < 65535)
+        .then(|| (u64::from(set) << 48) + ((u64::from(binding) + 1) << 32))
+}
+
+/// Device addresses must be aligned to this many bytes.
+pub const ADDRESS_ALIGN: u64 = 16;
+
+/// Gives every bound buffer (by storage) a device address: the host's where fixed, else the
+/// default; checks alignment, the address space and overlaps. Returns the ranges sorted by
+/// start, and each storage's address.
+fn assign_addresses(
+    bindings: &Bindings,
+    bound: &[((u32, u32), u32)],
+    lens: &[u64],
+) -> Result<Vec<(u64, u64, u32)>, RunError> {
+    let limit = crate::program::PHYSICAL_LIMIT;
+    let mut fixed: Vec<Option<(u64, (u32, u32))>> = vec![None; lens.len()];
+    for &(set, binding, addr) in &bindings.addresses {
+        let storage = bound
+            .iter()
+            .find(|(k, _)| *k == (set, binding))
+            .map(|(_, s)| *s)
+            .ok_or_else(|| {
+                bind_err(format!(
+                    "an address is given for set {set} binding {binding}, where no buffer is bound"
+                ))
+            })?;
+        if addr % ADDRESS_ALIGN != 0 {
+            return Err(bind_err(format!(
+                "the address {addr:#x} of set {set} binding {binding} is not aligned to {ADDRESS_ALIGN} bytes"
+            )));
+        }
+        let len = lens[storage as usize];
+        if addr == 0 || addr.checked_add(len).is_none_or(|end| end > limit) {
+            return Err(bind_err(format!(
+                "the address {addr:#x} of set {set} binding {binding} ({len} bytes) is outside the simulated address space (from {ADDRESS_ALIGN:#x} to 2^61)"
+            )));
+        }
+        match fixed[storage as usize] {
+            Some((a, (s2, b2))) if a != addr => {
+                return Err(bind_err(format!(
+                    "set {set} binding {binding} shares the buffer of set {s2} binding {b2}, whose address is {a:#x}, not {addr:#x}"
+                )))
+            }
+            _ => fixed[storage as usize] = Some((addr, (set, binding))),
+        }
+    }
+    // (start, len, storage, who) for the fixed ones, then the defaults around them.
+    let mut ranges: Vec<(u64, u64, u32, (u32, u32))> = Vec::new();
+    for (storage, f) in fixed.iter().enumerate() {
+        if let Some((a, who)) = f {
+            ranges.push((*a, lens[storage], storage as u32, *who));
+        }
+    }
+    let overlaps = |ranges: &[(u64, u64, u32, (u32, u32))], a: u64, len: u64| {
+        ranges
+            .iter()
+            .find(|(b, blen, _, _)| a < b + (*blen).max(1) && *b < a + len.max(1))
+            .copied()
+    };
+    ranges.sort_unstable();
+    for w in ranges.windows(2) {
+        let ((a, alen, _, (s1, b1)), (b, _, _, (s2, b2))) = (w[0], w[1]);
+        if b < a + alen.max(1) {
+            return Err(bind_err(format!(
+                "the buffers of set {s1} binding {b1} (at {a:#x}, {alen} bytes) and set {s2} binding {b2} (at {b:#x}) overlap"
+            )));
+        }
+    }
+    let mut next_free = 1u64 << 60;
+    for ((set, binding), storage) in bound {
+        if fixed[*storage as usize].is_some() || ranges.iter().any(|r| r.2 == *storage) {
+            continue;
+        }
+        let len = lens[*storage as usize];
+        let mut addr =
+            default_address(*set, *binding).filter(|a| overlaps(&ranges, *a, len).is_none());
+        while addr.is_none() {
+            if overlaps(&ranges, next_free, len).is_none() {
+                addr = Some(next_free);
+            }
+            next_free += 1 << 32;
+        }
+        let addr = addr.unwrap_or(next_free);
+        ranges.push((addr, len, *storage, (*set, *binding)));
+    }
+    ranges.sort_unstable();
+    Ok(ranges
+        .into_iter()
+        .map(|(a, len, s, _)| (a, len, s))
+        .collect())
 }
 
 impl Bindings {
@@ -237,7 +347,8 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
     for ((s, b), storage) in &bound {
         // A binding nothing declares is fine when another binding of the same buffer is used.
         let used = storage_of.contains(storage);
-        if !declared(*s, *b) && !used {
+        // With device addresses, an undeclared binding gives memory an address.
+        if !declared(*s, *b) && !used && !prog.physical_addresses {
             warnings.push(Warning {
                 code: WarningCode::UnusedBinding,
                 message: format!(
@@ -246,9 +357,24 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
             });
         }
     }
+    let lens: Vec<u64> = buffers.iter().map(|b| b.len() as u64).collect();
+    let mut addresses = Vec::new();
+    for (start, len, storage) in assign_addresses(bindings, &bound, &lens)? {
+        // The region naming the buffer: a resource bound to it, else one of its own past the
+        // resources.
+        let region = match storage_of.iter().position(|s| *s == storage) {
+            Some(r) => r as u32,
+            None => {
+                storage_of.push(storage);
+                (storage_of.len() - 1) as u32
+            }
+        };
+        addresses.push(crate::exec::memory::AddressRange { start, len, region });
+    }
     let mem = Memory {
         buffers,
         storage_of,
+        addresses,
         ..Memory::default()
     };
     Ok((mem, warnings, bound))
@@ -615,6 +741,30 @@ impl Simulator {
     pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
         let (_, i) = self.bound.iter().find(|(k, _)| *k == (set, binding))?;
         self.mem.buffers.get(*i as usize).map(Vec::as_slice)
+    }
+
+    /// Every bound buffer's device address and size, by (set, binding); bindings that share a
+    /// buffer share its address.
+    pub fn buffer_addresses(&self) -> Vec<BufferAddress> {
+        let mut out: Vec<BufferAddress> = self
+            .bound
+            .iter()
+            .filter_map(|((set, binding), storage)| {
+                let r = self
+                    .mem
+                    .addresses
+                    .iter()
+                    .find(|r| self.mem.storage(r.region) == Some(*storage as usize))?;
+                Some(BufferAddress {
+                    set: *set,
+                    binding: *binding,
+                    address: r.start,
+                    size: r.len,
+                })
+            })
+            .collect();
+        out.sort_by_key(|a| (a.set, a.binding));
+        out
     }
 
     /// The step and module instruction of the last write so far to the word holding byte

@@ -76,7 +76,9 @@ impl Simulator {
         let width = |slot: u32| prog.slot_width.get(&slot).copied().unwrap_or(1);
         let mut stored: Mask = 0;
         match inst {
-            Inst::Load { dst, ptr, leaves } => {
+            Inst::Load {
+                dst, ptr, leaves, ..
+            } => {
                 let table = &prog.leaf_tables[*leaves as usize];
                 let ptr_p = any(&sg.poison, *ptr, 1);
                 for l in lanes(t.mask) {

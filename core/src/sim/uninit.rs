@@ -303,7 +303,10 @@ impl Simulator {
             self.propagate_poison(g, t, inst, 0, perm);
         }
         // Which memory a load read undefined data from: named in a later report.
-        if let Inst::Load { dst, ptr, leaves } = inst {
+        if let Inst::Load {
+            dst, ptr, leaves, ..
+        } = inst
+        {
             let sg = &self.sgs[g];
             let width = self.prog.slot_width.get(dst).copied().unwrap_or(1);
             let got = if sg.poison.is_empty() {
