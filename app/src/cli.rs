@@ -132,6 +132,18 @@ pub struct RunArgs {
     /// `SET:BINDING=@SET2:BINDING2` to bind the buffer bound at SET2:BINDING2 there too.
     #[arg(long = "buffer", value_name = "SET:BINDING=FILE|@SET:BINDING", value_parser = parse_buffer)]
     pub buffers: Vec<BufferArg>,
+    /// Bind an image (storage or sampled image, texel buffer): FILE holds its texels tightly
+    /// packed (x fastest, then rows, then slices or array layers); FORMAT is the SPIR-V image
+    /// format in lower case (`r32ui`, `rgba8`, `rgba16f`, `r32f`, ...); the size is
+    /// WIDTHxHEIGHT[xDEPTH][sSAMPLES] (DEPTH: slices of a 3D image, or layers; 6 per cube;
+    /// `64x64s4`: 4 samples per texel, stored consecutively). `--out` writes the texels back.
+    #[arg(long = "image", value_name = "SET:BINDING=FILE,FORMAT,WxH[xD]", value_parser = parse_image)]
+    pub images: Vec<ImageArg>,
+    /// Bind a sampler (alone, or the sampler of a combined image sampler): its filter and
+    /// address mode (`nearest|linear,clamp|repeat|mirror|border`; `border` reads transparent
+    /// black outside the image).
+    #[arg(long = "sampler", value_name = "SET:BINDING=FILTER,ADDRESS", value_parser = parse_sampler)]
+    pub samplers: Vec<(u32, u32, lanescope_core::program::image::SamplerDesc)>,
     /// Fix the device address of the buffer bound at SET:BINDING (what PhysicalStorageBuffer
     /// pointers to it hold): decimal or `0x` hex, aligned to 16 bytes; ranges must not overlap.
     /// Unfixed buffers get `(SET << 48) + ((BINDING + 1) << 32)`.
@@ -271,6 +283,76 @@ fn parse_out(s: &str) -> Result<(u32, u32, String), String> {
         .ok_or_else(|| format!("wants SET:BINDING=FILE, got `{s}`"))?;
     let (set, binding) = parse_set_binding(sb)?;
     Ok((set, binding, file.to_string()))
+}
+
+/// An `--image` argument: (set, binding, file, format, extent, samples per texel).
+pub type ImageArg = (
+    u32,
+    u32,
+    String,
+    lanescope_core::program::image::TexelFormat,
+    [u32; 3],
+    u32,
+);
+
+fn parse_image(s: &str) -> Result<ImageArg, String> {
+    let want = "wants SET:BINDING=FILE,FORMAT,WIDTHxHEIGHT[xDEPTH]";
+    let (sb, rest) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{want}, got `{s}`"))?;
+    let (set, binding) = parse_set_binding(sb)?;
+    let mut parts = rest.rsplitn(3, ',');
+    let (Some(size), Some(format), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("{want}, got `{s}`"));
+    };
+    let format =
+        lanescope_core::program::image::TexelFormat::by_name(format.trim()).ok_or_else(|| {
+            let names: Vec<&str> = lanescope_core::program::image::FORMATS
+                .iter()
+                .map(|f| f.name)
+                .collect();
+            format!(
+                "`{format}` is not an image format (one of {})",
+                names.join(", ")
+            )
+        })?;
+    let (size, samples) = match size.trim().split_once(['s', 'S']) {
+        Some((dims, n)) => (
+            dims,
+            n.parse::<u32>()
+                .ok()
+                .filter(|n| n.is_power_of_two() && *n <= 64)
+                .ok_or_else(|| format!("`s{n}`: samples per texel are 1, 2, 4, ... 64"))?,
+        ),
+        None => (size.trim(), 1),
+    };
+    let dims: Vec<&str> = size.split(['x', 'X']).collect();
+    if dims.is_empty() || dims.len() > 3 {
+        return Err(format!("`{size}`: the size is WIDTHxHEIGHT[xDEPTH]"));
+    }
+    let mut extent = [1u32; 3];
+    for (k, d) in dims.iter().enumerate() {
+        extent[k] = d
+            .parse::<u32>()
+            .ok()
+            .filter(|v| *v > 0)
+            .ok_or_else(|| format!("`{d}` in `{size}` is not a size of at least 1"))?;
+    }
+    Ok((set, binding, file.to_string(), format, extent, samples))
+}
+
+fn parse_sampler(
+    s: &str,
+) -> Result<(u32, u32, lanescope_core::program::image::SamplerDesc), String> {
+    let (sb, rest) = s
+        .split_once('=')
+        .ok_or_else(|| format!("wants SET:BINDING=FILTER,ADDRESS, got `{s}`"))?;
+    let (set, binding) = parse_set_binding(sb)?;
+    Ok((
+        set,
+        binding,
+        lanescope_core::program::image::SamplerDesc::parse(rest)?,
+    ))
 }
 
 fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
@@ -576,6 +658,32 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         }
     }
     bindings.addresses.clone_from(&a.addresses);
+    for (set, binding, path, format, extent, samples) in &a.images {
+        let desc = lanescope_core::program::image::ImageDesc {
+            format: *format,
+            extent: *extent,
+            samples: *samples,
+        };
+        let data = read(path, "image", buffer_limit, raise)?;
+        if data.len() as u64 != desc.bytes() {
+            return Err(CliError::Failed(format!(
+                "the image `{path}` for set {set} binding {binding} has {} bytes; {}x{}x{} texels of {} need {}",
+                data.len(),
+                extent[0],
+                extent[1],
+                extent[2],
+                format.name,
+                desc.bytes()
+            )));
+        }
+        bindings.images.push(lanescope_core::ImageBinding {
+            set: *set,
+            binding: *binding,
+            desc,
+            data,
+        });
+    }
+    bindings.samplers.clone_from(&a.samplers);
     if let Some(p) = &a.push {
         bindings.push_constants = read(p, "push constants", buffer_limit, raise)?;
     }

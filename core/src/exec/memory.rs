@@ -21,6 +21,10 @@ pub struct Memory {
     /// The bound buffers' device addresses, sorted by start: what physical pointers resolve
     /// against.
     pub addresses: Vec<AddressRange>,
+    /// By region (resource index): the bound image's format and extent, for image resources.
+    pub images: Vec<Option<crate::program::image::ImageDesc>>,
+    /// By region: the bound sampler, for sampler and combined image sampler resources.
+    pub samplers: Vec<Option<crate::program::image::SamplerDesc>>,
 }
 
 /// A bound buffer's device address range and the region (index in `storage_of`) naming it.

@@ -2,6 +2,7 @@
 
 mod coop;
 mod ext;
+pub mod image;
 mod memops;
 pub mod memory;
 pub mod poison;

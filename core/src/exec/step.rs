@@ -321,6 +321,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 });
             }
         }
+        Inst::Image(i) => super::image::exec(c, i),
         Inst::PtrFromBits { dst, a, bits, pair } => {
             let regs = &mut *c.regs;
             let m = bitmask(u32::from(*bits));

@@ -185,7 +185,10 @@ impl Ctx<'_> {
 pub(crate) fn lower(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, LoadError> {
     let lowered = match super::decode_coop::lower_coop(cx, inst)? {
         Some(i) => Some(i),
-        None => lower_inner(cx, inst)?,
+        None => match super::decode_image::lower_image(cx, inst)? {
+            Some(i) => Some(i),
+            None => lower_inner(cx, inst)?,
+        },
     };
     if let Some(i) = &lowered {
         check_shapes(cx, inst, i)?;
@@ -743,6 +746,17 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
         Op::Load => {
             let (dst, _, _) = cx.dst(inst)?;
             let (ptr, info) = cx.ptr(inst, 0)?;
+            if matches!(
+                cx.types.get(info.pointee),
+                Type::Image(_) | Type::Sampler | Type::SampledImage(_)
+            ) {
+                // An image or sampler variable's slot holds its handle.
+                return Ok(Some(Inst::Copy {
+                    dst,
+                    src: ptr,
+                    n: 1,
+                }));
+            }
             let leaves = cx.leaves_of(info.pointee, info.layout);
             Inst::Load {
                 dst,

@@ -269,12 +269,78 @@ impl Ctx<'_> {
             }
             Op::TypeFunction => Type::Function,
             Op::TypeCooperativeMatrixKHR => Type::CoopMat(self.coop_type(inst)?),
-            Op::TypeImage => Type::Opaque("image"),
-            Op::TypeSampler => Type::Opaque("sampler"),
-            Op::TypeSampledImage => Type::Opaque("sampled image"),
+            Op::TypeImage => Type::Image(self.image_type(inst)?),
+            Op::TypeSampler => Type::Sampler,
+            Op::TypeSampledImage => {
+                let t = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                match self.types.get(t) {
+                    Type::Image(i) if i.dim != crate::program::image::Dim::Buffer => {
+                        Type::SampledImage(*i)
+                    }
+                    _ => {
+                        return Err(self.invalid(
+                            inst,
+                            "OpTypeSampledImage of a non-image type or a texel buffer",
+                        ))
+                    }
+                }
+            }
             _ => return Err(self.unsupported(inst, "forward-declared pointer types")),
         };
         self.add_type(inst, rid, ty)
+    }
+
+    /// An OpTypeImage: what Lanescope stores (no multisampling, no depth comparison).
+    fn image_type(
+        &self,
+        inst: &Instruction,
+    ) -> Result<crate::program::image::ImageType, LoadError> {
+        use crate::program::image::{Dim, ImageType, TexelFormat};
+        let comp = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+        let component = match self.types.get(comp) {
+            Type::Scalar(s) => *s,
+            Type::Void => ScalarTy::F32,
+            _ => return Err(self.invalid(inst, "an image's Sampled Type must be a scalar")),
+        };
+        let dim = match inst.operands.get(1) {
+            Some(Operand::Dim(d)) => match d {
+                rspirv::spirv::Dim::Dim1D => Dim::D1,
+                rspirv::spirv::Dim::Dim2D => Dim::D2,
+                rspirv::spirv::Dim::Dim3D => Dim::D3,
+                rspirv::spirv::Dim::DimCube => Dim::Cube,
+                rspirv::spirv::Dim::DimBuffer => Dim::Buffer,
+                other => return Err(self.unsupported(inst, format!("images of Dim {other:?}"))),
+            },
+            _ => return Err(self.invalid(inst, "OpTypeImage without a Dim")),
+        };
+        let lit = |k: usize| match inst.operands.get(k) {
+            Some(Operand::LiteralBit32(v)) => Ok(*v),
+            _ => Err(self.invalid(inst, "OpTypeImage operand missing")),
+        };
+        let (arrayed, ms, sampled) = (lit(3)?, lit(4)?, lit(5)?);
+        if ms > 1 {
+            return Err(self.invalid(inst, format!("MS {ms} (0 or 1)")));
+        }
+        if sampled > 2 {
+            return Err(self.invalid(inst, format!("Sampled {sampled} (0, 1 or 2)")));
+        }
+        let format = match inst.operands.get(6) {
+            Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown)) | None => None,
+            Some(Operand::ImageFormat(f)) => {
+                Some(TexelFormat::by_spirv(*f as u32).ok_or_else(|| {
+                    self.unsupported(inst, format!("the image format {f:?} (a packed format)"))
+                })?)
+            }
+            _ => return Err(self.invalid(inst, "OpTypeImage without an Image Format")),
+        };
+        Ok(ImageType {
+            dim,
+            arrayed: arrayed == 1,
+            multisampled: ms == 1,
+            sampled: sampled as u8,
+            format,
+            component,
+        })
     }
 
     fn add_type(&mut self, inst: &Instruction, rid: u32, ty: Type) -> Result<(), LoadError> {
@@ -627,6 +693,9 @@ impl Ctx<'_> {
             Some(Operand::IdRef(c)) => Some(*c),
             _ => None,
         };
+        if storage_class == StorageClass::UniformConstant as u32 {
+            return self.image_global(inst, var, ty, pointee);
+        }
         let ptr_value = match space {
             Space::Buffer => {
                 // Each element of an array of buffer descriptors is a buffer of its own.
@@ -707,6 +776,8 @@ impl Ctx<'_> {
                         read_only,
                         min_size: size,
                         runtime_array_stride,
+                        image: None,
+                        sampler: false,
                     });
                     var.binding = (!push).then_some((set, binding));
                     var.resource = Some(index);
@@ -772,8 +843,6 @@ impl Ctx<'_> {
                     }
                     var.builtin = Some(b);
                     self.inputs.push((off, b, self.types.width(pointee)));
-                } else if storage_class == StorageClass::UniformConstant as u32 {
-                    return self.opaque_global(inst, rid, ty);
                 }
                 encode_ptr(Space::Invocation, 0, off)
             }
@@ -809,10 +878,76 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn opaque_global(&mut self, inst: &Instruction, rid: u32, ty: TypeId) -> Result<(), LoadError> {
-        // Images and samplers: keep a slot so the module loads; using them is an error at decode.
-        let _ = (inst, ty);
-        self.ptr_info.remove(&rid);
+    /// An image, sampler or combined image sampler (UniformConstant): a resource bound at its
+    /// (set, binding), and a handle value (see `exec::image`) in the variable's slot, which an
+    /// OpLoad copies.
+    fn image_global(
+        &mut self,
+        inst: &Instruction,
+        mut var: Variable,
+        ty: TypeId,
+        pointee: TypeId,
+    ) -> Result<(), LoadError> {
+        let rid = var.id;
+        let (image, sampler) = match self.types.get(pointee) {
+            Type::Image(i) => (Some(*i), false),
+            Type::SampledImage(i) => (Some(*i), true),
+            Type::Sampler => (None, true),
+            Type::Array { elem, .. } | Type::RuntimeArray { elem, .. }
+                if matches!(
+                    self.types.get(*elem),
+                    Type::Image(_) | Type::SampledImage(_) | Type::Sampler
+                ) =>
+            {
+                return Err(self.unsupported(
+                    inst,
+                    "arrays of image or sampler descriptors at one binding (descriptor arrays)",
+                ))
+            }
+            _ => {
+                return Err(self.unsupported(
+                    inst,
+                    format!(
+                        "a UniformConstant variable of type {}",
+                        self.types.describe(pointee)
+                    ),
+                ))
+            }
+        };
+        let set = self.deco_lit(rid, Decoration::DescriptorSet).unwrap_or(0);
+        let binding = self.deco_lit(rid, Decoration::Binding).unwrap_or(0);
+        let index = self.resources.len() as u32;
+        let read_only = image.is_none_or(|i| i.sampled != 2)
+            || self.has_deco(rid, Decoration::NonWritable).is_some();
+        self.resources.push(Resource {
+            var: rid,
+            name: var.name.clone(),
+            set,
+            binding,
+            push_constant: false,
+            uniform: false,
+            read_only,
+            min_size: 0,
+            runtime_array_stride: None,
+            image,
+            sampler,
+        });
+        var.space = Space::Buffer;
+        var.size = 0;
+        var.binding = Some((set, binding));
+        var.resource = Some(index);
+        self.variables.push(var);
+        let slot = self.alloc_slot(inst, rid, ty)?;
+        let handle = crate::exec::image::handle(index, sampler.then_some(index));
+        self.const_slots.push((slot, handle));
+        self.ptr_info.insert(
+            rid,
+            PtrInfo {
+                pointee,
+                layout: Layout::Plain,
+                space: Space::Buffer,
+            },
+        );
         Ok(())
     }
 }

@@ -5,6 +5,7 @@ mod capabilities;
 mod debuginfo;
 mod decode;
 mod decode_coop;
+mod decode_image;
 mod decode_ops;
 mod error;
 mod float_controls;

@@ -269,6 +269,8 @@ pub enum Inst {
         b: Opnd,
         n: u32,
     },
+    /// An image instruction (boxed: rare and large).
+    Image(Box<super::image::ImageInst>),
     /// A PhysicalStorageBuffer pointer from integer bits (OpConvertUToPtr, OpBitcast): `a` zero
     /// extended from `bits`, or with `pair` the two 32-bit words `a` (low) and `a + 1` (high).
     PtrFromBits {
@@ -473,6 +475,25 @@ impl Inst {
             Inst::Bitcast { a, from, .. } => vec![(*a, from.len() as u32)],
             Inst::PtrDiff { a, b, .. } => vec![(*a, 1), (*b, 1)],
             Inst::PtrFromBits { a, pair, .. } => vec![(*a, 1 + u32::from(*pair))],
+            Inst::Image(i) => {
+                let mut v = vec![(i.image, 1)];
+                if i.coord != u32::MAX {
+                    v.push((i.coord, i.coord_n));
+                }
+                if i.value != u32::MAX {
+                    v.push((i.value, i.value_n));
+                }
+                if let Some((l, _)) = i.lod {
+                    v.push((l, 1));
+                }
+                if let Some((x, _)) = i.sample {
+                    v.push((x, 1));
+                }
+                if let Some((o, n, _)) = i.offset {
+                    v.push((o, n));
+                }
+                v
+            }
             Inst::Select {
                 cond,
                 cond_vector,
@@ -588,6 +609,7 @@ impl Inst {
     pub fn writes(&self) -> Option<(u32, u32)> {
         Some(match self {
             Inst::PtrDiff { dst, .. } | Inst::PtrFromBits { dst, .. } => (*dst, 1),
+            Inst::Image(i) if i.dst != u32::MAX => (i.dst, i.n),
             Inst::Copy { dst, n, .. }
             | Inst::Un { dst, n, .. }
             | Inst::Bin { dst, n, .. }
@@ -651,6 +673,7 @@ impl Inst {
             | Inst::Store { .. }
             | Inst::CopyMemory { .. }
             | Inst::Atomic { dst: None, .. }
+            | Inst::Image(_)
             | Inst::Nop
             | Inst::Call { .. }
             | Inst::Barrier { .. } => return None,

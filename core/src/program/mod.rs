@@ -3,6 +3,7 @@
 
 pub mod debug;
 mod fields;
+pub mod image;
 mod inst;
 mod module;
 mod types;
@@ -142,6 +143,11 @@ pub struct Resource {
     /// Bytes of the fixed part; a runtime array after it may make the buffer larger.
     pub min_size: u32,
     pub runtime_array_stride: Option<u32>,
+    /// An image (storage or sampled image, texel buffer, or the image of a combined image
+    /// sampler): its bytes are the texels, described by the bound image.
+    pub image: Option<image::ImageType>,
+    /// A sampler (alone, or with `image`: a combined image sampler).
+    pub sampler: bool,
 }
 
 #[derive(Clone, Debug)]

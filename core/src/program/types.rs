@@ -41,6 +41,11 @@ pub enum Type {
     Function,
     /// A cooperative matrix: per invocation, `length` components of `elem`.
     CoopMat(crate::coopmat::CoopType),
+    /// An image: its value is a handle (the resource it came from, see `exec::image`).
+    Image(super::image::ImageType),
+    Sampler,
+    /// An image with a sampler: a handle naming both.
+    SampledImage(super::image::ImageType),
     /// Anything else the loader saw but the executor cannot hold a value of.
     Opaque(&'static str),
 }
@@ -139,10 +144,12 @@ impl Types {
                 .flat_map(|m| self.flat[*m as usize].iter().copied())
                 .collect(),
             // A pointer is one opaque 64-bit component.
-            Type::Pointer { .. } => vec![ScalarTy::Int {
-                bits: 64,
-                signed: false,
-            }],
+            Type::Pointer { .. } | Type::Image(_) | Type::Sampler | Type::SampledImage(_) => {
+                vec![ScalarTy::Int {
+                    bits: 64,
+                    signed: false,
+                }]
+            }
             Type::CoopMat(c) => vec![c.elem; c.length as usize],
             _ => vec![],
         }
@@ -165,7 +172,7 @@ impl Types {
             Type::Struct { members, .. } => {
                 members.iter().map(|m| self.align(*m)).max().unwrap_or(1)
             }
-            Type::Pointer { .. } => 8,
+            Type::Pointer { .. } | Type::Image(_) | Type::Sampler | Type::SampledImage(_) => 8,
             Type::CoopMat(c) => c.elem.size_bytes(),
             _ => 1,
         }
@@ -225,7 +232,7 @@ impl Types {
                 .map(|(off, ml, mt)| off.saturating_add(self.size_in(mt, ml)))
                 .max()
                 .unwrap_or(0),
-            Type::Pointer { .. } => 8,
+            Type::Pointer { .. } | Type::Image(_) | Type::Sampler | Type::SampledImage(_) => 8,
             Type::CoopMat(c) => m(c.elem.size_bytes(), c.length),
             _ => 0,
         }
@@ -479,6 +486,9 @@ impl Types {
                 c.cols,
                 c.use_.name()
             ),
+            Type::Image(i) => i.describe(),
+            Type::SampledImage(i) => format!("sampled {}", i.describe()),
+            Type::Sampler => "sampler".into(),
             Type::Opaque(name) => (*name).into(),
         }
     }

@@ -6,7 +6,8 @@
 //! - program order within one invocation;
 //! - a Workgroup-scope OpControlBarrier orders the workgroup's accesses to Workgroup memory
 //!   before it with those after it, and to buffer memory when its memory semantics (or an
-//!   OpMemoryBarrier's just before it) include UniformMemory;
+//!   OpMemoryBarrier's just before it) include UniformMemory or ImageMemory (images are buffer
+//!   memory here);
 //! - a Subgroup-scope OpControlBarrier does the same for its subgroup;
 //! - nothing orders accesses of different workgroups (to buffer memory) but atomics, and
 //!   atomics never race with atomics.
@@ -23,6 +24,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// UniformMemory in memory semantics.
 const UNIFORM_MEMORY: u32 = 0x40;
+/// ImageMemory in memory semantics: images live in buffer memory here, so it orders buffer
+/// accesses as UniformMemory does (a barrier with only ImageMemory then also orders plain
+/// buffer accesses, hiding such a race rather than inventing one).
+const IMAGE_MEMORY: u32 = 0x800;
 
 /// Most distinct races reported (each instruction pair once).
 const MAX_RACES: usize = 64;
@@ -142,7 +147,7 @@ impl Detect {
     /// A Workgroup-scope barrier released the workgroup.
     pub fn workgroup_barrier(&mut self, memory: u32) {
         self.wg_epoch += 1;
-        if memory & UNIFORM_MEMORY != 0 {
+        if memory & (UNIFORM_MEMORY | IMAGE_MEMORY) != 0 {
             self.buf_epoch += 1;
         }
         for e in &mut self.sg_epoch {

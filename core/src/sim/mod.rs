@@ -3,6 +3,7 @@
 use crate::exec::memory::Memory;
 use crate::exec::step::{self, Findings, Flow};
 use crate::exec::Mask;
+use crate::program::image::{Dim, ImageDesc, ImageType, SamplerDesc};
 use crate::program::{Program, Space};
 use crate::sched::{Events, Rng, Schedule, SiblingOrder, Subgroup, SwitchTangles, Tangle};
 use crate::trace::DiagCode;
@@ -98,6 +99,20 @@ pub struct Bindings {
     /// Device addresses fixed by the host: (set, binding, address). Other bound buffers get
     /// [`default_address`]es.
     pub addresses: Vec<(u32, u32, u64)>,
+    /// Images (storage and sampled images, texel buffers): their texels and what they are.
+    pub images: Vec<ImageBinding>,
+    /// Samplers (alone, or the sampler half of a combined image sampler): (set, binding, what).
+    pub samplers: Vec<(u32, u32, SamplerDesc)>,
+}
+
+/// An image the host binds at (set, binding): its format and extent, and its texels, tightly
+/// packed (`ImageDesc`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageBinding {
+    pub set: u32,
+    pub binding: u32,
+    pub desc: ImageDesc,
+    pub data: Vec<u8>,
 }
 
 /// A bound buffer's device address (what PhysicalStorageBuffer pointers to it hold).
@@ -116,6 +131,18 @@ pub struct BufferAddress {
 pub fn default_address(set: u32, binding: u32) -> Option<u64> {
     (set < 8192 && binding < 65535)
         .then(|| (u64::from(set) << 48) + ((u64::from(binding) + 1) << 32))
+}
+
+/// Why an image's extent does not fit its type (`None` when it does).
+fn extent_problem(ty: &ImageType, [w, h, z]: [u32; 3]) -> Option<String> {
+    let layers = match (ty.dim, ty.arrayed) {
+        (Dim::D1 | Dim::Buffer, false) => (h != 1 || z != 1).then_some("must be WIDTHx1x1"),
+        (Dim::D1, true) => (z != 1).then_some("must be WIDTHxLAYERSx1"),
+        (Dim::D2, false) => (z != 1).then_some("must be WIDTHxHEIGHTx1"),
+        (Dim::Cube, _) if w != h || z % 6 != 0 => Some("must be square with 6 layers per cube"),
+        _ => None,
+    };
+    layers.map(|m| format!("is {w}x{h}x{z}; a {} {m}", ty.describe()))
 }
 
 /// Device addresses must be aligned to this many bytes.
@@ -233,6 +260,16 @@ impl Bindings {
         let share = (max_bytes - fixed) / growing;
         let mut b = Self::default();
         for r in &prog.resources {
+            if r.sampler {
+                b.samplers.push((r.set, r.binding, SamplerDesc::default()));
+            }
+            if let Some(ty) = r.image {
+                b.images.push(example_image(r.set, r.binding, &ty));
+                continue;
+            }
+            if r.sampler {
+                continue;
+            }
             let stride = u64::from(r.runtime_array_stride.unwrap_or(0));
             let elements = share
                 .checked_div(stride)
@@ -254,6 +291,34 @@ impl Bindings {
     }
 }
 
+/// A zero image for an example: the declared format (else 32-bit RGBA of the Sampled Type), 16x16
+/// (64 texels in 1D and texel buffers, 8x8x8 in 3D, 4 layers for arrays, 6 faces for cubes).
+fn example_image(set: u32, binding: u32, ty: &ImageType) -> ImageBinding {
+    use crate::program::image::TexelFormat;
+    let format = ty.format.unwrap_or_else(|| {
+        let name = match ty.component {
+            crate::value::ScalarTy::Int { signed: true, .. } => "rgba32i",
+            crate::value::ScalarTy::Int { .. } => "rgba32ui",
+            _ => "rgba32f",
+        };
+        TexelFormat::by_name(name).unwrap_or(crate::program::image::FORMATS[0])
+    });
+    let layers = if ty.arrayed { 4 } else { 1 };
+    let extent = match ty.dim {
+        Dim::D1 | Dim::Buffer => [64, layers, 1],
+        Dim::D2 => [16, 16, layers],
+        Dim::D3 => [8, 8, 8],
+        Dim::Cube => [16, 16, 6 * layers],
+    };
+    let desc = ImageDesc::new(format, extent);
+    ImageBinding {
+        set,
+        binding,
+        desc,
+        data: vec![0; desc.bytes() as usize],
+    }
+}
+
 /// Binding (`set`, `binding`) is bound to the buffer bound at (`of_set`, `of_binding`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferAlias {
@@ -272,17 +337,54 @@ type BoundBuffers = (Memory, Vec<Warning>, Vec<((u32, u32), u32)>);
 fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, RunError> {
     let mut warnings = prog.warnings.clone();
     let mut seen = BTreeSet::new();
-    for (set, binding, _) in &bindings.buffers {
-        if !seen.insert((*set, *binding)) {
+    let direct = bindings
+        .buffers
+        .iter()
+        .map(|(s, b, _)| (*s, *b))
+        .chain(bindings.images.iter().map(|i| (i.set, i.binding)));
+    for (set, binding) in direct {
+        if !seen.insert((set, binding)) {
             return Err(bind_err(format!(
                 "set {set} binding {binding} is bound twice"
             )));
         }
     }
+    for img in &bindings.images {
+        let d = &img.desc;
+        let [w, h, z] = d.extent;
+        if d.texels() == 0 {
+            return Err(bind_err(format!(
+                "the image at set {} binding {} is {w}x{h}x{z}: every extent must be at least 1",
+                img.set, img.binding
+            )));
+        }
+        if img.data.len() as u64 != d.bytes() {
+            return Err(bind_err(format!(
+                "the image at set {} binding {} is {w}x{h}x{z} {} ({} bytes per texel): {} bytes, but its data has {}",
+                img.set,
+                img.binding,
+                d.format.name,
+                d.format.texel_bytes(),
+                d.bytes(),
+                img.data.len()
+            )));
+        }
+    }
+    // Storages: the buffers, the images, then the push constants.
+    let mut buffers: Vec<Vec<u8>> = bindings.buffers.iter().map(|(_, _, d)| d.clone()).collect();
+    buffers.extend(bindings.images.iter().map(|i| i.data.clone()));
+    let push_storage = buffers.len() as u32;
+    buffers.push(bindings.push_constants.clone());
     // (set, binding) -> storage index, for direct bindings then aliases.
     let mut bound: Vec<((u32, u32), u32)> = (0u32..)
-        .zip(&bindings.buffers)
-        .map(|(i, (s, b, _))| ((*s, *b), i))
+        .zip(
+            bindings
+                .buffers
+                .iter()
+                .map(|(s, b, _)| (*s, *b))
+                .chain(bindings.images.iter().map(|i| (i.set, i.binding))),
+        )
+        .map(|(i, k)| (k, i))
         .collect();
     for a in &bindings.aliases {
         if !seen.insert((a.set, a.binding)) {
@@ -303,25 +405,94 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
             })?;
         bound.push(((a.set, a.binding), target));
     }
-    let mut buffers: Vec<Vec<u8>> = bindings.buffers.iter().map(|(_, _, d)| d.clone()).collect();
-    let push_storage = buffers.len() as u32;
-    buffers.push(bindings.push_constants.clone());
+    // The image bound at each storage.
+    let image_of_storage = |storage: u32| {
+        let k = (storage as usize).checked_sub(bindings.buffers.len())?;
+        bindings.images.get(k).map(|i| i.desc)
+    };
     let mut storage_of = Vec::with_capacity(prog.resources.len());
-    for res in &prog.resources {
+    let mut images = vec![None; prog.resources.len()];
+    let mut samplers = vec![None; prog.resources.len()];
+    for (ri, res) in prog.resources.iter().enumerate() {
+        let at = bound
+            .iter()
+            .find(|(k, _)| *k == (res.set, res.binding))
+            .map(|(_, i)| *i);
+        if res.sampler {
+            let sd = bindings
+                .samplers
+                .iter()
+                .find(|(s, b, _)| (*s, *b) == (res.set, res.binding))
+                .map(|x| x.2)
+                .ok_or_else(|| {
+                    bind_err(format!(
+                        "no sampler bound at set {} binding {} (`{}`)",
+                        res.set, res.binding, res.name
+                    ))
+                })?;
+            samplers[ri] = Some(sd);
+        }
+        if let Some(ty) = res.image {
+            let what = || {
+                format!(
+                    "set {} binding {} (`{}`, a {})",
+                    res.set,
+                    res.binding,
+                    res.name,
+                    ty.describe()
+                )
+            };
+            let storage = at.ok_or_else(|| bind_err(format!("no image bound at {}", what())))?;
+            let d = image_of_storage(storage).ok_or_else(|| {
+                bind_err(format!(
+                    "{} takes an image, and a buffer is bound there",
+                    what()
+                ))
+            })?;
+            if let Some(f) = ty.format.filter(|f| *f != d.format) {
+                return Err(bind_err(format!(
+                    "{} is declared {}, and the image bound there is {}",
+                    what(),
+                    f.name,
+                    d.format.name
+                )));
+            }
+            if ty.multisampled != (d.samples > 1) {
+                return Err(bind_err(format!(
+                    "{} and the image bound there has {} sample{} per texel",
+                    what(),
+                    d.samples,
+                    if d.samples == 1 { "" } else { "s" }
+                )));
+            }
+            if let Some(why) = extent_problem(&ty, d.extent) {
+                return Err(bind_err(format!("{}: the image bound there {why}", what())));
+            }
+            images[ri] = Some(d);
+            storage_of.push(storage);
+            continue;
+        }
+        if res.sampler {
+            // A sampler alone has no memory.
+            storage_of.push(u32::MAX);
+            continue;
+        }
         let storage = if res.push_constant {
             push_storage
         } else {
-            bound
-                .iter()
-                .find(|(k, _)| *k == (res.set, res.binding))
-                .map(|(_, i)| *i)
-                .ok_or_else(|| {
-                    bind_err(format!(
-                        "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
-                        res.set, res.binding, res.name, res.min_size
-                    ))
-                })?
+            at.ok_or_else(|| {
+                bind_err(format!(
+                    "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
+                    res.set, res.binding, res.name, res.min_size
+                ))
+            })?
         };
+        if !res.push_constant && image_of_storage(storage).is_some() {
+            return Err(bind_err(format!(
+                "set {} binding {} (`{}`) is a buffer, and an image is bound there",
+                res.set, res.binding, res.name
+            )));
+        }
         let len = buffers[storage as usize].len();
         if (len as u64) < u64::from(res.min_size) {
             let what = if res.push_constant {
@@ -375,6 +546,8 @@ fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, Run
         buffers,
         storage_of,
         addresses,
+        images,
+        samplers,
         ..Memory::default()
     };
     Ok((mem, warnings, bound))
@@ -584,6 +757,7 @@ impl Simulator {
             .buffers
             .iter()
             .map(|(_, _, d)| d.len() as u64)
+            .chain(bindings.images.iter().map(|i| i.data.len() as u64))
             .sum::<u64>()
             + bindings.push_constants.len() as u64;
         if bound > cfg.max_buffer_memory {

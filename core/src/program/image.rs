@@ -1,0 +1,344 @@
+//! Images, texel formats and samplers as plain data: what an OpTypeImage declares, what the
+//! host binds, and how a texel is laid out in memory.
+
+use crate::value::ScalarTy;
+
+/// An image's dimensionality (OpTypeImage's Dim).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Dim {
+    D1,
+    D2,
+    D3,
+    Cube,
+    /// A texel buffer.
+    Buffer,
+}
+
+impl Dim {
+    /// Coordinates that address a texel, without the array layer.
+    pub fn coords(self) -> u32 {
+        match self {
+            Dim::D1 | Dim::Buffer => 1,
+            Dim::D2 | Dim::Cube => 2,
+            Dim::D3 => 3,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::D1 => "1D",
+            Dim::D2 => "2D",
+            Dim::D3 => "3D",
+            Dim::Cube => "cube",
+            Dim::Buffer => "texel buffer",
+        }
+    }
+}
+
+/// What an OpTypeImage declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ImageType {
+    pub dim: Dim,
+    pub arrayed: bool,
+    /// Several samples per texel (a storage image's Sample operand picks one).
+    pub multisampled: bool,
+    /// 1: used with a sampler (sampled image, uniform texel buffer); 2: storage image or
+    /// storage texel buffer; 0: known only at run time.
+    pub sampled: u8,
+    /// The declared format; `None` for Unknown (the bound image's format is used).
+    pub format: Option<TexelFormat>,
+    /// The Sampled Type: the component type reads return and writes take.
+    pub component: ScalarTy,
+}
+
+impl ImageType {
+    /// Texel coordinates including the array layer (or a cube's face).
+    pub fn coords(&self) -> u32 {
+        match self.dim {
+            // A storage cube image is addressed by (x, y, face [+ 6 * layer]).
+            Dim::Cube => 3,
+            d => d.coords() + u32::from(self.arrayed),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let what = match (self.dim, self.sampled) {
+            (Dim::Buffer, 2) => "storage texel buffer".to_string(),
+            (Dim::Buffer, _) => "uniform texel buffer".to_string(),
+            (d, 2) => format!("{} storage image", d.name()),
+            (d, _) => format!("{} sampled image", d.name()),
+        };
+        let array = match (self.arrayed, self.multisampled) {
+            (true, true) => " multisampled array",
+            (true, false) => " array",
+            (false, true) => " multisampled",
+            (false, false) => "",
+        };
+        match self.format {
+            Some(f) => format!("{what}{array} ({})", f.name),
+            None => format!("{what}{array}"),
+        }
+    }
+}
+
+/// How a texel's channels are stored and what a read turns them into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum ChannelKind {
+    /// Unsigned normalised: n bits read as 0.0..=1.0.
+    Unorm,
+    /// Signed normalised: read as -1.0..=1.0.
+    Snorm,
+    Uint,
+    Sint,
+    Float,
+}
+
+/// A texel format: 1 to 4 channels of one width, tightly packed in r, g, b, a order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct TexelFormat {
+    /// The SPIR-V ImageFormat name in lower case (`rgba8`, `r32ui`, `rgba16f`).
+    pub name: &'static str,
+    /// The SPIR-V ImageFormat value.
+    pub spirv: u32,
+    pub channels: u8,
+    pub bits: u8,
+    pub kind: ChannelKind,
+}
+
+impl TexelFormat {
+    pub fn texel_bytes(&self) -> u32 {
+        u32::from(self.channels) * u32::from(self.bits) / 8
+    }
+
+    /// The scalar one channel is stored as.
+    pub fn channel_ty(&self) -> ScalarTy {
+        match self.kind {
+            ChannelKind::Float => ScalarTy::Float { bits: self.bits },
+            ChannelKind::Sint => ScalarTy::Int {
+                bits: self.bits,
+                signed: true,
+            },
+            _ => ScalarTy::Int {
+                bits: self.bits,
+                signed: false,
+            },
+        }
+    }
+
+    /// Whether reads give integers (and writes take them).
+    pub fn is_integer(&self) -> bool {
+        matches!(self.kind, ChannelKind::Uint | ChannelKind::Sint)
+    }
+
+    /// The format named `name` (the SPIR-V name in lower case; underscores are ignored, so
+    /// GLSL's `rgba8_snorm` is `rgba8snorm`).
+    pub fn by_name(name: &str) -> Option<Self> {
+        let n: String = name
+            .chars()
+            .filter(|c| *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        FORMATS.iter().copied().find(|f| f.name == n)
+    }
+
+    pub fn by_spirv(v: u32) -> Option<Self> {
+        FORMATS.iter().copied().find(|f| f.spirv == v)
+    }
+}
+
+const fn f(
+    name: &'static str,
+    spirv: u32,
+    channels: u8,
+    bits: u8,
+    kind: ChannelKind,
+) -> TexelFormat {
+    TexelFormat {
+        name,
+        spirv,
+        channels,
+        bits,
+        kind,
+    }
+}
+
+use ChannelKind::{Float, Sint, Snorm, Uint, Unorm};
+
+/// The SPIR-V image formats Lanescope stores (the packed ones, R11fG11fB10f, Rgb10A2 and
+/// Rgb10a2ui, are not among them).
+pub const FORMATS: &[TexelFormat] = &[
+    f("rgba32f", 1, 4, 32, Float),
+    f("rgba16f", 2, 4, 16, Float),
+    f("r32f", 3, 1, 32, Float),
+    f("rgba8", 4, 4, 8, Unorm),
+    f("rgba8snorm", 5, 4, 8, Snorm),
+    f("rg32f", 6, 2, 32, Float),
+    f("rg16f", 7, 2, 16, Float),
+    f("r16f", 9, 1, 16, Float),
+    f("rgba16", 10, 4, 16, Unorm),
+    f("rg16", 12, 2, 16, Unorm),
+    f("rg8", 13, 2, 8, Unorm),
+    f("r16", 14, 1, 16, Unorm),
+    f("r8", 15, 1, 8, Unorm),
+    f("rgba16snorm", 16, 4, 16, Snorm),
+    f("rg16snorm", 17, 2, 16, Snorm),
+    f("rg8snorm", 18, 2, 8, Snorm),
+    f("r16snorm", 19, 1, 16, Snorm),
+    f("r8snorm", 20, 1, 8, Snorm),
+    f("rgba32i", 21, 4, 32, Sint),
+    f("rgba16i", 22, 4, 16, Sint),
+    f("rgba8i", 23, 4, 8, Sint),
+    f("r32i", 24, 1, 32, Sint),
+    f("rg32i", 25, 2, 32, Sint),
+    f("rg16i", 26, 2, 16, Sint),
+    f("rg8i", 27, 2, 8, Sint),
+    f("r16i", 28, 1, 16, Sint),
+    f("r8i", 29, 1, 8, Sint),
+    f("rgba32ui", 30, 4, 32, Uint),
+    f("rgba16ui", 31, 4, 16, Uint),
+    f("rgba8ui", 32, 4, 8, Uint),
+    f("r32ui", 33, 1, 32, Uint),
+    f("rg32ui", 35, 2, 32, Uint),
+    f("rg16ui", 36, 2, 16, Uint),
+    f("rg8ui", 37, 2, 8, Uint),
+    f("r16ui", 38, 1, 16, Uint),
+    f("r8ui", 39, 1, 8, Uint),
+    f("r64ui", 40, 1, 64, Uint),
+    f("r64i", 41, 1, 64, Sint),
+];
+
+/// An image the host binds: its format, extent and samples per texel. Texels are tightly
+/// packed, x fastest, then rows, then slices (3D) or array layers (`extent[1]` for 1D arrays,
+/// `extent[2]` for 2D arrays; a cube has 6 layers per cube); a multisampled texel's samples
+/// are consecutive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ImageDesc {
+    pub format: TexelFormat,
+    pub extent: [u32; 3],
+    /// Samples per texel (1 unless multisampled).
+    pub samples: u32,
+}
+
+impl ImageDesc {
+    /// A single-sampled image.
+    pub fn new(format: TexelFormat, extent: [u32; 3]) -> Self {
+        Self {
+            format,
+            extent,
+            samples: 1,
+        }
+    }
+
+    pub fn texels(&self) -> u64 {
+        self.extent.iter().map(|e| u64::from(*e)).product()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.texels() * u64::from(self.samples.max(1)) * u64::from(self.format.texel_bytes())
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub enum Filter {
+    #[default]
+    Nearest,
+    Linear,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub enum AddressMode {
+    #[default]
+    ClampToEdge,
+    Repeat,
+    MirroredRepeat,
+    /// Outside the image: transparent black (0, 0, 0, 0).
+    ClampToBorder,
+}
+
+/// A sampler the host binds (one filter for magnification and minification: a bound image has
+/// one mip level).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SamplerDesc {
+    pub filter: Filter,
+    pub address: AddressMode,
+    /// Coordinates in texels instead of 0..1.
+    pub unnormalized: bool,
+}
+
+impl SamplerDesc {
+    /// `nearest|linear[,clamp|repeat|mirror|border]`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut s = Self::default();
+        for (k, part) in text.split(',').enumerate() {
+            match (k, part.trim()) {
+                (0, "nearest") => s.filter = Filter::Nearest,
+                (0, "linear") => s.filter = Filter::Linear,
+                (1, "clamp") => s.address = AddressMode::ClampToEdge,
+                (1, "repeat") => s.address = AddressMode::Repeat,
+                (1, "mirror") => s.address = AddressMode::MirroredRepeat,
+                (1, "border") => s.address = AddressMode::ClampToBorder,
+                (2, "unnormalized") => s.unnormalized = true,
+                (0, p) => return Err(format!("filter `{p}`: nearest or linear")),
+                (1, p) => {
+                    return Err(format!(
+                        "address mode `{p}`: clamp, repeat, mirror or border"
+                    ))
+                }
+                (_, p) => return Err(format!("`{p}`: a sampler is FILTER,ADDRESS[,unnormalized]")),
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// What an image instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOp {
+    /// OpImageRead (imageLoad; a storage texel buffer's read).
+    Read,
+    /// OpImageWrite (imageStore).
+    Write,
+    /// OpImageFetch (texelFetch): a texel of a sampled image or uniform texel buffer.
+    Fetch,
+    /// OpImageSample{Explicit,Implicit}Lod (textureLod, texture): filtered by the sampler.
+    Sample,
+    /// OpImageQuerySize / OpImageQuerySizeLod.
+    QuerySize,
+    /// OpImageQueryLevels: one level.
+    QueryOne,
+    /// OpImageQuerySamples: the bound image's samples per texel.
+    QuerySamples,
+    /// OpImageTexelPointer: a pointer to one texel, for image atomics.
+    TexelPointer,
+    /// OpSampledImage: an image with a sampler (`value` holds the sampler).
+    Combine,
+    /// OpImage: the image of a sampled image.
+    Extract,
+}
+
+/// An image instruction's operands: register slots and their shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageInst {
+    pub op: ImageOp,
+    /// The result (`u32::MAX`: none) and its component count and type.
+    pub dst: u32,
+    pub n: u32,
+    pub result: ScalarTy,
+    /// The slot holding the image (or sampled image) handle.
+    pub image: u32,
+    /// Coordinates: slot, component count, component type (`u32::MAX`: none).
+    pub coord: u32,
+    pub coord_n: u32,
+    pub coord_ty: ScalarTy,
+    /// The texel a write stores, or the sampler of OpSampledImage: slot, count, type.
+    pub value: u32,
+    pub value_n: u32,
+    pub value_ty: ScalarTy,
+    /// The Lod operand: slot and type.
+    pub lod: Option<(u32, ScalarTy)>,
+    /// The Sample operand (multisampled images): slot and type.
+    pub sample: Option<(u32, ScalarTy)>,
+    /// ConstOffset / Offset: slot, component count, type.
+    pub offset: Option<(u32, u32, ScalarTy)>,
+    pub ty: ImageType,
+}
