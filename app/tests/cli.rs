@@ -848,3 +848,113 @@ fn addresses_are_fixed_on_the_command_line_and_listed() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+/// `--image` binds texels with a format and size, `--sampler` a sampler; `--out` writes the
+/// texels back; bad image arguments are usage errors naming what is wrong.
+#[test]
+fn images_and_samplers_are_bound_on_the_command_line() {
+    let storage = data("image_storage.spv");
+    let dir = tmp("img");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, bytes: Vec<u8>| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let counts = file("counts", (0..16u32).flat_map(|i| i.to_le_bytes()).collect());
+    let colors = file("colors", vec![10; 64]);
+    let floats = file("floats", vec![0; 64]);
+    let layers = file("layers", vec![0; 64]);
+    let ints = file("ints", vec![0; 64]);
+    let table = file("table", vec![0; 128]);
+    let out = file("out", vec![0; 144]);
+    let big = file("big", vec![0; 768]);
+    let counts_out = dir.join("counts.out");
+    let o = exe()
+        .args([
+            "run",
+            &storage,
+            "--image",
+            &format!("0:0={counts},r32ui,4x4"),
+            "--image",
+            &format!("0:1={colors},rgba8,4x4"),
+            "--image",
+            &format!("0:2={floats},r32f,4x4"),
+            "--image",
+            &format!("0:3={layers},rgba16f,2x2x2"),
+            "--image",
+            &format!("0:4={ints},r32i,16"),
+            "--image",
+            &format!("0:5={table},rg32ui,16x1"),
+            "--buffer",
+            &format!("0:6={out}"),
+            "--out",
+            &format!("0:0={}", counts_out.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w: Vec<u32> = std::fs::read(&counts_out)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let want: Vec<u32> = (0..16u32).map(|i| i + i % 4 + 1).collect();
+    assert_eq!(w, want, "each texel of counts plus x + 1");
+    // A sampled shader without its sampler: a binding error naming it.
+    let o = exe()
+        .args([
+            "run",
+            &data("image_sampled.spv"),
+            "--image",
+            &format!("0:0={floats},r32f,4x4"),
+            "--buffer",
+            &format!("0:6={table}"),
+            "--buffer",
+            &format!("0:7={big}"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("no sampler bound at set 0 binding 0"), "{e}");
+    // Wrong sizes and names.
+    let o = exe()
+        .args([
+            "run",
+            &storage,
+            "--image",
+            &format!("0:0={counts},r32ui,4x5"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("has 64 bytes; 4x5x1 texels of r32ui need 80"),
+        "{e}"
+    );
+    for (bad, says) in [
+        (format!("0:0={counts},rgb565,4x4"), "is not an image format"),
+        (
+            format!("0:0={counts},r32ui,4x0"),
+            "not a size of at least 1",
+        ),
+        (format!("0:0={counts},r32ui,4x4s3"), "samples per texel"),
+        ("0:0=onlyafile".to_string(), "SET:BINDING=FILE,FORMAT"),
+    ] {
+        let o = exe()
+            .args(["run", &storage, "--image", &bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    let o = exe()
+        .args(["run", &storage, "--sampler", "0:5=cubic,clamp"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nearest or linear"));
+}

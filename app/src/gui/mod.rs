@@ -13,6 +13,7 @@ mod open;
 pub mod palette;
 mod panels;
 pub mod permalink;
+mod picture;
 pub mod session;
 mod tabs;
 #[cfg(test)]

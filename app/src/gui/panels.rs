@@ -1016,6 +1016,10 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             continue;
         };
         let prev = s.previous_buffers.get(ri).cloned();
+        // A 2D (or layered) image: a picture of its texels beside the words.
+        if let Some(desc) = s.sim().image_of(ri) {
+            super::picture::show(ui, &r.name, &desc, &data, prev.as_deref());
+        }
         let poisoned = s.sim().poisoned_words(r.set, r.binding);
         egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
             for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {

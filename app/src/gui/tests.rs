@@ -1680,6 +1680,7 @@ fn a_long_error_wraps_inside_the_window() {
     assert!(r.right() <= 1400.0 && r.height() > 30.0, "{r:?}");
 }
 
+mod images;
 mod inputs;
 mod layout;
 mod snapshots;

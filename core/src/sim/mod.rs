@@ -917,6 +917,11 @@ impl Simulator {
         self.mem.buffers.get(*i as usize).map(Vec::as_slice)
     }
 
+    /// The image bound for resource `resource` (an image resource of the program).
+    pub fn image_of(&self, resource: usize) -> Option<crate::program::image::ImageDesc> {
+        self.mem.images.get(resource).copied().flatten()
+    }
+
     /// Every bound buffer's device address and size, by (set, binding); bindings that share a
     /// buffer share its address.
     pub fn buffer_addresses(&self) -> Vec<BufferAddress> {
