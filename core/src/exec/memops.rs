@@ -14,10 +14,20 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     let s = c.s;
     let first = c.mask.trailing_zeros() as usize;
     let p = c.regs[ptr as usize * s + first];
-    let mut same = true;
-    each(c.mask, c.full, s, |l| {
-        same &= c.regs[ptr as usize * s + l] == p
-    });
+    // Stop at the first lane that differs: most per-lane addresses differ from lane 1 on.
+    let lanes = &c.regs[ptr as usize * s..ptr as usize * s + s];
+    let same = if c.full {
+        lanes.iter().all(|q| *q == p)
+    } else {
+        let mut m = c.mask;
+        let mut same = true;
+        while m != 0 && same {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            same = lanes[l] == p;
+        }
+        same
+    };
     if !same {
         return None;
     }
@@ -84,6 +94,22 @@ pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
         if per == 0 {
             let v = memory::get(mem, off, size, leaf.ty);
             each(c.mask, c.full, s, |l| regs[d + l] = v);
+        } else if size == 4 && leaf.ty != ScalarTy::Bool {
+            // The common case (32-bit scalars in Function memory) without the size dispatch.
+            let base = inv_base * per + off;
+            let dst = &mut regs[d..d + s];
+            let word = |at: usize| {
+                mem.get(at..at + 4).map_or(0, |b| {
+                    u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                })
+            };
+            if c.full {
+                for (l, r) in dst.iter_mut().enumerate() {
+                    *r = word(base + l * per);
+                }
+            } else {
+                each(c.mask, false, s, |l| dst[l] = word(base + l * per));
+            }
         } else {
             each(c.mask, c.full, s, |l| {
                 regs[d + l] = memory::get(mem, (inv_base + l) * per + off, size, leaf.ty)
@@ -112,9 +138,17 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
         let size = leaf.ty.size_bytes();
         let off = base + leaf.offset as usize;
         // Lanes store in lane order: with a shared address the highest lane's value stays.
-        each(c.mask, c.full, s, |l| {
-            memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
-        });
+        if size == 4 && per != 0 {
+            let base = inv_base * per + off;
+            each(c.mask, c.full, s, |l| {
+                let at = base + l * per;
+                mem[at..at + 4].copy_from_slice(&(regs[sr + l] as u32).to_le_bytes());
+            });
+        } else {
+            each(c.mask, c.full, s, |l| {
+                memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
+            });
+        }
     }
     true
 }

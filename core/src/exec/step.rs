@@ -108,6 +108,25 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
         BinOp::INotEqual => map2(c, n, dst, a, b, |x, y| u64::from(x != y)),
         BinOp::ULessThan => map2(c, n, dst, a, b, |x, y| u64::from(x < y)),
         BinOp::UGreaterThan => map2(c, n, dst, a, b, |x, y| u64::from(x > y)),
+        BinOp::ULessThanEqual => map2(c, n, dst, a, b, |x, y| u64::from(x & m <= y & m)),
+        BinOp::UGreaterThanEqual => map2(c, n, dst, a, b, |x, y| u64::from(x & m >= y & m)),
+        BinOp::SLessThan
+        | BinOp::SGreaterThan
+        | BinOp::SLessThanEqual
+        | BinOp::SGreaterThanEqual => {
+            let w = ty.bits();
+            let cmp = move |x: u64, y: u64| {
+                let (x, y) = (sext(x, w), sext(y, w));
+                u64::from(match op {
+                    BinOp::SLessThan => x < y,
+                    BinOp::SGreaterThan => x > y,
+                    BinOp::SLessThanEqual => x <= y,
+                    _ => x >= y,
+                })
+            };
+            map2(c, n, dst, a, b, cmp);
+        }
+        BinOp::Shl | BinOp::ShrL | BinOp::ShrA => shift(c, op, ty, n, dst, a, b),
         BinOp::FAdd if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
         BinOp::FMul if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
         BinOp::FSub if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
@@ -136,6 +155,40 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
             );
         }
     }
+}
+
+/// Shifts: a shift by the width or more is undefined (the result reads 0).
+fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
+    let s = c.s;
+    let w = ty.bits();
+    let m = bitmask(w);
+    let mut undef: Mask = 0;
+    for k in 0..n {
+        let (d, ai, bi) = (
+            (dst + k) as usize * s,
+            (a + k) as usize * s,
+            (b + k) as usize * s,
+        );
+        let regs = &mut *c.regs;
+        each(c.mask, c.full, s, |l| {
+            let (x, sh) = (regs[ai + l], regs[bi + l] & m);
+            regs[d + l] = if sh >= u64::from(w) {
+                undef |= 1 << l;
+                0
+            } else {
+                match op {
+                    BinOp::Shl => (x << sh) & m,
+                    BinOp::ShrL => (x & m) >> sh,
+                    _ => (sext(x, w) >> sh) as u64 & m,
+                }
+            };
+        });
+    }
+    c.found.add(
+        DiagCode::UndefinedResult,
+        format!("{op:?} has an undefined result (division by zero or shift too large)"),
+        undef,
+    );
 }
 
 #[inline(always)]
@@ -614,13 +667,18 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         Inst::AccessChain { dst, base, steps } => {
             let regs = &mut *c.regs;
             let mut bad: Mask = 0;
+            // The constant steps are the same for every lane: summed once.
+            let konst = steps.iter().fold(0i64, |o, st| match *st {
+                AccessStep::Const(k) => o.wrapping_add(i64::from(k)),
+                AccessStep::Shift(d) => o.wrapping_add(d),
+                AccessStep::Dyn { .. } => o,
+            });
             each(c.mask, c.full, s, |l| {
                 let p = regs[r(*base, l)];
-                let mut off = 0i64;
+                let mut off = konst;
                 for st in steps {
                     match *st {
-                        AccessStep::Const(k) => off = off.wrapping_add(i64::from(k)),
-                        AccessStep::Shift(d) => off = off.wrapping_add(d),
+                        AccessStep::Const(_) | AccessStep::Shift(_) => {}
                         AccessStep::Dyn {
                             index,
                             bits,

@@ -321,6 +321,32 @@ fn dispatch(
     }
 }
 
+/// The f32 result of a component-wise operation that math-heavy loops use (Fma, Fract, Floor,
+/// Ceil, Trunc, FAbs) on f32 components under the default float controls, computed exactly as
+/// `float_eval::<f32>` does, without its dispatch; `None` for every other operation.
+#[inline]
+pub fn fast_f32(inst: u32, a: u64, b: u64, c: u64) -> Option<u64> {
+    let x = <f32 as Real>::ld(a, 32);
+    let r = match inst {
+        op::Fma => Real::mul_add(x, <f32 as Real>::ld(b, 32), <f32 as Real>::ld(c, 32)),
+        op::Fract => x - Real::floor(x),
+        op::Floor => Real::floor(x),
+        op::Ceil => Real::ceil(x),
+        op::Trunc => Real::trunc(x),
+        op::FAbs => Real::abs(x),
+        _ => return None,
+    };
+    Some(r.st(32))
+}
+
+/// Whether [`fast_f32`] computes `inst`.
+pub fn has_fast_f32(inst: u32) -> bool {
+    matches!(
+        inst,
+        op::Fma | op::Fract | op::Floor | op::Ceil | op::Trunc | op::FAbs
+    )
+}
+
 /// Component `k` of an operand, broadcasting a 1-component operand.
 #[inline]
 fn comp(a: &Arg<'_>, k: usize) -> u64 {

@@ -607,3 +607,67 @@ fn names_are_the_grammars() {
     }
     assert_eq!(super::name(82), "unknown");
 }
+
+/// The f32 fast path computes what the general path does, bit for bit, on random and special
+/// operands (NaNs, infinities, zeros, denormals).
+#[test]
+fn the_f32_fast_path_matches_the_general_path() {
+    let specials = [
+        0u32,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7fa0_0001,
+        0xffc0_1234,
+        1,
+        0x8000_0001,
+        0x007f_ffff,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x4b80_0000,
+        0xcb00_0001,
+        0x3eff_ffff,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x3f00_0000,
+        0xbf00_0000,
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if state % 4 == 0 {
+            u64::from(specials[(state >> 8) as usize % specials.len()])
+        } else {
+            state & 0xffff_ffff
+        }
+    };
+    let fc = crate::float::FloatControls::default();
+    for inst in [op::Fma, op::Fract, op::Floor, op::Ceil, op::Trunc, op::FAbs] {
+        assert!(has_fast_f32(inst));
+        for _ in 0..20_000 {
+            let (a, b, c) = (next(), next(), next());
+            let all = [a, b, c];
+            let n = arity(inst);
+            let args: Vec<Arg<'_>> = all[..n]
+                .iter()
+                .map(|v| Arg {
+                    ty: ScalarTy::F32,
+                    comps: std::slice::from_ref(v),
+                })
+                .collect();
+            let mut out = [0u64];
+            eval_in(inst, &[ScalarTy::F32], &args, &mut out, &fc).unwrap();
+            assert_eq!(
+                fast_f32(inst, a, b, c),
+                Some(out[0]),
+                "{} of {a:#x} {b:#x} {c:#x}",
+                name(inst)
+            );
+        }
+    }
+    assert!(!has_fast_f32(op::Sin));
+    assert_eq!(fast_f32(op::Sin, 0, 0, 0), None);
+}

@@ -1275,10 +1275,9 @@ impl Simulator {
     }
 
     fn exec_step(&mut self, g: usize, ti: usize) -> Result<(), RunError> {
-        let prog = Arc::clone(&self.prog);
         let s = self.cfg.subgroup_size as usize;
         let t = self.sgs[g].tangles[ti].clone();
-        let block = &prog.blocks[t.block as usize];
+        let block_len = self.prog.blocks[t.block as usize].insts.len();
         self.stats.steps += 1;
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
@@ -1296,17 +1295,26 @@ impl Simulator {
                 inst: t.inst,
             });
         }
-        if (t.inst as usize) < block.insts.len() {
-            let inst = &block.insts[t.inst as usize];
+        if (t.inst as usize) < block_len {
             let mut found = Findings::default();
-            let full = t.mask == self.sgs[g].live && self.sgs[g].live.count_ones() as usize == s;
+            // Every lane of a whole subgroup (compared with the all-lanes mask: no popcount).
+            let all = if s >= 128 { Mask::MAX } else { (1 << s) - 1 };
+            let full = t.mask == self.sgs[g].live && self.sgs[g].live == all;
             if self.uninit.is_some() {
-                self.uninit_check_uses(g, &t, inst);
+                let prog = Arc::clone(&self.prog);
+                self.uninit_check_uses(
+                    g,
+                    &t,
+                    &prog.blocks[t.block as usize].insts[t.inst as usize],
+                );
             }
             let flow = {
+                // Field borrows only: the program is not cloned on the common path.
+                let prog: &Program = &self.prog;
+                let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
                 let sg = &mut self.sgs[g];
                 let mut cx = step::Ctx {
-                    prog: &prog,
+                    prog,
                     regs: &mut sg.regs,
                     s,
                     mask: t.mask,
@@ -1317,6 +1325,19 @@ impl Simulator {
                 };
                 step::exec(&mut cx, inst)
             };
+            // Nothing to follow up: no poison, no detector, no finding, straight on.
+            if found.items.is_empty()
+                && matches!(flow, Flow::Next)
+                && self.sgs[g].poison.is_empty()
+                && !self.mem.poison.any
+                && self.uninit.is_none()
+                && self.mem.log.is_none()
+            {
+                self.sgs[g].tangles[ti].inst += 1;
+                return Ok(());
+            }
+            let prog = Arc::clone(&self.prog);
+            let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
             let new_poison = found
                 .items
                 .iter()
@@ -1388,8 +1409,9 @@ impl Simulator {
             }
             return Ok(());
         }
+        let prog = Arc::clone(&self.prog);
         if self.uninit.is_some() {
-            self.uninit_check_branch(g, &t, &block.term);
+            self.uninit_check_branch(g, &t, &prog.blocks[t.block as usize].term);
         }
         self.terminator(g, ti, &prog)
     }
