@@ -411,3 +411,19 @@ fn multisampled_images_keep_each_sample() {
     let e = bind_error("image_multisample.spv", &single);
     assert!(e.contains("1 sample per texel"), "{e}");
 }
+
+#[test]
+fn a_sampler_buffer_is_a_texel_buffer_without_a_sampler() {
+    let b = Bindings {
+        buffers: vec![(0, 1, vec![0; 16])],
+        images: vec![image(0, 0, "r32f", [4, 1, 1], f32s([1.0, 2.0, 3.0, 4.0]))],
+        ..Bindings::default()
+    };
+    let sim = run("image_sampler_buffer.spv", &b);
+    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+    let out: Vec<f32> = words(sim.buffer(0, 1).unwrap())
+        .iter()
+        .map(|w| f32::from_bits(*w))
+        .collect();
+    assert_eq!(out, [2.0, 4.0, 6.0, 8.0]);
+}

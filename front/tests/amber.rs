@@ -513,3 +513,138 @@ fn disjoint_windows_of_one_buffer_are_separate_and_overlapping_ones_skip() {
     assert_eq!(overlap.status, Status::Skip);
     assert!(overlap.message.unwrap().contains("overlapping"));
 }
+
+fn script_text(name: &str) -> String {
+    std::fs::read_to_string(dir().join(name)).unwrap()
+}
+
+fn run_script(text: &str) -> amber::Report {
+    amber::run_text(text, &Prebuilt, &RunOptions::default())
+}
+
+#[test]
+fn an_image_region_probe_names_its_first_failing_texel() {
+    let text = script_text("image_storage_glsl.amber")
+        + "EXPECT dst IDX 1 1 SIZE 3 2 EQ_RGBA 0 255 0 255\n";
+    let line = text.lines().count();
+    let r = run_script(&text);
+    assert_eq!(r.status, Status::Fail, "{}", r.to_text());
+    let e = r.expects.iter().find(|e| !e.pass).unwrap();
+    assert_eq!((e.line, e.op.as_str()), (line, "EQ_RGBA"));
+    // (1, 1) of a 4-wide RGBA8 image.
+    assert_eq!(e.index, Some(20));
+    assert_eq!(e.expected, "0 255 0 255 at (1, 1) size 3x2");
+    assert_eq!(e.actual, "128 0 0 255");
+    let shown = r.to_text();
+    assert!(
+        shown.contains("EXPECT dst EQ_RGBA failed (4 of 6 texels differ, first at (1, 1))"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn image_bindings_must_be_what_the_shader_declares() {
+    let text = script_text("image_storage_glsl.amber");
+    let with = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        run_script(&text.replace(from, to))
+    };
+    let r = with(
+        "BIND BUFFER vol AS storage_image DESCRIPTOR_SET 0 BINDING 3",
+        "BIND BUFFER dst AS storage_image DESCRIPTOR_SET 0 BINDING 3",
+    );
+    assert_eq!(r.status, Status::Error);
+    let m = r.message.unwrap();
+    assert!(
+        m.contains(
+            "RUN write: `dst`, a DIM_2D image, is bound AS storage_image at set 0 binding 3"
+        ) && m.contains("where the shader declares `vol`, a 3D storage image (r32f)"),
+        "{m}"
+    );
+    let r = with(
+        "BIND BUFFER src AS storage_image",
+        "BIND BUFFER src AS sampled_image",
+    );
+    assert_eq!(r.status, Status::Error);
+    assert!(r.message.unwrap().contains("a 2D storage image (r32ui)"));
+    // A format that differs from the declared one: the simulator says so.
+    let r = with(
+        "BIND BUFFER count AS storage_image DESCRIPTOR_SET 0 BINDING 2",
+        "BIND BUFFER dst AS storage_image DESCRIPTOR_SET 0 BINDING 2",
+    );
+    assert_eq!(r.status, Status::Error);
+    let m = r.message.unwrap();
+    assert!(m.contains("declared r32ui") && m.contains("rgba8"), "{m}");
+    // A sampler where the shader declares a sampled image.
+    let sampled = script_text("image_sampled_glsl.amber");
+    let r = run_script(&sampled.replace(
+        "BIND SAMPLER smp_linear DESCRIPTOR_SET 0 BINDING 1",
+        "BIND SAMPLER smp_linear DESCRIPTOR_SET 0 BINDING 0",
+    ));
+    assert_eq!(r.status, Status::Error);
+    assert!(r
+        .message
+        .unwrap()
+        .contains("where the shader declares `tex`, not a sampler"));
+    let r = run_script(&sampled.replace(
+        "AS combined_image_sampler SAMPLER smp_nearest DESCRIPTOR_SET 0 BINDING 0",
+        "AS sampled_image DESCRIPTOR_SET 0 BINDING 0",
+    ));
+    assert_eq!(r.status, Status::Error);
+    let m = r.message.unwrap();
+    assert!(
+        m.contains("is bound AS sampled_image at set 0 binding 0")
+            && m.contains("a combined image sampler of a 2D sampled image"),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_image_view_and_a_buffer_view_of_one_buffer_skip() {
+    let text = script_text("image_texel_glsl.amber").replace(
+        "  BIND BUFFER counts AS storage_texel_buffer DESCRIPTOR_SET 0 BINDING 2\n",
+        "  BIND BUFFER counts AS storage_texel_buffer DESCRIPTOR_SET 0 BINDING 2\n  BIND BUFFER counts AS storage DESCRIPTOR_SET 0 BINDING 3\n",
+    );
+    let r = run_script(&text);
+    assert_eq!(r.status, Status::Skip, "{}", r.to_text());
+    let m = r.message.unwrap();
+    assert!(
+        m.contains("buffer `counts` is bound AS storage_texel_buffer at set 0 binding 2 and as a buffer at set 0 binding 3"),
+        "{m}"
+    );
+}
+
+#[test]
+fn images_written_by_a_run_come_back_and_are_captured_for_the_debugger() {
+    let text = script_text("image_storage_glsl.amber");
+    let script = parse(&text).unwrap();
+    let ex = amber::execute(
+        &script,
+        &Prebuilt,
+        &RunOptions {
+            capture_run: Some(0),
+            ..RunOptions::default()
+        },
+    );
+    assert_eq!(ex.report.status, Status::Pass, "{}", ex.report.to_text());
+    // The first texel of each row is green, the second half red.
+    let dst = ex.buffer("dst").unwrap();
+    assert_eq!(&dst[..8], &[0, 255, 0, 255, 128, 0, 0, 255]);
+    let run = ex.captured.unwrap();
+    let images: Vec<(u32, [u32; 3])> = run
+        .bindings
+        .images
+        .iter()
+        .map(|i| (i.binding, i.desc.extent))
+        .collect();
+    assert_eq!(
+        images,
+        [
+            (0, [4, 4, 1]),
+            (1, [4, 4, 1]),
+            (2, [2, 1, 1]),
+            (3, [4, 4, 2])
+        ]
+    );
+    assert!(run.binds.iter().any(|b| b.0 == "vol" && b.2 == 3));
+}

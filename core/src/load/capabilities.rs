@@ -47,6 +47,8 @@ pub const IMPLEMENTED: &[C] = &[
     C::StorageImageReadWithoutFormat,
     C::StorageImageWriteWithoutFormat,
     C::Int64ImageEXT,
+    C::StorageImageMultisample,
+    C::ImageMSArray,
     C::QuadControlKHR,
     C::StorageBuffer16BitAccess,
     C::UniformAndStorageBuffer16BitAccess,

@@ -273,16 +273,11 @@ impl Ctx<'_> {
             Op::TypeSampler => Type::Sampler,
             Op::TypeSampledImage => {
                 let t = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                // A texel buffer with a sampler is allowed before SPIR-V 1.6 (glslang emits it
+                // for `samplerBuffer`); only texel fetches read it.
                 match self.types.get(t) {
-                    Type::Image(i) if i.dim != crate::program::image::Dim::Buffer => {
-                        Type::SampledImage(*i)
-                    }
-                    _ => {
-                        return Err(self.invalid(
-                            inst,
-                            "OpTypeSampledImage of a non-image type or a texel buffer",
-                        ))
-                    }
+                    Type::Image(i) => Type::SampledImage(*i),
+                    _ => return Err(self.invalid(inst, "OpTypeSampledImage of a non-image type")),
                 }
             }
             _ => return Err(self.unsupported(inst, "forward-declared pointer types")),
@@ -891,7 +886,8 @@ impl Ctx<'_> {
         let rid = var.id;
         let (image, sampler) = match self.types.get(pointee) {
             Type::Image(i) => (Some(*i), false),
-            Type::SampledImage(i) => (Some(*i), true),
+            // A `samplerBuffer` is a uniform texel buffer: no sampler is bound with it.
+            Type::SampledImage(i) => (Some(*i), i.dim != crate::program::image::Dim::Buffer),
             Type::Sampler => (None, true),
             Type::Array { elem, .. } | Type::RuntimeArray { elem, .. }
                 if matches!(

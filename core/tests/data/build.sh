@@ -7,6 +7,8 @@ export LD_LIBRARY_PATH="$bin/lib"
 for f in *.comp; do "$bin/bin/glslangValidator" --target-env vulkan1.3 -V "$f" -o "${f%.comp}.spv"; done
 for f in *.spvasm; do [ -e "$f" ] && "$bin/bin/spirv-as" --target-env vulkan1.3 "$f" -o "${f%.spvasm}.spv"; done
 for f in hostile/*.spvasm; do "$bin/bin/spirv-as" --target-env vulkan1.3 "$f" -o "${f%.spvasm}.spv"; done
+# A samplerBuffer as an OpTypeSampledImage of a texel buffer, which only SPIR-V before 1.6 has.
+"$bin/bin/glslangValidator" --target-env vulkan1.1 -V image_sampler_buffer.comp -o image_sampler_buffer.spv
 # The same tile with its barrier.
 "$bin/bin/glslangValidator" --target-env vulkan1.3 -V -DBARRIER tile_no_barrier.comp -o tile_barrier.spv
 # The detectors' shaders, each with its fixed variant.

@@ -4,7 +4,7 @@
 //!
 //! | kind | supported | not (yet) |
 //! |---|---|---|
-//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*`; `VariablePointerFeatures.*` | `BufferDeviceAddressFeatures.*`, images, graphics and ray-tracing features, `robustBufferAccess`, `ShaderLongVectorFeaturesEXT.longVector`, `storageInputOutput16` |
+//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `shaderStorageImageMultisample`, `shaderStorageImageExtendedFormats`, `shaderStorageImage{Read,Write}WithoutFormat`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*`; `VariablePointerFeatures.*` | `BufferDeviceAddressFeatures.*`, other image features (gather, cube arrays, descriptor arrays), graphics and ray-tracing features, `robustBufferAccess`, `ShaderLongVectorFeaturesEXT.longVector`, `storageInputOutput16` |
 //! | device extensions | see [`DEVICE_EXTENSIONS`] | `VK_KHR_buffer_device_address`, `VK_EXT_descriptor_indexing`, anything graphics |
 //! | instance extensions | `VK_KHR_get_physical_device_properties2` | others |
 //! | properties | `FloatControlsProperties.*` (denormals are preserved or flushed as the shader asks; rounding RTE and RTZ) | others |
@@ -64,7 +64,15 @@ const NOT_YET: &[(&str, &str)] = &[
 ];
 
 /// `VkPhysicalDeviceFeatures` members a compute shader can use and Lanescope simulates.
-const CORE_FEATURES: &[&str] = &["shaderInt16", "shaderInt64", "shaderFloat64"];
+const CORE_FEATURES: &[&str] = &[
+    "shaderInt16",
+    "shaderInt64",
+    "shaderFloat64",
+    "shaderStorageImageMultisample",
+    "shaderStorageImageExtendedFormats",
+    "shaderStorageImageReadWithoutFormat",
+    "shaderStorageImageWriteWithoutFormat",
+];
 
 /// Features of the extension structs, by `Struct.member` (a `*` member takes any).
 const FEATURES: &[&str] = &[
@@ -207,7 +215,8 @@ mod tests {
         ))
         .unwrap_err();
         assert!(e.contains("not simulated yet"), "{e}");
-        assert!(check(&req(DeviceFeature, "shaderStorageImageMultisample")).is_err());
+        assert!(check(&req(DeviceFeature, "shaderStorageImageMultisample")).is_ok());
+        assert!(check(&req(DeviceFeature, "shaderImageGatherExtended")).is_err());
         assert!(check(&req(DeviceExtension, "VK_KHR_shader_subgroup_rotate")).is_ok());
         assert!(check(&req(DeviceExtension, "VK_KHR_variable_pointers")).is_ok());
         assert!(check(&req(DeviceExtension, "VK_KHR_buffer_device_address")).is_err());

@@ -5,7 +5,9 @@
 
 use super::report::ExpectReport;
 use super::script::{Cmp, Tolerance};
-use super::types::{decode, expected_as, format_actual, Actual, Format, Scalar, Value};
+use super::types::{
+    decode, expected_as, format_actual, Actual, ChannelMode, Format, Scalar, Value,
+};
 
 /// Amber's default for floating-point `EQ`: 0.000001 percent.
 const EPSILON_PERCENT: f64 = 0.000_001;
@@ -134,6 +136,199 @@ pub fn probe(
         } else {
             format!("byte {pos}")
         });
+    }
+    r
+}
+
+/// amber's default tolerance for image probes, on values scaled to 0..1.
+const DEFAULT_TEXEL_TOLERANCE: f64 = 0.002;
+
+fn srgb_to_linear(x: f64) -> f64 {
+    if x <= 0.04045 {
+        x / 12.92
+    } else {
+        ((x + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// A channel as amber's probe reads it: normalized channels scaled to 0..1 (-1..1, sRGB to
+/// linear), others as they are.
+fn channel_value(a: Actual, t: Scalar, component: char, mode: ChannelMode) -> f64 {
+    let x = as_f64(a);
+    let bits = (t.bytes() * 8) as i32;
+    match mode {
+        ChannelMode::Unorm => x / (2f64.powi(bits) - 1.0),
+        ChannelMode::Snorm => x / (2f64.powi(bits - 1) - 1.0),
+        ChannelMode::Srgb => {
+            let v = x / (2f64.powi(bits) - 1.0);
+            if component == 'A' {
+                v
+            } else {
+                srgb_to_linear(v)
+            }
+        }
+        _ => x,
+    }
+}
+
+/// A number to 4 decimals at most, whole numbers without any.
+fn short(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-6 {
+        format!("{}", v.round())
+    } else {
+        let t = format!("{v:.4}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A scaled channel value on the 0..255 scale.
+fn on_255(x: f64) -> String {
+    short(x * 255.0)
+}
+
+/// `IDX x y SIZE w h EQ_RGB r g b` / `EQ_RGBA r g b a` (amber's `Verifier::Probe`): in the
+/// first slice of a `width`-texel-wide image, every texel of the region has each R, G, B (and
+/// A) channel its format has within the tolerance of the value / 255; normalized channels are
+/// scaled to 0..1 first, others compared as they are (so an integer image matches only 0).
+/// One tolerance applies to every channel, four to each; the default is 0.002; a `%` tolerance
+/// is relative to the texel's value.
+pub fn probe_rgba(
+    s: &Subject,
+    [width, height]: [u32; 2],
+    [x, y, w, h]: [u32; 4],
+    rgba: bool,
+    values: [u8; 4],
+    tolerance: &[Tolerance],
+) -> ExpectReport {
+    let (format, bytes) = (s.format, s.bytes);
+    let op = if rgba { "EQ_RGBA" } else { "EQ_RGB" };
+    let channels = format.ty.channels().unwrap_or_default();
+    let slots = format.slots();
+    let normalized = channels.iter().any(|(_, m)| m.is_normalized());
+    let n = if rgba { 4 } else { 3 };
+    let mut expected: Vec<String> = values[..n].iter().map(|v| v.to_string()).collect();
+    if !normalized {
+        // Unnormalized channels are compared with the values / 255, as amber does.
+        let scaled: Vec<String> = values[..n]
+            .iter()
+            .map(|v| short(f64::from(*v) / 255.0))
+            .collect();
+        expected.push(format!("(compared as {})", scaled.join(" ")));
+    }
+    let mut exp = format!("{} at ({x}, {y}) size {w}x{h}", expected.join(" "));
+    if !tolerance.is_empty() {
+        let t: Vec<String> = tolerance.iter().map(tolerance_text).collect();
+        exp += &format!(" (TOLERANCE {})", t.join(" "));
+    }
+    let texel = format.stride() as u64;
+    let start = (u64::from(y).saturating_mul(u64::from(width)))
+        .saturating_add(u64::from(x))
+        .saturating_mul(texel);
+    let mut r = ExpectReport {
+        line: s.line,
+        buffer: s.name.to_string(),
+        index: Some(start),
+        op: op.into(),
+        expected: exp,
+        actual: String::new(),
+        pass: false,
+        detail: None,
+    };
+    let (x_end, y_end) = (u64::from(x) + u64::from(w), u64::from(y) + u64::from(h));
+    if x_end > u64::from(width) || y_end > u64::from(height) {
+        r.actual = format!(
+            "nothing read: the region reaches ({}, {}), outside the {width}x{height} image",
+            x_end - 1,
+            y_end - 1
+        );
+        return r;
+    }
+    let need = (y_end.saturating_sub(1) * u64::from(width) + x_end).saturating_mul(texel);
+    if (bytes.len() as u64) < need || channels.len() != slots.len() {
+        r.actual = format!(
+            "nothing read: the image holds {} bytes, less than its {width}x{height} texels",
+            bytes.len()
+        );
+        return r;
+    }
+    let tol = |c: usize| match tolerance {
+        [] => (DEFAULT_TEXEL_TOLERANCE, false),
+        [a, b, c2, d] => {
+            let t = [a, b, c2, d][c];
+            (t.value, t.percent)
+        }
+        [t, ..] => (t.value, t.percent),
+    };
+    // The channels a texel is compared on, in RGBA order: (slot, colour index).
+    let mut compared: Vec<(usize, usize)> = channels
+        .iter()
+        .enumerate()
+        .filter_map(|(k, (c, _))| Some((k, "RGBA".find(*c)?)))
+        .filter(|(_, i)| *i < n)
+        .collect();
+    compared.sort_by_key(|(_, i)| *i);
+    let all = compared.len() == n;
+    let show = |at: u64| {
+        let parts: Vec<String> = compared
+            .iter()
+            .map(|&(k, i)| {
+                let (off, t) = slots[k];
+                let a = decode(t, &bytes[at as usize + off..]);
+                let (c, m) = channels[k];
+                let v = if m.is_normalized() {
+                    on_255(channel_value(a, t, c, m))
+                } else {
+                    format_actual(t, a)
+                };
+                if all {
+                    v
+                } else {
+                    format!("{}={v}", &"RGBA"[i..=i])
+                }
+            })
+            .collect();
+        parts.join(" ")
+    };
+    let mut bad = 0u64;
+    let mut first = None;
+    for j in y..y + h {
+        for i in x..x + w {
+            let at = (u64::from(j) * u64::from(width) + u64::from(i)) * texel;
+            let ok = compared.iter().all(|&(k, c)| {
+                let (off, t) = slots[k];
+                let (name, mode) = channels[k];
+                let actual = channel_value(decode(t, &bytes[at as usize + off..]), t, name, mode);
+                let want = f64::from(f32::from(values[c]) / 255.0);
+                let (tv, percent) = tol(c);
+                if actual.is_nan() {
+                    return false;
+                }
+                let diff = (want - actual).abs();
+                if percent {
+                    diff <= tv / 100.0 * actual.abs()
+                } else {
+                    diff <= tv
+                }
+            });
+            if !ok {
+                bad += 1;
+                first.get_or_insert((i, j, at));
+            }
+        }
+    }
+    match first {
+        None => {
+            r.pass = true;
+            r.actual = show(start);
+        }
+        Some((i, j, at)) => {
+            r.index = Some(at);
+            r.actual = show(at);
+            r.detail = Some(format!(
+                "{bad} of {} texels differ, first at ({i}, {j})",
+                u64::from(w) * u64::from(h)
+            ));
+        }
     }
     r
 }
@@ -374,5 +569,65 @@ mod tests {
         assert!(!rmse(&subj(&f, &a), "b", &b, 2.0).pass);
         let (f8, x) = buf("vec4<uint8>", &[Value::Int(1); 8]);
         assert!(histogram_emd(&subj(&f8, &x), "x", &x, 0.0).pass);
+    }
+
+    #[test]
+    fn image_probes_follow_amber() {
+        let f = Format::new(DataType::parse("R8G8B8A8_UNORM").unwrap(), Layout::Std430);
+        // A 2x2 image: green, green / half red, green.
+        let b = [
+            0u8, 255, 0, 255, 0, 255, 0, 255, 128, 0, 0, 255, 0, 255, 0, 255,
+        ];
+        let s = subj(&f, &b);
+        let green = [0, 255, 0, 255];
+        assert!(probe_rgba(&s, [2, 2], [0, 0, 2, 1], true, green, &[]).pass);
+        let r = probe_rgba(&s, [2, 2], [0, 0, 2, 2], true, green, &[]);
+        assert!(!r.pass);
+        assert_eq!(r.index, Some(8));
+        assert_eq!(r.actual, "128 0 0 255");
+        assert_eq!(
+            r.detail.as_deref(),
+            Some("1 of 4 texels differ, first at (0, 1)")
+        );
+        // 127 is 1/255 off: past the default 0.002, within 0.005 or 1%.
+        let red = [127, 0, 0, 255];
+        assert!(!probe_rgba(&s, [2, 2], [0, 1, 1, 1], true, red, &[]).pass);
+        let tol = |value, percent| Tolerance { value, percent };
+        assert!(probe_rgba(&s, [2, 2], [0, 1, 1, 1], true, red, &[tol(0.005, false)]).pass);
+        assert!(probe_rgba(&s, [2, 2], [0, 1, 1, 1], true, red, &[tol(1.0, true)]).pass);
+        // Four tolerances are per channel; alpha only counts for EQ_RGBA.
+        let t4 = [
+            tol(0.005, false),
+            tol(0.0, false),
+            tol(0.0, false),
+            tol(0.0, false),
+        ];
+        assert!(probe_rgba(&s, [2, 2], [0, 1, 1, 1], true, red, &t4).pass);
+        assert!(probe_rgba(&s, [2, 2], [0, 1, 1, 1], false, [128, 0, 0, 9], &[]).pass);
+        let out = probe_rgba(&s, [2, 2], [1, 1, 2, 1], true, green, &[]);
+        assert!(!out.pass && out.actual.contains("reaches (2, 1), outside the 2x2 image"));
+        // Integer channels are not scaled: only 0 matches, as in amber.
+        let (fu, bu) = buf("R32_UINT", &[Value::Int(1), Value::Int(0)]);
+        let su = subj(&fu, &bu);
+        let r = probe_rgba(&su, [2, 1], [0, 0, 1, 1], true, [1, 0, 0, 0], &[]);
+        assert!(!r.pass);
+        assert_eq!(r.actual, "R=1");
+        assert_eq!(
+            r.expected,
+            "1 0 0 0 (compared as 0.0039 0 0 0) at (0, 0) size 1x1"
+        );
+        assert!(probe_rgba(&su, [2, 1], [1, 0, 1, 1], true, [0, 9, 9, 9], &[]).pass);
+        // Signed normalized channels read -1..1.
+        let (fs, bs) = buf("R8G8_SNORM", &[Value::Int(127), Value::Int(0x81)]);
+        let r = probe_rgba(
+            &subj(&fs, &bs),
+            [1, 1],
+            [0, 0, 1, 1],
+            false,
+            [255, 0, 0, 0],
+            &[],
+        );
+        assert!(!r.pass, "{r:?}");
+        assert_eq!(r.actual, "R=255 G=-255");
     }
 }

@@ -7,9 +7,15 @@
 //!   `GLSL` and `SPIRV-ASM` shaders (`SPIRV-HEX` is decoded here) and give a [`Report`].
 //! - [`to_amber`] saves a single-dispatch session as a script that parses back.
 //!
-//! What Lanescope does not simulate (images, samplers, graphics and ray-tracing pipelines,
-//! OpenCL C, device features outside [`device`]'s table) makes a script *skip*, with the
-//! construct and its line named, never fail.
+//! Images (`IMAGE`, bound `AS storage_image`, `sampled_image`, `combined_image_sampler`,
+//! `uniform_texel_buffer` or `storage_texel_buffer`), samplers (`SAMPLER`, `BIND SAMPLER`) and
+//! region probes (`EXPECT img IDX x y SIZE w h EQ_RGBA ...`) are simulated for the R, RG and
+//! RGBA formats the simulator stores, with one mip level.
+//!
+//! What Lanescope does not simulate (other image formats, mip levels, samplers with separate
+//! min/mag filters, per-axis address modes, opaque borders or depth comparison, graphics and
+//! ray-tracing pipelines, OpenCL C, device features outside [`device`]'s table) makes a script
+//! *skip*, with the construct and its line named, never fail.
 
 pub mod device;
 mod expect;
@@ -30,7 +36,7 @@ pub use run::{
 };
 pub use save::{to_amber, SaveBuffer, SaveSession, SaveShader};
 pub use script::{
-    Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Pipeline, RequiredSize,
-    Requirement, RequirementKind, Script, Settings, Shader, ShaderFormat, SubgroupControl,
-    Tolerance, Unsupported,
+    Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Image, ImageDim, Pipeline,
+    RequiredSize, Requirement, RequirementKind, Sampler, SamplerAddress, SamplerBind, SamplerUse,
+    Script, Settings, Shader, ShaderFormat, SubgroupControl, Tolerance, Unsupported,
 };

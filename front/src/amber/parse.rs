@@ -1,16 +1,21 @@
 //! The AmberScript parser: statement by statement, as google/amber's `docs/amber_script.md`
 //! describes them. Errors name the offending token's line and column. Constructs Lanescope
-//! does not simulate (images, samplers, graphics and ray-tracing pipelines, OpenCL C) stop the
-//! parse with an [`Unsupported`] note instead: such a script is skipped, not failed.
+//! does not simulate (image formats it does not store, mip levels, sampler settings its
+//! samplers lack, graphics and ray-tracing pipelines, OpenCL C) stop the parse with an
+//! [`Unsupported`] note instead: such a script is skipped, not failed.
 
 use super::lex::{Lexer, SettingsComment, Tok, Token};
 use super::script::{
-    Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Pipeline, RequiredSize,
-    Requirement, RequirementKind, Script, Settings, Shader, ShaderFormat, SubgroupControl,
-    Tolerance, Unsupported,
+    Attach, Bind, BindKind, Buffer, Check, Cmp, Command, Expect, Image, ImageDim, Pipeline,
+    RequiredSize, Requirement, RequirementKind, Sampler, SamplerAddress, SamplerBind, Script,
+    Settings, Shader, ShaderFormat, SubgroupControl, Tolerance, Unsupported,
 };
-use super::types::{decode, encode, Actual, DataType, Format, Layout, Scalar, Seg, Value};
+use super::types::{
+    decode, encode, texel_format, texel_format_of, Actual, DataType, Format, Layout, Scalar, Seg,
+    Value,
+};
 use lanescope_core::coopmat::LayoutChoice;
+use lanescope_core::program::image::Filter;
 use lanescope_core::{valid_subgroup_size, NamedSetting, SiblingOrder, SpecValue, SwitchTangles};
 use std::collections::BTreeMap;
 
@@ -230,8 +235,8 @@ impl Parser<'_> {
                     let c = self.repeat(&t)?;
                     self.script.commands.push(c);
                 }
-                "IMAGE" => return unsupported(t.line, "IMAGE (images are not simulated)"),
-                "SAMPLER" => return unsupported(t.line, "SAMPLER (samplers are not simulated)"),
+                "IMAGE" => self.image(&t)?,
+                "SAMPLER" => self.sampler(&t)?,
                 "STRUCT" => return unsupported(t.line, "STRUCT buffer types"),
                 "ACCELERATION_STRUCTURE" => {
                     return unsupported(t.line, "ACCELERATION_STRUCTURE (ray tracing)")
@@ -464,6 +469,7 @@ impl Parser<'_> {
         }
         let format = Format::new(ty, layout);
         let per = format.values_per_element();
+        let mut image = None;
         let values: Vec<Value> = match t.ident() {
             Some("SIZE") => {
                 let (n, nt) = self.uint("the buffer size")?;
@@ -481,6 +487,14 @@ impl Parser<'_> {
                 let w = self.u32("WIDTH")?;
                 self.keyword("HEIGHT", "after WIDTH")?;
                 let h = self.u32("HEIGHT")?;
+                if w == 0 || h == 0 {
+                    return err(&t, "WIDTH and HEIGHT must be positive");
+                }
+                image = Some(Image {
+                    dim: ImageDim::D2,
+                    extent: [w, h, 1],
+                    samples: 1,
+                });
                 let n = u64::from(w) * u64::from(h);
                 self.add_buffer_bytes(start.line, n.saturating_mul(format.stride() as u64))?;
                 let n = n as usize;
@@ -498,7 +512,7 @@ impl Parser<'_> {
                     );
                 }
             }
-            Some("DATA") => self.data_values(&format, start)?,
+            Some("DATA") => self.data_values(&format, start, "BUFFER")?,
             _ => {
                 return err(
                     &t,
@@ -525,6 +539,7 @@ impl Parser<'_> {
             line: start.line,
             format,
             bytes,
+            image,
         })
     }
 
@@ -553,7 +568,315 @@ impl Parser<'_> {
             line: start.line,
             format: Format::new(ty, Layout::default()),
             bytes: Vec::new(),
+            image: None,
         })
+    }
+
+    /// `IMAGE name {FORMAT f | DATA_TYPE t} [MIP_LEVELS 1] [SAMPLES s] DIM_1D|DIM_2D|DIM_3D
+    /// WIDTH w [HEIGHT h [DEPTH d]] [FILL v | SERIES_FROM a INC_BY b | DATA ... END]`, the
+    /// attributes in any order as amber reads them.
+    fn image(&mut self, start: &Token) -> PResult<()> {
+        let name_tok = self.ident("an image name")?;
+        let name = name_tok.ident().unwrap_or_default().to_string();
+        if name == "DATA_TYPE" || name == "FORMAT" {
+            return err(&name_tok, "missing IMAGE name");
+        }
+        if self.script.buffer_index(&name).is_some() {
+            return err(&name_tok, format!("duplicate buffer name `{name}`"));
+        }
+        let mut ty: Option<Format> = None;
+        let mut dim = None;
+        let mut extent: [Option<u32>; 3] = [None; 3];
+        let mut samples = 1;
+        let mut mip_levels = 1;
+        loop {
+            let t = self.peek();
+            let Some(word) = t.ident() else { break };
+            if matches!(word, "FILL" | "SERIES_FROM" | "DATA") {
+                break;
+            }
+            self.next();
+            match word {
+                "DATA_TYPE" | "FORMAT" => {
+                    let tt = self.next();
+                    let Some(tn) = tt.ident() else {
+                        return err(
+                            &tt,
+                            format!("expected a data type, found {}", tt.describe()),
+                        );
+                    };
+                    let data_type = match DataType::parse(tn) {
+                        Ok(d) => d,
+                        // A format name that is no buffer data type (packed, depth/stencil).
+                        Err(_) if texel_format_of(tn).is_err() && tn.contains('_') => {
+                            let why = texel_format_of(tn).err().unwrap_or_default();
+                            return unsupported(
+                                start.line,
+                                format!("IMAGE `{name}` of format {tn}: {why}"),
+                            );
+                        }
+                        Err(why) => return err(&tt, why),
+                    };
+                    ty = Some(Format::new(data_type, Layout::default()));
+                }
+                "MIP_LEVELS" => mip_levels = self.u32("MIP_LEVELS")?,
+                "DIM_1D" => dim = Some(ImageDim::D1),
+                "DIM_2D" => dim = Some(ImageDim::D2),
+                "DIM_3D" => dim = Some(ImageDim::D3),
+                "WIDTH" | "HEIGHT" | "DEPTH" => {
+                    let k = ["WIDTH", "HEIGHT", "DEPTH"]
+                        .iter()
+                        .position(|w| *w == word)
+                        .unwrap_or(0);
+                    let (v, vt) = self.uint(word)?;
+                    if v == 0 || v > u64::from(u32::MAX) {
+                        return err(&vt, format!("expected a positive IMAGE {word}"));
+                    }
+                    extent[k] = Some(v as u32);
+                }
+                "SAMPLES" => {
+                    let (v, vt) = self.uint("SAMPLES")?;
+                    if !matches!(v, 1 | 2 | 4 | 8 | 16 | 32 | 64) {
+                        return err(
+                            &vt,
+                            format!("invalid sample count {v} (1, 2, 4, 8, 16, 32 or 64)"),
+                        );
+                    }
+                    samples = v as u32;
+                }
+                _ => return err(&t, format!("unknown IMAGE parameter `{word}`")),
+            }
+        }
+        let Some(format) = ty else {
+            return err(
+                start,
+                format!("IMAGE `{name}` needs a FORMAT or a DATA_TYPE"),
+            );
+        };
+        let dim = dim.unwrap_or(ImageDim::D2);
+        let need = |k: usize| dim.coords() > k;
+        for (k, word) in ["WIDTH", "HEIGHT", "DEPTH"].iter().enumerate() {
+            if need(k) && extent[k].is_none() {
+                return err(
+                    start,
+                    format!("IMAGE `{name}` needs a {word} ({})", dim.keyword()),
+                );
+            }
+            if !need(k) && extent[k].is_some_and(|v| v > 1) {
+                return err(
+                    start,
+                    format!(
+                        "IMAGE `{name}` is {} and has a {word} of {}: only a {} image has one",
+                        dim.keyword(),
+                        extent[k].unwrap_or(1),
+                        if k == 1 { "2D or 3D" } else { "3D" }
+                    ),
+                );
+            }
+        }
+        if mip_levels == 0 {
+            return err(start, format!("IMAGE `{name}` needs at least 1 MIP_LEVELS"));
+        }
+        if mip_levels > 1 {
+            return unsupported(
+                start.line,
+                format!("IMAGE `{name}` with MIP_LEVELS {mip_levels} (Lanescope's images have one mip level)"),
+            );
+        }
+        let texel = match texel_format(&format) {
+            Ok(t) => t,
+            Err(why) => return unsupported(start.line, format!("IMAGE `{name}` of format {why}")),
+        };
+        let extent = extent.map(|e| e.unwrap_or(1));
+        let image = Image {
+            dim,
+            extent,
+            samples,
+        };
+        let texels = image.texels();
+        let stride = u64::from(texel.texel_bytes());
+        self.add_buffer_bytes(
+            start.line,
+            texels
+                .saturating_mul(u64::from(samples))
+                .saturating_mul(stride),
+        )?;
+        let n = texels as usize;
+        let init = self.next();
+        let values = match init.ident() {
+            // One texel's bytes, repeated below.
+            Some("FILL") => self.fill(&format, 1)?,
+            Some("SERIES_FROM") => self.series(&format, n, &init)?,
+            Some("DATA") => {
+                let v = self.data_values(&format, start, "IMAGE")?;
+                let per = format.values_per_element().max(1);
+                if v.len() != n * per {
+                    return err(
+                        start,
+                        format!(
+                            "IMAGE `{name}` DATA has {} values; its {} texels of {} take {}",
+                            v.len(),
+                            n,
+                            format.ty.name,
+                            n * per
+                        ),
+                    );
+                }
+                v
+            }
+            _ if init.is_end() => Vec::new(),
+            _ => {
+                return err(
+                    &init,
+                    format!(
+                    "expected FILL, SERIES_FROM, DATA or the end of the IMAGE command, found {}",
+                    init.describe()
+                ),
+                )
+            }
+        };
+        let mut bytes = fill_bytes(&format, &values);
+        if init.is("FILL") {
+            bytes = bytes.repeat(n);
+        }
+        bytes.resize(n * stride as usize, 0);
+        if samples > 1 {
+            // Every sample of a texel starts as the texel's value.
+            bytes = bytes
+                .chunks_exact(stride as usize)
+                .flat_map(|t| t.repeat(samples as usize))
+                .collect();
+        }
+        self.script.buffers.push(Buffer {
+            name,
+            line: start.line,
+            format,
+            bytes,
+            image: Some(image),
+        });
+        Ok(())
+    }
+
+    /// `SAMPLER name [MAG_FILTER f] [MIN_FILTER f] [ADDRESS_MODE_U|V|W m] [BORDER_COLOR c]
+    /// [MIN_LOD x] [MAX_LOD x] [NORMALIZED_COORDS | UNNORMALIZED_COORDS] [COMPARE on|off]
+    /// [COMPARE_OP op]`. What the simulator's samplers cannot do is refused where the sampler
+    /// is bound.
+    fn sampler(&mut self, start: &Token) -> PResult<()> {
+        let name_tok = self.ident("a sampler name")?;
+        let name = name_tok.ident().unwrap_or_default().to_string();
+        if self.script.sampler_index(&name).is_some() {
+            return err(&name_tok, format!("duplicate sampler name `{name}`"));
+        }
+        let mut s = Sampler::new(name, start.line);
+        loop {
+            let t = self.next();
+            if t.is_end() {
+                break;
+            }
+            let Some(word) = t.ident() else {
+                return err(
+                    &t,
+                    format!("expected a sampler parameter, found {}", t.describe()),
+                );
+            };
+            match word {
+                "MAG_FILTER" | "MIN_FILTER" => {
+                    let v = self.next();
+                    let f = match v.ident() {
+                        Some("nearest") => Filter::Nearest,
+                        Some("linear") => Filter::Linear,
+                        _ => {
+                            return err(
+                                &v,
+                                format!(
+                                    "expected nearest or linear after {word}, found {}",
+                                    v.describe()
+                                ),
+                            )
+                        }
+                    };
+                    if word == "MAG_FILTER" {
+                        s.mag_filter = f;
+                    } else {
+                        s.min_filter = f;
+                    }
+                }
+                "ADDRESS_MODE_U" | "ADDRESS_MODE_V" | "ADDRESS_MODE_W" => {
+                    let v = self.next();
+                    let Some(m) = SamplerAddress::ALL.into_iter().find(|m| v.is(m.keyword()))
+                    else {
+                        return err(
+                            &v,
+                            format!(
+                                "expected an address mode after {word} (repeat, mirrored_repeat, clamp_to_edge, clamp_to_border or mirrored_clamp_to_edge), found {}",
+                                v.describe()
+                            ),
+                        );
+                    };
+                    let axis = match word {
+                        "ADDRESS_MODE_U" => 0,
+                        "ADDRESS_MODE_V" => 1,
+                        _ => 2,
+                    };
+                    s.address[axis] = m;
+                }
+                "BORDER_COLOR" => {
+                    let v = self.next();
+                    const COLORS: [&str; 6] = [
+                        "float_transparent_black",
+                        "int_transparent_black",
+                        "float_opaque_black",
+                        "int_opaque_black",
+                        "float_opaque_white",
+                        "int_opaque_white",
+                    ];
+                    match v.ident().filter(|c| COLORS.contains(c)) {
+                        Some(c) => s.border = c.to_string(),
+                        None => return err(&v, format!("invalid BORDER_COLOR {}", v.describe())),
+                    }
+                }
+                "MIN_LOD" | "MAX_LOD" => {
+                    let v = self.next();
+                    let Some(x) = v.as_f64() else {
+                        return err(&v, format!("invalid {word} {}", v.describe()));
+                    };
+                    if word == "MIN_LOD" {
+                        s.min_lod = x;
+                    } else {
+                        s.max_lod = x;
+                    }
+                }
+                "NORMALIZED_COORDS" => s.normalized = true,
+                "UNNORMALIZED_COORDS" => {
+                    s.normalized = false;
+                    s.min_lod = 0.0;
+                    s.max_lod = 0.0;
+                }
+                "COMPARE" => s.compare = self.on_off("COMPARE")?,
+                "COMPARE_OP" => {
+                    let v = self.next();
+                    const OPS: [&str; 8] = [
+                        "never",
+                        "less",
+                        "equal",
+                        "less_or_equal",
+                        "greater",
+                        "not_equal",
+                        "greater_or_equal",
+                        "always",
+                    ];
+                    if !v.ident().is_some_and(|o| OPS.contains(&o)) {
+                        return err(&v, format!("invalid COMPARE_OP {}", v.describe()));
+                    }
+                }
+                w => return err(&t, format!("unknown sampler parameter `{w}`")),
+            }
+        }
+        if s.max_lod < s.min_lod {
+            return err(start, "MAX_LOD must be at least MIN_LOD");
+        }
+        self.script.samplers.push(s);
+        Ok(())
     }
 
     /// A value for the component of type `t` from a number token, as amber converts it.
@@ -688,21 +1011,22 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    fn data_values(&mut self, format: &Format, start: &Token) -> PResult<Vec<Value>> {
+    /// `DATA ... END` of a `BUFFER` or `IMAGE` (`what`).
+    fn data_values(&mut self, format: &Format, start: &Token, what: &str) -> PResult<Vec<Value>> {
         let slots = format.slots();
         let mut out = Vec::new();
         loop {
             let t = self.next();
             match &t.tok {
                 Tok::Eol => continue,
-                Tok::Eos => return err(start, "BUFFER DATA without END"),
+                Tok::Eos => return err(start, format!("{what} DATA without END")),
                 Tok::Ident(s) if s == "END" => break,
                 _ => {}
             }
             let (_, s) = slots[out.len() % slots.len()];
             out.push(Self::value_for(s, &t, "BUFFER data")?);
         }
-        self.end_of_statement("BUFFER DATA")?;
+        self.end_of_statement(&format!("{what} DATA"))?;
         Ok(out)
     }
 
@@ -828,6 +1152,7 @@ impl Parser<'_> {
             }
         }
         self.end_of_statement("END")?;
+        self.check_samplers(&p)?;
         self.script.pipelines.push(p);
         Ok(())
     }
@@ -909,6 +1234,86 @@ impl Parser<'_> {
         Ok((id, value))
     }
 
+    /// `BIND SAMPLER name DESCRIPTOR_SET s BINDING b`.
+    fn bind_sampler(&mut self, p: &mut Pipeline, start: &Token) -> PResult<()> {
+        let st = self.next();
+        let Some(sampler) = st.ident().and_then(|n| self.script.sampler_index(n)) else {
+            return err(&st, format!("unknown sampler {}", st.describe()));
+        };
+        let t = self.next();
+        if t.is("KERNEL") {
+            return unsupported(start.line, "BIND SAMPLER ... KERNEL (OpenCL C shaders)");
+        }
+        if !t.is("DESCRIPTOR_SET") {
+            return err(
+                &t,
+                format!("expected DESCRIPTOR_SET, found {}", t.describe()),
+            );
+        }
+        let set = self.u32("the descriptor set")?;
+        self.keyword("BINDING", "after the descriptor set")?;
+        let binding = self.u32("the binding")?;
+        self.end_of_statement("BIND command")?;
+        p.binds.retain(|o| (o.set, o.binding) != (set, binding));
+        p.samplers.retain(|o| (o.set, o.binding) != (set, binding));
+        p.samplers.push(SamplerBind {
+            line: start.line,
+            sampler,
+            set,
+            binding,
+        });
+        Ok(())
+    }
+
+    /// Checks an image binding: the buffer has what it is bound as.
+    fn check_image_bind(&self, line: usize, buffer: usize, kind: BindKind) -> PResult<()> {
+        let b = &self.script.buffers[buffer];
+        let what = format!("BIND BUFFER `{}` AS {}", b.name, kind.keyword());
+        if let Err(why) = texel_format(&b.format) {
+            return unsupported(
+                line,
+                format!("{what}: its elements are no image format Lanescope stores ({why})"),
+            );
+        }
+        let samples = b.image.map_or(1, |i| i.samples);
+        if kind.is_texel_buffer() {
+            if samples > 1 {
+                return unsupported(line, format!("{what} of a multisampled image"));
+            }
+            return Ok(());
+        }
+        if b.image.is_none() {
+            return unsupported(
+                line,
+                format!(
+                    "{what}: `{}` is a BUFFER without an image extent (declare it with IMAGE, or with WIDTH and HEIGHT)",
+                    b.name
+                ),
+            );
+        }
+        if samples > 1 && kind != BindKind::StorageImage {
+            return unsupported(
+                line,
+                format!(
+                    "{what} of a multisampled image (Lanescope samples single-sampled images only)"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The samplers the pipeline binds must be what the simulator's samplers do, for the
+    /// images they sample: checked when the pipeline ends.
+    fn check_samplers(&self, p: &Pipeline) -> PResult<()> {
+        for u in p.sampler_uses(&self.script.buffers) {
+            let s = &self.script.samplers[u.sampler];
+            if let Err(why) = s.desc(u.axes) {
+                return unsupported(u.line, format!("{why}, bound"));
+            }
+        }
+        Ok(())
+    }
+
     fn bind(&mut self, p: &mut Pipeline, start: &Token) -> PResult<()> {
         let what = self.ident("BUFFER")?;
         match what.ident().unwrap_or_default() {
@@ -916,8 +1321,9 @@ impl Parser<'_> {
             "BUFFER_ARRAY" => {
                 return unsupported(start.line, "BIND BUFFER_ARRAY (descriptor arrays)")
             }
-            w @ ("SAMPLER" | "SAMPLER_ARRAY") => {
-                return unsupported(start.line, format!("BIND {w} (samplers)"))
+            "SAMPLER" => return self.bind_sampler(p, start),
+            "SAMPLER_ARRAY" => {
+                return unsupported(start.line, "BIND SAMPLER_ARRAY (descriptor arrays)")
             }
             "ACCELERATION_STRUCTURE" => {
                 return unsupported(start.line, "BIND ACCELERATION_STRUCTURE (ray tracing)")
@@ -938,18 +1344,37 @@ impl Parser<'_> {
                     p.push_constant = Some(buffer);
                     return self.end_of_statement("BIND command");
                 }
-                w @ ("storage_image"
-                | "sampled_image"
-                | "combined_image_sampler"
-                | "color"
-                | "depth_stencil"
-                | "resolve"
-                | "uniform_texel_buffer"
-                | "storage_texel_buffer") => {
-                    return unsupported(start.line, format!("BIND BUFFER ... AS {w} (images)"))
+                "storage_image" => BindKind::StorageImage,
+                "sampled_image" => BindKind::SampledImage,
+                "combined_image_sampler" => BindKind::CombinedImageSampler,
+                "uniform_texel_buffer" => BindKind::UniformTexelBuffer,
+                "storage_texel_buffer" => BindKind::StorageTexelBuffer,
+                w @ ("color" | "depth_stencil" | "resolve") => {
+                    return unsupported(
+                        start.line,
+                        format!("BIND BUFFER ... AS {w} (graphics pipelines)"),
+                    )
                 }
                 w => return err(&k, format!("unknown buffer type `{w}`")),
             };
+            t = self.next();
+        }
+        let mut sampler = None;
+        if kind == BindKind::CombinedImageSampler {
+            if !t.is("SAMPLER") {
+                return err(
+                    &t,
+                    format!(
+                        "expected SAMPLER for a combined image sampler, found {}",
+                        t.describe()
+                    ),
+                );
+            }
+            let st = self.next();
+            sampler = st.ident().and_then(|n| self.script.sampler_index(n));
+            if sampler.is_none() {
+                return err(&st, format!("unknown sampler {}", st.describe()));
+            }
             t = self.next();
         }
         if t.is("KERNEL") {
@@ -973,7 +1398,30 @@ impl Parser<'_> {
             dynamic_offset: 0,
             descriptor_offset: 0,
             range: None,
+            sampler,
         };
+        if kind.is_image() {
+            if matches!(
+                kind,
+                BindKind::StorageImage | BindKind::SampledImage | BindKind::CombinedImageSampler
+            ) && self.peek().is("BASE_MIP_LEVEL")
+            {
+                self.next();
+                let (level, lt) = self.uint("the base mip level")?;
+                if level > 0 {
+                    return err(
+                        &lt,
+                        format!("BASE_MIP_LEVEL {level}: the image has 1 mip level"),
+                    );
+                }
+            }
+            self.end_of_statement("BIND command")?;
+            self.check_image_bind(start.line, buffer, kind)?;
+            p.binds.retain(|o| (o.set, o.binding) != (set, binding));
+            p.samplers.retain(|o| (o.set, o.binding) != (set, binding));
+            p.binds.push(b);
+            return Ok(());
+        }
         if matches!(kind, BindKind::StorageDynamic | BindKind::UniformDynamic) {
             self.keyword("OFFSET", "for a dynamic buffer")?;
             b.dynamic_offset = self.uint("the dynamic offset")?.0;
@@ -994,6 +1442,7 @@ impl Parser<'_> {
         }
         self.end_of_statement("BIND command")?;
         p.binds.retain(|o| (o.set, o.binding) != (set, binding));
+        p.samplers.retain(|o| (o.set, o.binding) != (set, binding));
         p.binds.push(b);
         Ok(())
     }
@@ -1180,6 +1629,7 @@ impl Parser<'_> {
         let Some(buffer) = self.script.buffer_index(bname) else {
             return err(&bt, format!("unknown buffer `{bname}`"));
         };
+        self.not_multisampled(start.line, buffer)?;
         let t = self.ident("IDX or a buffer comparison")?;
         let word = t.ident().unwrap_or_default().to_string();
         if matches!(
@@ -1188,6 +1638,24 @@ impl Parser<'_> {
         ) {
             let other_tok = self.peek();
             let other = self.buffer_ref("the buffer to compare with")?;
+            self.not_multisampled(start.line, other)?;
+            let shape = |i: usize| {
+                self.script.buffers[i]
+                    .image
+                    .map_or([1, 1], |m| [m.extent[0], m.extent[1]])
+            };
+            let (sa, sb) = (shape(buffer), shape(other));
+            for (k, what) in ["width", "height"].iter().enumerate() {
+                if sa[k] != sb[k] {
+                    return err(
+                        &other_tok,
+                        format!(
+                            "EXPECT {word} cannot compare images of different {what} ({} and {})",
+                            sa[k], sb[k]
+                        ),
+                    );
+                }
+            }
             let a = &self.script.buffers[buffer].format;
             let b = &self.script.buffers[other].format;
             if a.ty.scalar != b.ty.scalar || a.segs != b.segs {
@@ -1229,12 +1697,12 @@ impl Parser<'_> {
                 format!("expected IDX or a buffer comparison, found `{word}`"),
             );
         }
-        let (offset, _) = self.uint("the IDX offset")?;
+        let (offset, xt) = self.uint("the IDX offset")?;
         let mut t = self.next();
         if t.is_int() {
             let after = self.peek();
             if after.is("SIZE") {
-                return unsupported(start.line, "EXPECT ... SIZE (image probes)");
+                return self.expect_rgba(start, buffer, [(offset, xt), (0, t)]);
             }
             return err(&t, "a second IDX coordinate is only for image probes");
         }
@@ -1263,7 +1731,7 @@ impl Parser<'_> {
         }
         let Some(op) = t.ident().and_then(Cmp::from_keyword) else {
             if t.is("EQ_RGB") || t.is("EQ_RGBA") {
-                return unsupported(start.line, "EXPECT ... EQ_RGB (image probes)");
+                return err(&t, format!("{} needs IDX x y SIZE w h", t.text));
             }
             return err(
                 &t,
@@ -1301,6 +1769,165 @@ impl Parser<'_> {
                 op,
                 tolerance,
                 values,
+            },
+        }))
+    }
+}
+
+impl Parser<'_> {
+    /// Multisampled images cannot be read back in amber: an `EXPECT` on one is skipped.
+    fn not_multisampled(&self, line: usize, buffer: usize) -> PResult<()> {
+        let b = &self.script.buffers[buffer];
+        match b.image {
+            Some(i) if i.samples > 1 => unsupported(
+                line,
+                format!(
+                    "EXPECT on multisampled image `{}` (amber does not read multisampled images back)",
+                    b.name
+                ),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// `EXPECT img IDX x y SIZE w h EQ_RGB r g b [TOLERANCE t{1,3}]` or
+    /// `... EQ_RGBA r g b a [TOLERANCE t{1,4}]`, after `y`.
+    fn expect_rgba(
+        &mut self,
+        start: &Token,
+        buffer: usize,
+        [(x, xt), (_, yt)]: [(u64, Token); 2],
+    ) -> PResult<Command> {
+        let y = yt.as_u64().unwrap_or(0);
+        if yt.tok
+            != (Tok::Int {
+                value: y,
+                neg: false,
+            })
+        {
+            return err(&yt, format!("invalid Y value {}", yt.describe()));
+        }
+        self.keyword("SIZE", "after IDX x y")?;
+        let mut wh = [0u64; 2];
+        for (k, what) in ["width", "height"].iter().enumerate() {
+            let (v, vt) = self.uint(&format!("the probe {what}"))?;
+            if v == 0 {
+                return err(&vt, format!("the probe {what} must be positive"));
+            }
+            wh[k] = v;
+        }
+        let region = [x, y, wh[0], wh[1]];
+        if region.iter().any(|v| *v > u64::from(u32::MAX)) {
+            return err(&xt, "the probe region does not fit in 32 bits");
+        }
+        let region = region.map(|v| v as u32);
+        let op = self.next();
+        let rgba = match op.ident() {
+            Some("EQ_RGBA") => true,
+            Some("EQ_RGB") => false,
+            _ => {
+                return err(
+                    &op,
+                    format!("expected EQ_RGB or EQ_RGBA, found {}", op.describe()),
+                )
+            }
+        };
+        let mut values = [0u8; 4];
+        for (k, c) in ["R", "G", "B", "A"]
+            .iter()
+            .enumerate()
+            .take(if rgba { 4 } else { 3 })
+        {
+            let v = self.next();
+            match v.tok {
+                Tok::Int { value, neg: false } if value <= 255 => values[k] = value as u8,
+                _ => {
+                    return err(
+                        &v,
+                        format!(
+                            "invalid {c} value {} (an integer from 0 to 255)",
+                            v.describe()
+                        ),
+                    )
+                }
+            }
+        }
+        let mut tolerance = Vec::new();
+        let mut t = self.next();
+        if t.is("TOLERANCE") {
+            loop {
+                let v = self.peek();
+                if !matches!(v.tok, Tok::Int { .. } | Tok::Double(_)) {
+                    break;
+                }
+                self.next();
+                let value = v.as_f64().unwrap_or(0.0);
+                let percent = self.peek().is("%");
+                if percent {
+                    self.next();
+                }
+                tolerance.push(Tolerance { value, percent });
+            }
+            let most = if rgba { 4 } else { 3 };
+            if tolerance.is_empty() {
+                return err(&t, "TOLERANCE without values");
+            }
+            if tolerance.len() > most {
+                return err(
+                    &t,
+                    format!(
+                        "TOLERANCE for an {} comparison takes at most {most} values",
+                        op.text
+                    ),
+                );
+            }
+            t = self.next();
+        }
+        if !t.is_end() {
+            return err(
+                &t,
+                format!("extra parameters after EXPECT command: {}", t.describe()),
+            );
+        }
+        let b = &self.script.buffers[buffer];
+        if b.image.is_none() {
+            return unsupported(
+                start.line,
+                format!(
+                    "EXPECT `{}` IDX x y SIZE ... {} on a buffer without WIDTH and HEIGHT (a graphics framebuffer)",
+                    b.name, op.text
+                ),
+            );
+        }
+        let Some(channels) = b.format.ty.channels() else {
+            return err(
+                start,
+                format!(
+                    "EXPECT {} on `{}` of matrix type {}",
+                    op.text, b.name, b.format.ty.name
+                ),
+            );
+        };
+        if channels
+            .iter()
+            .any(|(_, m)| *m == super::types::ChannelMode::Other)
+        {
+            return unsupported(
+                start.line,
+                format!(
+                    "EXPECT {} on `{}` of format {} (scaled or unsigned float channels)",
+                    op.text, b.name, b.format.ty.name
+                ),
+            );
+        }
+        Ok(Command::Expect(Expect {
+            line: start.line,
+            buffer,
+            check: Check::Rgba {
+                region,
+                rgba,
+                values,
+                tolerance,
             },
         }))
     }
@@ -1507,5 +2134,203 @@ mod tests {
         assert_eq!(*offset, 16);
         assert_eq!(tolerance.len(), 2);
         assert!(tolerance[0].percent && !tolerance[1].percent);
+    }
+
+    const HEX: &str = "SHADER compute s SPIRV-HEX\n03 02 23 07\nEND\n";
+
+    /// A script with a pipeline binding `binds` (after `decls`).
+    fn with_pipeline(decls: &str, binds: &str) -> String {
+        format!("#!amber\n{HEX}{decls}\nPIPELINE compute p\n  ATTACH s\n{binds}\nEND\n")
+    }
+
+    #[test]
+    fn images_parse_with_their_shape_and_texels() {
+        let s = parse(
+            "IMAGE a FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 2 HEIGHT 2 FILL 255\n\
+             IMAGE b DATA_TYPE vec2<float> DIM_1D WIDTH 2 DATA 1 2 3 4 END\n\
+             IMAGE c FORMAT R32_UINT SAMPLES 4 DIM_2D WIDTH 2 HEIGHT 1 SERIES_FROM 1 INC_BY 1\n\
+             IMAGE d DATA_TYPE int16 DIM_3D DEPTH 2 HEIGHT 1 WIDTH 1\n\
+             BUFFER e DATA_TYPE vec4<uint8> WIDTH 3 HEIGHT 2 FILL 1\n",
+        )
+        .unwrap();
+        assert!(s.unsupported.is_none(), "{:?}", s.unsupported);
+        let a = &s.buffers[0];
+        assert_eq!(a.bytes, vec![255; 16]);
+        assert_eq!(a.image.unwrap().extent, [2, 2, 1]);
+        assert_eq!(s.buffers[1].bytes.len(), 16);
+        assert_eq!(s.buffers[1].image.unwrap().dim, ImageDim::D1);
+        // Every sample of a texel starts as the texel.
+        let c = &s.buffers[2];
+        assert_eq!(c.image.unwrap().samples, 4);
+        let words: Vec<u32> = c
+            .bytes
+            .chunks(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        assert_eq!(words, [1, 1, 1, 1, 2, 2, 2, 2]);
+        assert_eq!(s.buffers[3].bytes, vec![0; 4]);
+        assert_eq!(s.buffers[3].image.unwrap().extent, [1, 1, 2]);
+        assert_eq!(s.buffers[4].image.unwrap().extent, [3, 2, 1]);
+    }
+
+    #[test]
+    fn image_and_sampler_errors_name_line_and_column() {
+        for (text, want) in [
+            (
+                "IMAGE i FORMAT R32_UINT DIM_2D WIDTH 4",
+                "1:1: IMAGE `i` needs a HEIGHT (DIM_2D)",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_1D WIDTH 4 HEIGHT 2",
+                "1:1: IMAGE `i` is DIM_1D and has a HEIGHT of 2: only a 2D or 3D image has one",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_2D WIDTH 4 HEIGHT 0",
+                "1:47: expected a positive IMAGE HEIGHT",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT SAMPLES 3 DIM_1D WIDTH 4",
+                "1:33: invalid sample count 3 (1, 2, 4, 8, 16, 32 or 64)",
+            ),
+            (
+                "IMAGE i DATA_TYPE uint32 DIM_1D WIDTH 3 DATA 1 2 END",
+                "1:1: IMAGE `i` DATA has 2 values; its 3 texels of uint32 take 3",
+            ),
+            (
+                "IMAGE i DIM_1D WIDTH 3",
+                "1:1: IMAGE `i` needs a FORMAT or a DATA_TYPE",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_4D WIDTH 3",
+                "1:25: unknown IMAGE parameter `DIM_4D`",
+            ),
+            (
+                "SAMPLER s MIN_LOD 2.0 MAX_LOD 1.0",
+                "1:1: MAX_LOD must be at least MIN_LOD",
+            ),
+            (
+                "SAMPLER s ADDRESS_MODE_V clamp",
+                "1:26: expected an address mode after ADDRESS_MODE_V (repeat, mirrored_repeat, clamp_to_edge, clamp_to_border or mirrored_clamp_to_edge), found `clamp`",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_1D WIDTH 3\nEXPECT i IDX 0 0 SIZE 1 1 EQ_RGBA 0 0 256 0",
+                "2:39: invalid B value `256` (an integer from 0 to 255)",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_1D WIDTH 3\nEXPECT i IDX 0 0 SIZE 1 1 EQ_RGB 0 0 0 TOLERANCE 1 1 1 1",
+                "2:40: TOLERANCE for an EQ_RGB comparison takes at most 3 values",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_1D WIDTH 3\nEXPECT i IDX 0 EQ_RGBA 0 0 0 0",
+                "2:16: EQ_RGBA needs IDX x y SIZE w h",
+            ),
+            (
+                "IMAGE i FORMAT R32_UINT DIM_2D WIDTH 3 HEIGHT 1\n\
+                 IMAGE j FORMAT R32_UINT DIM_2D WIDTH 1 HEIGHT 3\nEXPECT i EQ_BUFFER j",
+                "3:20: EXPECT EQ_BUFFER cannot compare images of different width (3 and 1)",
+            ),
+        ] {
+            assert_eq!(error(text), want, "{text}");
+        }
+        let image = "IMAGE i FORMAT R32_UINT DIM_2D WIDTH 2 HEIGHT 2\nSAMPLER t";
+        for (binds, want) in [
+            (
+                "  BIND BUFFER i AS combined_image_sampler DESCRIPTOR_SET 0 BINDING 0",
+                "9:43: expected SAMPLER for a combined image sampler, found `DESCRIPTOR_SET`",
+            ),
+            (
+                "  BIND SAMPLER u DESCRIPTOR_SET 0 BINDING 0",
+                "9:16: unknown sampler `u`",
+            ),
+            (
+                "  BIND BUFFER i AS storage_image DESCRIPTOR_SET 0 BINDING 0 BASE_MIP_LEVEL 1",
+                "9:76: BASE_MIP_LEVEL 1: the image has 1 mip level",
+            ),
+        ] {
+            assert_eq!(error(&with_pipeline(image, binds)), want, "{binds}");
+        }
+    }
+
+    #[test]
+    fn what_images_and_samplers_cannot_do_is_skipped() {
+        for (text, want) in [
+            ("IMAGE i FORMAT R8G8B8A8_UNORM MIP_LEVELS 2 DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` with MIP_LEVELS 2 (Lanescope's images have one mip level)"),
+            ("IMAGE i FORMAT B10G11R11_UFLOAT_PACK32 DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` of format B10G11R11_UFLOAT_PACK32: a packed format"),
+            ("IMAGE i FORMAT D32_SFLOAT DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` of format D32_SFLOAT: a depth/stencil format"),
+            ("IMAGE i FORMAT R8G8B8_UNORM DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` of format R8G8B8_UNORM: a 3-channel format"),
+            ("IMAGE i FORMAT R8G8B8A8_SRGB DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` of format R8G8B8A8_SRGB: a format of SRGB channels"),
+            ("IMAGE i DATA_TYPE vec3<float> DIM_2D WIDTH 4 HEIGHT 4", "IMAGE `i` of format R32G32B32_SFLOAT: a 3-channel format"),
+            ("IMAGE i FORMAT R64_SFLOAT DIM_1D WIDTH 4", "IMAGE `i` of format R64_SFLOAT: R 64-bit SFLOAT channels (no SPIR-V image format)"),
+            ("IMAGE i FORMAT R32_UINT SAMPLES 4 DIM_2D WIDTH 4 HEIGHT 4\nEXPECT i IDX 0 EQ 0", "EXPECT on multisampled image `i` (amber does not read multisampled images back)"),
+            ("BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nEXPECT b IDX 0 0 SIZE 1 1 EQ_RGBA 0 0 0 0", "EXPECT `b` IDX x y SIZE ... EQ_RGBA on a buffer without WIDTH and HEIGHT (a graphics framebuffer)"),
+        ] {
+            let u = skipped(text);
+            assert_eq!(u.what, want, "{text}");
+        }
+        let at_bind = |decls: &str, binds: &str| {
+            let u = skipped(&with_pipeline(decls, binds));
+            // The last BIND's line.
+            assert_eq!(
+                u.line,
+                6 + decls.lines().count() + binds.lines().count(),
+                "{u}"
+            );
+            u.what
+        };
+        let img2 = "IMAGE i FORMAT R32_UINT DIM_2D WIDTH 2 HEIGHT 2";
+        let img3 = "IMAGE i FORMAT R32_UINT DIM_3D WIDTH 2 HEIGHT 2 DEPTH 2";
+        let combined =
+            "  BIND BUFFER i AS combined_image_sampler SAMPLER t DESCRIPTOR_SET 0 BINDING 0";
+        assert_eq!(
+            at_bind(&format!("{img2}\nSAMPLER t ADDRESS_MODE_U clamp_to_edge"), combined),
+            "SAMPLER `t` (line 6) with ADDRESS_MODE_U clamp_to_edge and ADDRESS_MODE_V repeat (Lanescope's samplers address every axis the same way), bound"
+        );
+        // W does not address a 2D image; it does a 3D one.
+        let uv = "SAMPLER t ADDRESS_MODE_U clamp_to_edge ADDRESS_MODE_V clamp_to_edge";
+        assert!(parse(&with_pipeline(&format!("{img2}\n{uv}"), combined))
+            .unwrap()
+            .unsupported
+            .is_none());
+        assert!(at_bind(&format!("{img3}\n{uv}"), combined).contains("ADDRESS_MODE_W repeat"));
+        assert!(at_bind(
+            &format!("{img2}\nSAMPLER t ADDRESS_MODE_U clamp_to_border ADDRESS_MODE_V clamp_to_border BORDER_COLOR int_opaque_white"),
+            combined
+        )
+        .contains("BORDER_COLOR int_opaque_white (Lanescope's border is transparent black)"));
+        assert!(at_bind(
+            &format!("{img2}\nSAMPLER t COMPARE on COMPARE_OP less"),
+            combined
+        )
+        .contains("COMPARE on (depth comparison)"));
+        assert!(at_bind(
+            &format!("{img2}\nSAMPLER t ADDRESS_MODE_U mirrored_clamp_to_edge ADDRESS_MODE_V mirrored_clamp_to_edge"),
+            combined
+        )
+        .contains("address mode mirrored_clamp_to_edge"));
+        // A sampler alone is checked against the pipeline's sampled images.
+        assert!(at_bind(
+            &format!("{img3}\n{uv}"),
+            "  BIND BUFFER i AS sampled_image DESCRIPTOR_SET 0 BINDING 0\n  BIND SAMPLER t DESCRIPTOR_SET 0 BINDING 1"
+        )
+        .contains("ADDRESS_MODE_W repeat"));
+        assert_eq!(
+            at_bind(
+                "BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0",
+                "  BIND BUFFER b AS storage_image DESCRIPTOR_SET 0 BINDING 0"
+            ),
+            "BIND BUFFER `b` AS storage_image: `b` is a BUFFER without an image extent (declare it with IMAGE, or with WIDTH and HEIGHT)"
+        );
+        assert_eq!(
+            at_bind(
+                "BUFFER b DATA_TYPE mat2x2<float> SIZE 4 FILL 0",
+                "  BIND BUFFER b AS uniform_texel_buffer DESCRIPTOR_SET 0 BINDING 0"
+            ),
+            "BIND BUFFER `b` AS uniform_texel_buffer: its elements are no image format Lanescope stores (mat2x2<float> is a matrix type)"
+        );
+        assert!(at_bind(
+            "IMAGE i FORMAT R32_UINT SAMPLES 2 DIM_2D WIDTH 2 HEIGHT 2",
+            "  BIND BUFFER i AS sampled_image DESCRIPTOR_SET 0 BINDING 0"
+        )
+        .contains("of a multisampled image"));
     }
 }

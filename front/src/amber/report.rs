@@ -48,9 +48,10 @@ pub struct ExpectReport {
     pub line: usize,
     pub buffer: String,
     /// For `IDX` probes, the byte offset the script gives; for a failing buffer comparison,
-    /// the byte offset of the first value that differs.
+    /// the byte offset of the first value that differs; for an image region probe, the byte
+    /// offset of its first failing texel (of its first texel when it holds).
     pub index: Option<u64>,
-    /// `EQ`, `NE`, `LT`, `LE`, `GT`, `GE`, `EQ_BUFFER`, `RMSE_BUFFER` or
+    /// `EQ`, `NE`, `LT`, `LE`, `GT`, `GE`, `EQ_RGB`, `EQ_RGBA`, `EQ_BUFFER`, `RMSE_BUFFER` or
     /// `EQ_HISTOGRAM_EMD_BUFFER`.
     pub op: String,
     /// The expected values, formatted by the buffer's type.
@@ -129,7 +130,8 @@ impl Report {
             }
         }
         for e in self.expects.iter().filter(|e| !e.pass) {
-            let probe = !e.op.ends_with("_BUFFER");
+            // A region probe says its region in `expected`.
+            let probe = !e.op.ends_with("_BUFFER") && !e.op.starts_with("EQ_RGB");
             let at = match e.index {
                 Some(i) if probe => format!(" IDX {i}"),
                 _ => String::new(),

@@ -6,13 +6,16 @@
 use super::device;
 use super::expect;
 use super::report::{Report, RunReport, Status};
-use super::script::{Bind, Check, Command, Expect, Pipeline, RequiredSize, Script, ShaderFormat};
-use super::types::Format;
+use super::script::{
+    Bind, BindKind, Check, Command, Expect, ImageDim, Pipeline, RequiredSize, Script, ShaderFormat,
+};
+use super::types::{texel_format, Format};
 use lanescope_core::coopmat::LayoutChoice;
+use lanescope_core::program::image::{Dim, ImageDesc};
 use lanescope_core::program::Program;
 use lanescope_core::{
-    load, Bindings, BufferAlias, Config, LoadError, LoadOptions, Outcome, Simulator, SpecValue,
-    DEFAULT_MAX_STEPS,
+    load, Bindings, BufferAlias, Config, ImageBinding, LoadError, LoadOptions, Outcome, Simulator,
+    SpecValue, DEFAULT_MAX_STEPS,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -149,7 +152,8 @@ impl Execution {
     }
 }
 
-/// The bytes of a script buffer bound at (`set`, `binding`) for one run.
+/// The bytes of a script buffer bound at (`set`, `binding`) for one run: a buffer's window, or
+/// all of it as an image (`image` says how).
 #[derive(Clone, Copy)]
 struct Window {
     buffer: usize,
@@ -157,6 +161,8 @@ struct Window {
     binding: u32,
     start: usize,
     len: usize,
+    image: Option<ImageDesc>,
+    kind: BindKind,
 }
 
 /// Why execution stopped early.
@@ -381,6 +387,15 @@ impl Runner<'_> {
                 let (n, ob) = other(*o);
                 expect::histogram_emd(&subject, n, ob, *tolerance)
             }
+            Check::Rgba {
+                region,
+                rgba,
+                values,
+                tolerance,
+            } => {
+                let [w, h, _] = b.image.map_or([1, 1, 1], |i| i.extent);
+                expect::probe_rgba(&subject, [w, h], *region, *rgba, *values, tolerance)
+            }
         };
         if r.pass && self.report.expects.len() >= self.opts.max_expect_reports {
             self.dropped_expects += 1;
@@ -493,6 +508,7 @@ impl Runner<'_> {
                 self.report.notes.push(note);
             }
         }
+        self.check_images(line, &prog, p)?;
         let (mut bindings, windows) = self.bindings(p)?;
         self.pad_to_declared(line, &prog, &mut bindings);
         let mut cfg = self.opts.config.clone();
@@ -557,12 +573,7 @@ impl Runner<'_> {
                 p.name
             )));
         }
-        for w in windows {
-            if let Some(out) = sim.buffer(w.set, w.binding) {
-                let n = w.len.min(out.len());
-                self.buffers[w.buffer][w.start..w.start + n].copy_from_slice(&out[..n]);
-            }
-        }
+        self.write_back(&sim, &windows);
         let sh = p.attach.as_ref().map(|a| &self.script.shaders[a.shader]);
         self.report.runs.push(RunReport {
             line,
@@ -585,17 +596,220 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// Writes what the run left in each window back to its buffer (the windows of one buffer
+    /// are disjoint).
+    fn write_back(&mut self, sim: &Simulator, windows: &[Window]) {
+        for w in windows {
+            if let Some(out) = sim.buffer(w.set, w.binding) {
+                let n = w.len.min(out.len());
+                self.buffers[w.buffer][w.start..w.start + n].copy_from_slice(&out[..n]);
+            }
+        }
+    }
+
+    /// The image a binding binds: the buffer's texels, in its format; a texel buffer is as
+    /// many texels wide as the buffer holds.
+    fn image_desc(&self, bind: &Bind) -> Result<ImageDesc, Stop> {
+        let b = &self.script.buffers[bind.buffer];
+        let line = bind.line;
+        let format = texel_format(&b.format).map_err(|why| {
+            Stop::Skip(format!(
+                "line {line}: unsupported (skipped): `{}` bound AS {}: {why}",
+                b.name,
+                bind.kind.keyword()
+            ))
+        })?;
+        let len = self.buffers[bind.buffer].len() as u64;
+        let texel = u64::from(format.texel_bytes());
+        if bind.kind.is_texel_buffer() {
+            let n = len / texel;
+            if n == 0 || len % texel != 0 || n > u64::from(u32::MAX) {
+                return Err(Stop::Error(format!(
+                    "line {line}: texel buffer `{}` holds {len} bytes, not a whole number of {} texels of {texel} bytes",
+                    b.name, b.format.ty.name
+                )));
+            }
+            return Ok(ImageDesc::new(format, [n as u32, 1, 1]));
+        }
+        let Some(img) = b.image else {
+            return Err(Stop::Skip(format!(
+                "line {line}: unsupported (skipped): `{}` bound AS {} has no image extent",
+                b.name,
+                bind.kind.keyword()
+            )));
+        };
+        let desc = ImageDesc {
+            format,
+            extent: img.extent,
+            samples: img.samples,
+        };
+        if desc.bytes() != len {
+            let [w, h, d] = img.extent;
+            return Err(Stop::Error(format!(
+                "line {line}: image `{}` holds {len} bytes; its {w}x{h}x{d} texels of {} ({} samples each) take {}",
+                b.name,
+                b.format.ty.name,
+                img.samples,
+                desc.bytes()
+            )));
+        }
+        Ok(desc)
+    }
+
+    /// Each image binding is what the shader declares there: a storage or sampled image (with
+    /// or without its sampler) or texel buffer, of the image's dimensionality.
+    fn check_images(&self, line: usize, prog: &Program, p: &Pipeline) -> Result<(), Stop> {
+        let resource = |set: u32, binding: u32| {
+            prog.resources
+                .iter()
+                .find(|r| !r.push_constant && (r.set, r.binding) == (set, binding))
+        };
+        for bind in p.binds.iter().filter(|b| b.kind.is_image()) {
+            let Some(res) = resource(bind.set, bind.binding) else {
+                continue;
+            };
+            let b = &self.script.buffers[bind.buffer];
+            let declared = match res.image {
+                Some(ty) if res.sampler => {
+                    format!("a combined image sampler of a {}", ty.describe())
+                }
+                Some(ty) => format!("a {}", ty.describe()),
+                None if res.sampler => "a sampler".to_string(),
+                None => "a buffer".to_string(),
+            };
+            let what = match (bind.kind.is_texel_buffer(), b.image) {
+                (false, Some(i)) if i.samples > 1 => {
+                    format!("`{}`, a multisampled {} image,", b.name, i.dim.keyword())
+                }
+                (false, Some(i)) => format!("`{}`, a {} image,", b.name, i.dim.keyword()),
+                _ => format!("`{}`", b.name),
+            };
+            let bad = || {
+                Stop::Error(format!(
+                    "line {line}: RUN {}: {what} is bound AS {} at set {} binding {} (line {}), where the shader declares `{}`, {declared}",
+                    p.name,
+                    bind.kind.keyword(),
+                    bind.set,
+                    bind.binding,
+                    bind.line,
+                    res.name
+                ))
+            };
+            let Some(ty) = res.image else {
+                return Err(bad());
+            };
+            let storage = bind.kind.is_storage_image();
+            let fits_kind = match ty.sampled {
+                1 => !storage,
+                2 => storage,
+                _ => true,
+            };
+            let fits_sampler = match bind.kind {
+                BindKind::CombinedImageSampler => res.sampler,
+                _ => !res.sampler,
+            };
+            let fits_dim = match (bind.kind.is_texel_buffer(), b.image) {
+                (true, _) => ty.dim == Dim::Buffer,
+                (false, Some(i)) => {
+                    let dim = match i.dim {
+                        ImageDim::D1 => Dim::D1,
+                        ImageDim::D2 => Dim::D2,
+                        ImageDim::D3 => Dim::D3,
+                    };
+                    ty.dim == dim && !ty.arrayed
+                }
+                (false, None) => false,
+            };
+            if !(fits_kind && fits_sampler && fits_dim) {
+                return Err(bad());
+            }
+        }
+        for s in &p.samplers {
+            if let Some(res) = resource(s.set, s.binding) {
+                if !res.sampler || res.image.is_some() {
+                    return Err(Stop::Error(format!(
+                        "line {line}: RUN {}: sampler `{}` is bound at set {} binding {} (line {}), where the shader declares `{}`, not a sampler",
+                        p.name, self.script.samplers[s.sampler].name, s.set, s.binding, s.line, res.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// An image view and another view of the same bytes cannot share memory in the simulator:
+    /// the script is skipped (as for buffer windows that overlap but differ).
+    fn views_differ(&self, w: &Window, bind: &Bind) -> Stop {
+        let kind = |k: BindKind| {
+            if k.is_image() {
+                format!("AS {}", k.keyword())
+            } else {
+                "as a buffer".to_string()
+            }
+        };
+        Stop::Skip(format!(
+            "line {}: unsupported (skipped): buffer `{}` is bound {} at set {} binding {} and {} at set {} binding {}: Lanescope cannot share memory between an image view and a buffer view, or image views of different shapes",
+            bind.line,
+            self.script.buffers[bind.buffer].name,
+            kind(w.kind),
+            w.set,
+            w.binding,
+            kind(bind.kind),
+            bind.set,
+            bind.binding
+        ))
+    }
+
     /// The pipeline's buffers for the simulator: each binding gets its window of the buffer;
     /// bindings of the same window share storage, disjoint windows of one buffer are separate
-    /// copies. Returns the windows to write back.
+    /// copies. An image binding gets the whole buffer as texels, shared by the bindings of the
+    /// same image. Returns the windows to write back.
     fn bindings(&self, p: &Pipeline) -> Result<(Bindings, Vec<Window>), Stop> {
         let mut b = Bindings::default();
         let mut windows: Vec<Window> = Vec::new();
         for bind in &p.binds {
+            if bind.kind.is_image() {
+                let desc = self.image_desc(bind)?;
+                let same = windows
+                    .iter()
+                    .find(|w| w.buffer == bind.buffer && w.image == Some(desc));
+                if let Some(w) = same {
+                    b.aliases.push(BufferAlias {
+                        set: bind.set,
+                        binding: bind.binding,
+                        of_set: w.set,
+                        of_binding: w.binding,
+                    });
+                    continue;
+                }
+                let data = self.buffers[bind.buffer].clone();
+                if let Some(w) = windows
+                    .iter()
+                    .find(|w| w.buffer == bind.buffer && w.len > 0 && !data.is_empty())
+                {
+                    return Err(self.views_differ(w, bind));
+                }
+                windows.push(Window {
+                    buffer: bind.buffer,
+                    set: bind.set,
+                    binding: bind.binding,
+                    start: 0,
+                    len: data.len(),
+                    image: Some(desc),
+                    kind: bind.kind,
+                });
+                b.images.push(ImageBinding {
+                    set: bind.set,
+                    binding: bind.binding,
+                    desc,
+                    data,
+                });
+                continue;
+            }
             let (start, len) = self.window(bind)?;
-            let same = windows
-                .iter()
-                .find(|w| w.buffer == bind.buffer && (w.start, w.len) == (start, len));
+            let same = windows.iter().find(|w| {
+                w.image.is_none() && w.buffer == bind.buffer && (w.start, w.len) == (start, len)
+            });
             if let Some(w) = same {
                 b.aliases.push(BufferAlias {
                     set: bind.set,
@@ -605,9 +819,13 @@ impl Runner<'_> {
                 });
                 continue;
             }
-            let overlap = windows.iter().find(|w| {
+            let overlaps = |w: &&Window| {
                 w.buffer == bind.buffer && start < w.start + w.len && w.start < start + len
-            });
+            };
+            if let Some(w) = windows.iter().filter(overlaps).find(|w| w.image.is_some()) {
+                return Err(self.views_differ(w, bind));
+            }
+            let overlap = windows.iter().filter(overlaps).find(|w| w.image.is_none());
             if let Some(&Window { set, binding, .. }) = overlap {
                 return Err(Stop::Skip(format!(
                     "line {}: unsupported (skipped): buffer `{}` is bound at set {} binding {} and at set {set} binding {binding} with overlapping but different ranges",
@@ -625,7 +843,16 @@ impl Runner<'_> {
                 binding: bind.binding,
                 start,
                 len,
+                image: None,
+                kind: bind.kind,
             });
+        }
+        for u in p.sampler_uses(&self.script.buffers) {
+            let s = &self.script.samplers[u.sampler];
+            let desc = s.desc(u.axes).map_err(|why| {
+                Stop::Skip(format!("line {}: unsupported (skipped): {why}", u.line))
+            })?;
+            b.samplers.push((u.set, u.binding, desc));
         }
         if let Some(pc) = p.push_constant {
             b.push_constants = self.buffers[pc].clone();

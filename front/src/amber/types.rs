@@ -9,6 +9,7 @@
 //! order, padding skipped.
 
 use lanescope_core::float::{self, Format as FloatFormat, Round};
+use lanescope_core::program::image::TexelFormat;
 
 /// A component type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -218,6 +219,174 @@ impl DataType {
     pub fn is_matrix(&self) -> bool {
         self.cols > 1 && self.rows > 1
     }
+}
+
+/// How a channel's bits read, as amber's verifier reads them for image probes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelMode {
+    Unorm,
+    Snorm,
+    Srgb,
+    Uint,
+    Sint,
+    Float,
+    /// USCALED, SSCALED, UFLOAT: not read by probes.
+    Other,
+}
+
+impl ChannelMode {
+    fn from_suffix(mode: &str) -> Self {
+        match mode {
+            "UNORM" => Self::Unorm,
+            "SNORM" => Self::Snorm,
+            "SRGB" => Self::Srgb,
+            "UINT" => Self::Uint,
+            "SINT" => Self::Sint,
+            "SFLOAT" => Self::Float,
+            _ => Self::Other,
+        }
+    }
+
+    /// Whether probes scale the channel to 0..1 (-1..1).
+    pub fn is_normalized(self) -> bool {
+        matches!(self, Self::Unorm | Self::Snorm | Self::Srgb)
+    }
+}
+
+impl DataType {
+    /// The channels one element holds, in memory order: which colour component each value is
+    /// (`R`, `G`, `B`, `A`) and how it reads. Amber types name their components R, G, B, A in
+    /// order, as amber does (`vec4<float>` is `R32G32B32A32_SFLOAT`); matrices have none.
+    pub fn channels(&self) -> Option<Vec<(char, ChannelMode)>> {
+        if self.is_matrix() {
+            return None;
+        }
+        if Self::parse_amber(&self.name).is_some() {
+            let mode = match self.scalar {
+                s if s.is_float() => ChannelMode::Float,
+                s if s.is_signed() => ChannelMode::Sint,
+                _ => ChannelMode::Uint,
+            };
+            return Some(
+                "RGBA"
+                    .chars()
+                    .take(self.rows as usize)
+                    .map(|c| (c, mode))
+                    .collect(),
+            );
+        }
+        let (comps, mode) = self.name.split_once('_')?;
+        let mode = ChannelMode::from_suffix(mode);
+        Some(
+            comps
+                .chars()
+                .filter(|c| c.is_ascii_alphabetic())
+                .map(|c| (c, mode))
+                .collect(),
+        )
+    }
+
+    /// The Vulkan format amber gives an element of this type (`float` is `R32_SFLOAT`,
+    /// `vec4<uint8>` is `R8G8B8A8_UINT`); a format name is itself. `None` for matrices.
+    pub fn vulkan_format(&self) -> Option<String> {
+        if self.is_matrix() {
+            return None;
+        }
+        if Self::parse_amber(&self.name).is_none() {
+            return Some(self.name.clone());
+        }
+        let bits = self.scalar.bytes() * 8;
+        let mode = match self.scalar {
+            s if s.is_float() => "SFLOAT",
+            s if s.is_signed() => "SINT",
+            _ => "UINT",
+        };
+        let comps: String = "RGBA"
+            .chars()
+            .take(self.rows as usize)
+            .map(|c| format!("{c}{bits}"))
+            .collect();
+        Some(format!("{comps}_{mode}"))
+    }
+}
+
+/// The image format Lanescope stores for the Vulkan format `name` (`R8G8B8A8_UNORM` is
+/// `rgba8`, `R32_UINT` is `r32ui`), or why there is none: Lanescope's images hold R, RG or
+/// RGBA channels of one width, unsigned or signed normalized, integer or float.
+pub fn texel_format_of(name: &str) -> Result<TexelFormat, String> {
+    let Some((comps, mode)) = name.split_once('_') else {
+        return Err(format!("`{name}` is not a Vulkan format name"));
+    };
+    if mode.contains("PACK") {
+        return Err("a packed format".into());
+    }
+    if mode.contains("BLOCK") {
+        return Err("a block-compressed format".into());
+    }
+    if mode.contains('_') {
+        return Err("a format of mixed channels".into());
+    }
+    let mut letters = String::new();
+    let mut widths = Vec::new();
+    let mut rest = comps;
+    while let Some(c) = rest.chars().next() {
+        let digits: String = rest[1..].chars().take_while(char::is_ascii_digit).collect();
+        let Ok(bits) = digits.parse::<u32>() else {
+            return Err(format!("`{name}` is not a Vulkan format name"));
+        };
+        letters.push(c);
+        widths.push(bits);
+        rest = &rest[1 + digits.len()..];
+    }
+    if letters.contains(['D', 'S', 'X']) {
+        return Err("a depth/stencil format".into());
+    }
+    match letters.as_str() {
+        "R" | "RG" | "RGBA" => {}
+        "RGB" | "BGR" => return Err("a 3-channel format".into()),
+        "BGRA" | "ABGR" | "ARGB" => {
+            return Err(format!(
+                "a format in {letters} order (Lanescope's images are R, RG or RGBA)"
+            ))
+        }
+        _ => return Err(format!("`{name}` is not a Vulkan colour format")),
+    }
+    if widths.iter().any(|w| *w != widths[0]) {
+        return Err("a format of channels of different widths".into());
+    }
+    let suffix = match mode {
+        "UNORM" => "",
+        "SNORM" => "snorm",
+        "UINT" => "ui",
+        "SINT" => "i",
+        "SFLOAT" => "f",
+        m => return Err(format!("a format of {m} channels")),
+    };
+    let spirv = format!("{}{}{suffix}", letters.to_ascii_lowercase(), widths[0]);
+    TexelFormat::by_name(&spirv).ok_or_else(|| {
+        format!(
+            "{} {}-bit {mode} channels (no SPIR-V image format)",
+            letters, widths[0]
+        )
+    })
+}
+
+/// The image format of a buffer whose elements are texels (a texel buffer, an `IMAGE`): its
+/// type's Vulkan format, with no padding between elements.
+pub fn texel_format(format: &Format) -> Result<TexelFormat, String> {
+    let Some(name) = format.ty.vulkan_format() else {
+        return Err(format!("{} is a matrix type", format.ty.name));
+    };
+    let t = texel_format_of(&name).map_err(|why| format!("{name}: {why}"))?;
+    if t.texel_bytes() as usize != format.stride() {
+        return Err(format!(
+            "{} elements are padded to {} bytes under {}",
+            format.ty.name,
+            format.stride(),
+            format.layout_name()
+        ));
+    }
+    Ok(t)
 }
 
 /// Buffer layout rules.
@@ -477,5 +646,50 @@ mod tests {
         );
         let f = fmt("vec3<float>", Layout::Std430);
         assert_eq!(f.value_at(32, 4), (32 + 16 + 4, Scalar::F32));
+    }
+
+    #[test]
+    fn vulkan_formats_map_to_image_formats() {
+        for (vk, spirv) in [
+            ("R8G8B8A8_UNORM", "rgba8"),
+            ("R8G8B8A8_SNORM", "rgba8snorm"),
+            ("R32_UINT", "r32ui"),
+            ("R32_SINT", "r32i"),
+            ("R32_SFLOAT", "r32f"),
+            ("R16G16B16A16_SFLOAT", "rgba16f"),
+            ("R32G32B32A32_SFLOAT", "rgba32f"),
+            ("R16G16_UNORM", "rg16"),
+            ("R64_UINT", "r64ui"),
+            ("R64_SINT", "r64i"),
+        ] {
+            assert_eq!(texel_format_of(vk).map(|t| t.name), Ok(spirv), "{vk}");
+        }
+        for (vk, why) in [
+            ("B8G8R8A8_UNORM", "BGRA order"),
+            ("A2B10G10R10_UNORM_PACK32", "packed"),
+            ("D24_UNORM_S8_UINT", "mixed"),
+            ("D32_SFLOAT", "depth"),
+            ("R8G8B8_UINT", "3-channel"),
+            ("R8_SRGB", "SRGB"),
+            ("R32_UNORM", "no SPIR-V image format"),
+        ] {
+            let e = texel_format_of(vk).unwrap_err();
+            assert!(e.contains(why), "{vk}: {e}");
+        }
+        let t = |s: &str, l| texel_format(&fmt(s, l)).map(|t| t.name);
+        assert_eq!(t("vec4<int32>", Layout::Std430), Ok("rgba32i"));
+        assert_eq!(t("uint8", Layout::Std430), Ok("r8ui"));
+        assert_eq!(t("vec2<float16>", Layout::Std430), Ok("rg16f"));
+        assert!(t("uint32[]", Layout::Std140)
+            .unwrap_err()
+            .contains("padded to 16"));
+        assert!(t("mat2x2<float>", Layout::Std430).is_err());
+        let c = DataType::parse("vec2<int8>").unwrap().channels().unwrap();
+        assert_eq!(c, [('R', ChannelMode::Sint), ('G', ChannelMode::Sint)]);
+        let c = DataType::parse("B8G8R8A8_UNORM")
+            .unwrap()
+            .channels()
+            .unwrap();
+        assert_eq!(c[0], ('B', ChannelMode::Unorm));
     }
 }

@@ -304,6 +304,7 @@ impl Reader {
             line: 0,
             format: Format::new(DataType::scalar(Scalar::I8), Layout::Std430),
             bytes: Vec::new(),
+            image: None,
         });
         self.buffers.push(VkBuffer {
             index,
@@ -514,6 +515,7 @@ impl Reader {
                             line,
                             format: format.clone(),
                             bytes: Vec::new(),
+                            image: None,
                         });
                         self.push = Some((i, Some(format.clone())));
                         i
@@ -685,6 +687,7 @@ impl Reader {
                 dynamic_offset: 0,
                 descriptor_offset: 0,
                 range: None,
+                sampler: None,
             })
             .collect();
         let mut by_entry: BTreeMap<Option<String>, usize> = BTreeMap::new();
@@ -706,6 +709,7 @@ impl Reader {
                     binds: binds.clone(),
                     push_constant: self.push.as_ref().map(|(i, _)| *i),
                     subgroup: Vec::new(),
+                    samplers: Vec::new(),
                 });
             }
             if let Command::Run { pipeline, .. } = &mut self.script.commands[cmd] {
