@@ -18,10 +18,7 @@ use crate::program::{decode_ptr, encode_ptr, Leaf, Space};
 use crate::trace::DiagCode;
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
-/// The handle of image resource `image` with sampler resource `sampler`.
-pub fn handle(image: u32, sampler: Option<u32>) -> u64 {
-    encode_ptr(Space::Buffer, image, sampler.map_or(0, |s| s + 1))
-}
+use crate::program::image::handle;
 
 /// (image region, sampler region) of a handle.
 fn parts(h: u64) -> (u32, Option<u32>) {

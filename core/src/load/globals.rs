@@ -934,7 +934,7 @@ impl Ctx<'_> {
         var.resource = Some(index);
         self.variables.push(var);
         let slot = self.alloc_slot(inst, rid, ty)?;
-        let handle = crate::exec::image::handle(index, sampler.then_some(index));
+        let handle = crate::program::image::handle(index, sampler.then_some(index));
         self.const_slots.push((slot, handle));
         self.ptr_info.insert(
             rid,

@@ -3,6 +3,12 @@
 
 use crate::value::ScalarTy;
 
+/// The handle value of image resource `image` with sampler resource `sampler`: a buffer
+/// pointer to the image's resource whose low 32 bits are the sampler's resource + 1 (0: none).
+pub fn handle(image: u32, sampler: Option<u32>) -> u64 {
+    super::encode_ptr(super::Space::Buffer, image, sampler.map_or(0, |s| s + 1))
+}
+
 /// An image's dimensionality (OpTypeImage's Dim).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Dim {
