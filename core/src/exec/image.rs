@@ -8,7 +8,7 @@
 //! poison and parallel footprints see them like any buffer access.
 
 use super::memory::Memory;
-use super::step::{each, Ctx};
+use super::step::Ctx;
 use super::Mask;
 use crate::float::{self, Format, Round};
 use crate::program::image::{
@@ -366,14 +366,17 @@ fn describe(c: &Ctx<'_>, region: u32, d: &ImageDesc) -> String {
 #[expect(clippy::too_many_lines, reason = "one arm per image instruction")]
 pub(super) fn exec(c: &mut Ctx<'_>, i: &ImageInst) {
     let s = c.s;
-    let lanes: Vec<usize> = {
-        let mut v = Vec::new();
-        each(c.mask, c.full, s, |l| v.push(l));
-        v
-    };
     let mut bad: Mask = 0;
     let mut bad_msg = None;
-    for l in lanes {
+    // The active lanes in order (the body needs the whole context, so no `each` closure).
+    let mut active = if c.full {
+        Mask::MAX >> (Mask::BITS as usize - s)
+    } else {
+        c.mask
+    };
+    while active != 0 {
+        let l = active.trailing_zeros() as usize;
+        active &= active - 1;
         let inv = c.inv_base + l;
         let h = c.regs[i.image as usize * s + l];
         let (region, sampler) = parts(h);

@@ -149,23 +149,6 @@ impl Memory {
         })
     }
 
-    /// The device address of a tagged buffer pointer (`None` for other memories, and buffers
-    /// without an address such as the push constants).
-    pub fn address_of(&self, ptr: u64) -> Option<u64> {
-        if is_physical(ptr) {
-            return Some(ptr);
-        }
-        let (space, region, off) = decode_ptr(ptr);
-        if space != Space::Buffer {
-            return None;
-        }
-        let storage = self.storage(region)?;
-        self.addresses
-            .iter()
-            .find(|r| self.storage(r.region) == Some(storage))
-            .map(|r| r.start + u64::from(off))
-    }
-
     /// The storage index of resource `region`.
     #[inline]
     pub fn storage(&self, region: u32) -> Option<usize> {

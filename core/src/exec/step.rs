@@ -130,38 +130,23 @@ fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u3
         BinOp::FAdd if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
         BinOp::FMul if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
         BinOp::FSub if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
-        _ => {
-            let s = c.s;
-            let mut undef: Mask = 0;
-            for k in 0..n {
-                let (d, ai, bi) = (
-                    (dst + k) as usize * s,
-                    (a + k) as usize * s,
-                    (b + k) as usize * s,
-                );
-                let regs = &mut *c.regs;
-                each(c.mask, c.full, s, |l| {
-                    let (v, u) = alu::bin_in(op, ty, regs[ai + l], regs[bi + l], mode);
-                    regs[d + l] = v;
-                    if u {
-                        undef |= 1 << l;
-                    }
-                });
-            }
-            c.found.add(
-                DiagCode::UndefinedResult,
-                format!("{op:?} has an undefined result (division by zero or shift too large)"),
-                undef,
-            );
-        }
+        _ => map2_undef(c, op, n, dst, a, b, |x, y| alu::bin_in(op, ty, x, y, mode)),
     }
 }
 
-/// Shifts: a shift by the width or more is undefined (the result reads 0).
-fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
+/// `map2` for operations that can be undefined: `f` gives the value and whether it is
+/// undefined; the lanes where it is are one diagnostic.
+#[inline(always)]
+fn map2_undef(
+    c: &mut Ctx<'_>,
+    op: BinOp,
+    n: u32,
+    dst: u32,
+    a: u32,
+    b: u32,
+    f: impl Fn(u64, u64) -> (u64, bool),
+) {
     let s = c.s;
-    let w = ty.bits();
-    let m = bitmask(w);
     let mut undef: Mask = 0;
     for k in 0..n {
         let (d, ai, bi) = (
@@ -171,17 +156,11 @@ fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: 
         );
         let regs = &mut *c.regs;
         each(c.mask, c.full, s, |l| {
-            let (x, sh) = (regs[ai + l], regs[bi + l] & m);
-            regs[d + l] = if sh >= u64::from(w) {
+            let (v, u) = f(regs[ai + l], regs[bi + l]);
+            regs[d + l] = v;
+            if u {
                 undef |= 1 << l;
-                0
-            } else {
-                match op {
-                    BinOp::Shl => (x << sh) & m,
-                    BinOp::ShrL => (x & m) >> sh,
-                    _ => (sext(x, w) >> sh) as u64 & m,
-                }
-            };
+            }
         });
     }
     c.found.add(
@@ -189,6 +168,24 @@ fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: 
         format!("{op:?} has an undefined result (division by zero or shift too large)"),
         undef,
     );
+}
+
+/// Shifts: a shift by the width or more is undefined (the result reads 0).
+fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
+    let w = ty.bits();
+    let m = bitmask(w);
+    map2_undef(c, op, n, dst, a, b, |x, y| {
+        let sh = y & m;
+        if sh >= u64::from(w) {
+            return (0, true);
+        }
+        let v = match op {
+            BinOp::Shl => (x << sh) & m,
+            BinOp::ShrL => (x & m) >> sh,
+            _ => (sext(x, w) >> sh) as u64 & m,
+        };
+        (v, false)
+    });
 }
 
 #[inline(always)]

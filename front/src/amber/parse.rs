@@ -1708,19 +1708,7 @@ impl Parser<'_> {
         }
         let mut tolerance = Vec::new();
         if t.is("TOLERANCE") {
-            loop {
-                let v = self.peek();
-                if !matches!(v.tok, Tok::Int { .. } | Tok::Double(_)) {
-                    break;
-                }
-                self.next();
-                let value = v.as_f64().unwrap_or(0.0);
-                let percent = self.peek().is("%");
-                if percent {
-                    self.next();
-                }
-                tolerance.push(Tolerance { value, percent });
-            }
+            tolerance = self.tolerance_values();
             if tolerance.is_empty() {
                 return err(&t, "TOLERANCE without values");
             }
@@ -1792,6 +1780,25 @@ impl Parser<'_> {
 
     /// `EXPECT img IDX x y SIZE w h EQ_RGB r g b [TOLERANCE t{1,3}]` or
     /// `... EQ_RGBA r g b a [TOLERANCE t{1,4}]`, after `y`.
+    /// The values after TOLERANCE: numbers, each optionally followed by `%`.
+    fn tolerance_values(&mut self) -> Vec<Tolerance> {
+        let mut tolerance = Vec::new();
+        loop {
+            let v = self.peek();
+            if !matches!(v.tok, Tok::Int { .. } | Tok::Double(_)) {
+                break;
+            }
+            self.next();
+            let value = v.as_f64().unwrap_or(0.0);
+            let percent = self.peek().is("%");
+            if percent {
+                self.next();
+            }
+            tolerance.push(Tolerance { value, percent });
+        }
+        tolerance
+    }
+
     fn expect_rgba(
         &mut self,
         start: &Token,
@@ -1855,19 +1862,7 @@ impl Parser<'_> {
         let mut tolerance = Vec::new();
         let mut t = self.next();
         if t.is("TOLERANCE") {
-            loop {
-                let v = self.peek();
-                if !matches!(v.tok, Tok::Int { .. } | Tok::Double(_)) {
-                    break;
-                }
-                self.next();
-                let value = v.as_f64().unwrap_or(0.0);
-                let percent = self.peek().is("%");
-                if percent {
-                    self.next();
-                }
-                tolerance.push(Tolerance { value, percent });
-            }
+            tolerance = self.tolerance_values();
             let most = if rgba { 4 } else { 3 };
             if tolerance.is_empty() {
                 return err(&t, "TOLERANCE without values");

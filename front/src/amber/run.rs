@@ -165,6 +165,18 @@ struct Window {
     kind: BindKind,
 }
 
+impl Window {
+    /// Binding (`set`, `binding`) sharing this window's storage.
+    fn alias(&self, set: u32, binding: u32) -> BufferAlias {
+        BufferAlias {
+            set,
+            binding,
+            of_set: self.set,
+            of_binding: self.binding,
+        }
+    }
+}
+
 /// Why execution stopped early.
 enum Stop {
     Skip(String),
@@ -774,12 +786,7 @@ impl Runner<'_> {
                     .iter()
                     .find(|w| w.buffer == bind.buffer && w.image == Some(desc));
                 if let Some(w) = same {
-                    b.aliases.push(BufferAlias {
-                        set: bind.set,
-                        binding: bind.binding,
-                        of_set: w.set,
-                        of_binding: w.binding,
-                    });
+                    b.aliases.push(w.alias(bind.set, bind.binding));
                     continue;
                 }
                 let data = self.buffers[bind.buffer].clone();
@@ -811,12 +818,7 @@ impl Runner<'_> {
                 w.image.is_none() && w.buffer == bind.buffer && (w.start, w.len) == (start, len)
             });
             if let Some(w) = same {
-                b.aliases.push(BufferAlias {
-                    set: bind.set,
-                    binding: bind.binding,
-                    of_set: w.set,
-                    of_binding: w.binding,
-                });
+                b.aliases.push(w.alias(bind.set, bind.binding));
                 continue;
             }
             let overlaps = |w: &&Window| {
