@@ -36,6 +36,7 @@ pub const IMPLEMENTED: &[C] = &[
     C::VariablePointers,
     C::VariablePointersStorageBuffer,
     C::PhysicalStorageBufferAddresses,
+    C::LongVectorEXT,
     C::SampledBuffer,
     C::ImageBuffer,
     C::Sampled1D,

@@ -13,6 +13,9 @@ use rspirv::spirv::{BuiltIn, Decoration, Op, StorageClass};
 
 #[allow(dead_code)]
 /// Builtin inputs the simulator fills in.
+/// The most components of an SPV_EXT_long_vector vector Lanescope simulates.
+const MAX_LONG_VECTOR: u64 = 1024;
+
 const SUPPORTED_BUILTINS: [u32; 15] = [
     BuiltIn::LocalInvocationId as u32,
     BuiltIn::GlobalInvocationId as u32,
@@ -46,6 +49,7 @@ impl Ctx<'_> {
                 | Op::TypeInt
                 | Op::TypeFloat
                 | Op::TypeVector
+                | Op::TypeVectorIdEXT
                 | Op::TypeMatrix
                 | Op::TypeArray
                 | Op::TypeRuntimeArray
@@ -170,6 +174,32 @@ impl Ctx<'_> {
                     return Err(self.invalid(inst, format!("vector of {n} components")));
                 }
                 Type::Vector { elem, n }
+            }
+            // SPV_EXT_long_vector: the component count is a constant instruction, which may be
+            // a specialization constant (already specialized here).
+            Op::TypeVectorIdEXT => {
+                let c = self.type_of_id(inst, self.id_op(inst, 0)?)?;
+                let n_id = self.id_op(inst, 1)?;
+                let n = self
+                    .consts
+                    .get(&n_id)
+                    .and_then(|(_, v)| v.first().copied())
+                    .ok_or_else(|| {
+                        self.invalid(inst, format!("vector length %{n_id} is not a constant"))
+                    })?;
+                let Type::Scalar(elem) = self.types.get(c).clone() else {
+                    return Err(self.invalid(inst, "vector component type must be a scalar"));
+                };
+                if n < 2 {
+                    return Err(self.invalid(inst, format!("vector of {n} components")));
+                }
+                if n > MAX_LONG_VECTOR {
+                    return Err(self.unsupported(
+                        inst,
+                        format!("a vector of {n} components (at most {MAX_LONG_VECTOR})"),
+                    ));
+                }
+                Type::Vector { elem, n: n as u32 }
             }
             Op::TypeMatrix => {
                 let col = self.type_of_id(inst, self.id_op(inst, 0)?)?;

@@ -4,8 +4,8 @@
 //!
 //! | kind | supported | not (yet) |
 //! |---|---|---|
-//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `shaderStorageImageMultisample`, `shaderStorageImageExtendedFormats`, `shaderStorageImage{Read,Write}WithoutFormat`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*`; `VariablePointerFeatures.*` | `BufferDeviceAddressFeatures.*`, other image features (gather, cube arrays, descriptor arrays), graphics and ray-tracing features, `robustBufferAccess`, `ShaderLongVectorFeaturesEXT.longVector`, `storageInputOutput16` |
-//! | device extensions | see [`DEVICE_EXTENSIONS`] | `VK_KHR_buffer_device_address`, `VK_EXT_descriptor_indexing`, anything graphics |
+//! | features | `shaderInt16`, `shaderInt64`, `shaderFloat64`; `shaderStorageImageMultisample`, `shaderStorageImageExtendedFormats`, `shaderStorageImage{Read,Write}WithoutFormat`; `Float16Int8Features.*`; `Storage8BitFeatures.*`; `Storage16BitFeatures.{storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16}`; `VulkanMemoryModelFeatures.*`; `CooperativeMatrixFeaturesKHR.cooperativeMatrix`; `ZeroInitializeWorkgroupMemoryFeatures.*`; `SubgroupSizeControl.*`; `SubgroupSupportedOperations.*`; `SubgroupSupportedStages.compute`; `ShaderIntegerDotProductFeatures.*`; `ShaderSubgroupRotateFeatures*`; `ShaderMaximalReconvergenceFeatures*`; `WorkgroupMemoryExplicitLayoutFeatures*`; `VariablePointerFeatures.*`; `BufferDeviceAddressFeatures.bufferDeviceAddress`; `ShaderLongVectorFeaturesEXT.*` | other buffer-address features (capture replay, multi-device), other image features (gather, descriptor arrays), graphics and ray-tracing features, `robustBufferAccess`, `storageInputOutput16` |
+//! | device extensions | see [`DEVICE_EXTENSIONS`] | anything graphics or ray tracing |
 //! | instance extensions | `VK_KHR_get_physical_device_properties2` | others |
 //! | properties | `FloatControlsProperties.*` (denormals are preserved or flushed as the shader asks; rounding RTE and RTZ) | others |
 
@@ -43,25 +43,13 @@ pub const DEVICE_EXTENSIONS: &[&str] = &[
     "VK_KHR_get_memory_requirements2",
     "VK_KHR_dedicated_allocation",
     "VK_KHR_variable_pointers",
+    "VK_KHR_buffer_device_address",
+    "VK_EXT_buffer_device_address",
+    "VK_EXT_descriptor_indexing",
+    "VK_EXT_shader_long_vector",
 ];
 
 const INSTANCE_EXTENSIONS: &[&str] = &["VK_KHR_get_physical_device_properties2"];
-
-/// Extensions known but not simulated yet, with why.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "VK_KHR_buffer_device_address",
-        "buffer device addresses are not simulated yet",
-    ),
-    (
-        "VK_EXT_buffer_device_address",
-        "buffer device addresses are not simulated yet",
-    ),
-    (
-        "VK_EXT_descriptor_indexing",
-        "descriptor arrays are not simulated",
-    ),
-];
 
 /// `VkPhysicalDeviceFeatures` members a compute shader can use and Lanescope simulates.
 const CORE_FEATURES: &[&str] = &[
@@ -100,17 +88,11 @@ const FEATURES: &[&str] = &[
     "ShaderFloatControls.*",
     "VariablePointerFeatures.*",
     "VariablePointersFeatures.*",
+    "BufferDeviceAddressFeatures.bufferDeviceAddress",
+    "ShaderLongVectorFeaturesEXT.*",
 ];
 
 const NOT_YET_FEATURES: &[(&str, &str)] = &[
-    (
-        "BufferDeviceAddressFeatures.",
-        "buffer device addresses are not simulated yet",
-    ),
-    (
-        "ShaderLongVectorFeaturesEXT.",
-        "long vectors are not simulated",
-    ),
     (
         "RayTracingPipelineFeaturesKHR.",
         "ray tracing is not simulated",
@@ -162,10 +144,7 @@ pub fn check(r: &Requirement) -> Result<(), String> {
             if DEVICE_EXTENSIONS.contains(&name) || INSTANCE_EXTENSIONS.contains(&name) {
                 return Ok(());
             }
-            match NOT_YET.iter().find(|(n, _)| *n == name) {
-                Some((_, why)) => Err(format!("extension {name} ({why})")),
-                None => Err(format!("extension {name} (not simulated)")),
-            }
+            Err(format!("extension {name} (not simulated)"))
         }
         RequirementKind::DeviceProperty => {
             if matches_pattern(PROPERTIES, name) {
@@ -209,17 +188,23 @@ mod tests {
             "VariablePointerFeatures.variablePointers",
         ))
         .is_ok());
-        let e = check(&req(
+        assert!(check(&req(
             DeviceFeature,
             "BufferDeviceAddressFeatures.bufferDeviceAddress",
         ))
+        .is_ok());
+        let e = check(&req(
+            DeviceFeature,
+            "RayTracingPipelineFeaturesKHR.rayTracingPipeline",
+        ))
         .unwrap_err();
-        assert!(e.contains("not simulated yet"), "{e}");
+        assert!(e.contains("ray tracing is not simulated"), "{e}");
         assert!(check(&req(DeviceFeature, "shaderStorageImageMultisample")).is_ok());
         assert!(check(&req(DeviceFeature, "shaderImageGatherExtended")).is_err());
         assert!(check(&req(DeviceExtension, "VK_KHR_shader_subgroup_rotate")).is_ok());
         assert!(check(&req(DeviceExtension, "VK_KHR_variable_pointers")).is_ok());
-        assert!(check(&req(DeviceExtension, "VK_KHR_buffer_device_address")).is_err());
+        assert!(check(&req(DeviceExtension, "VK_KHR_buffer_device_address")).is_ok());
+        assert!(check(&req(DeviceExtension, "VK_KHR_ray_tracing_pipeline")).is_err());
         assert!(check(&req(
             InstanceExtension,
             "VK_KHR_get_physical_device_properties2"
