@@ -1,8 +1,8 @@
 //! Images: storage images in several formats (read, write, size, atomics), texel buffers, and
 //! sampled images (texelFetch; textureLod with nearest and linear filtering under each address
 //! mode, on 2D, 2D array, 3D and cube images, with combined and separate samplers), against a
-//! model. Modules: data/image_storage.comp and data/image_sampled.comp (glslang 13.1, beside
-//! their .spv; spirv-val passes both).
+//! model; and the packed formats. Modules: data/image_*.comp (glslang 13.1, beside their .spv;
+//! spirv-val passes them).
 
 use lanescope_core::program::image::{AddressMode, Filter, ImageDesc, SamplerDesc, TexelFormat};
 use lanescope_core::{load, Bindings, Config, ImageBinding, LoadOptions, RunError, Simulator};
@@ -426,4 +426,72 @@ fn a_sampler_buffer_is_a_texel_buffer_without_a_sampler() {
         .map(|w| f32::from_bits(*w))
         .collect();
     assert_eq!(out, [2.0, 4.0, 6.0, 8.0]);
+}
+
+/// Packed formats (data/image_packed.comp): R11fG11fB10f's unsigned small floats round to
+/// nearest even, clamp negatives to 0 and overflow to infinity; Rgb10A2 is unorm; Rgb10a2ui
+/// keeps the low bits of each channel. The small-float results are worked out by hand.
+#[test]
+fn packed_formats_pack_round_and_unpack() {
+    let src: [[f32; 4]; 8] = [
+        [1.0, 0.5, -2.0, 1.0],
+        [0.0, 65024.0, 70000.0, 0.0],
+        [2f32.powi(-16), 2f32.powi(-16), 2f32.powi(-16), 0.5],
+        [1.0 + 1.0 / 128.0, 1.0 + 3.0 / 128.0, 1.0 + 3.0 / 128.0, 0.34],
+        [100.3, 0.1, 3.0, 0.66],
+        [-0.0, 1e-9, 0.75, 0.2],
+        [65535.0, 64000.0, 64600.0, 1.5],
+        [2f32.powi(-10), 5.5, 0.3, -1.0],
+    ];
+    let inf = f32::INFINITY;
+    let small: [[f32; 3]; 8] = [
+        [1.0, 0.5, 0.0],
+        [0.0, 65024.0, inf],
+        [2f32.powi(-16), 2f32.powi(-16), 2f32.powi(-16)],
+        [1.0, 1.03125, 1.03125],
+        [100.0, 0.099609375, 3.0],
+        [0.0, 0.0, 0.75],
+        [inf, 64000.0, 64512.0],
+        [2f32.powi(-10), 5.5, 0.296875],
+    ];
+    let texels = |format: &str| image(0, 0, format, [8, 1, 1], vec![0; 32]);
+    let mut images = vec![texels("r11fg11fb10f"), texels("rgb10a2"), texels("rgb10a2ui")];
+    for (k, img) in images.iter_mut().enumerate() {
+        img.binding = k as u32;
+    }
+    let b = Bindings {
+        buffers: vec![
+            (0, 3, f32s(src.iter().flatten().copied())),
+            (0, 4, vec![0; 3 * 8 * 16]),
+        ],
+        images,
+        ..Bindings::default()
+    };
+    let sim = run("image_packed.spv", &b);
+    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+    let out = words(sim.buffer(0, 4).unwrap());
+    let unorm = |x: f32, bits: u32| {
+        let m = ((1u32 << bits) - 1) as f64;
+        ((f64::from(x).clamp(0.0, 1.0) * m).round_ties_even() / m) as f32
+    };
+    for i in 0..8 {
+        let t = &src[7 - i];
+        let got = |base: usize, c: usize| out[base + i * 4 + c];
+        for c in 0..3 {
+            assert_eq!(f32::from_bits(got(0, c)), small[7 - i][c], "r11fg11fb10f texel {} channel {c}", 7 - i);
+        }
+        assert_eq!(f32::from_bits(got(0, 3)), 1.0, "r11fg11fb10f has no alpha");
+        for c in 0..4 {
+            let bits = if c == 3 { 2 } else { 10 };
+            assert_eq!(f32::from_bits(got(32, c)), unorm(t[c], bits), "rgb10a2 texel {} channel {c}", 7 - i);
+            let ui = ((t[c].abs() * 100.0) as u32) & ((1 << bits) - 1);
+            assert_eq!(got(64, c), ui, "rgb10a2ui texel {} channel {c}", 7 - i);
+        }
+    }
+    // The words in memory: r in the low bits. Texel 0 of rgb10a2ui is 100, 50, 200 and 0.
+    let ui = words(sim.buffer(0, 2).unwrap());
+    assert_eq!(ui[0], 100 | 50 << 10 | 200 << 20);
+    // R11fG11fB10f texel 0: 1.0 is 15 << 6, 0.5 is 14 << 6, and blue is 0.
+    let sf = words(sim.buffer(0, 0).unwrap());
+    assert_eq!(sf[0], (15 << 6) | (14 << 6) << 11);
 }

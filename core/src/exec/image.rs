@@ -12,7 +12,7 @@ use super::step::Ctx;
 use super::Mask;
 use crate::float::{self, Format, Round};
 use crate::program::image::{
-    AddressMode, ChannelKind, Dim, Filter, ImageDesc, ImageInst, ImageOp, SamplerDesc,
+    AddressMode, ChannelKind, Dim, Filter, ImageDesc, ufloat_from_f64, ufloat_to_f64, ImageInst, ImageOp, SamplerDesc,
 };
 use crate::program::{decode_ptr, encode_ptr, Leaf, Space};
 use crate::trace::DiagCode;
@@ -72,22 +72,33 @@ fn read_texel(mem: &mut Memory, region: u32, d: &ImageDesc, off: u32, inv: usize
     let f = d.format;
     let ty = f.channel_ty();
     let p = encode_ptr(Space::Buffer, region, off);
-    let mut raw = [0u64; 4];
-    for (c, r) in raw.iter_mut().enumerate().take(usize::from(f.channels)) {
-        let leaf = Leaf {
-            offset: c as u32 * u32::from(f.bits) / 8,
-            ty,
-        };
-        *r = mem.read(p, leaf, inv).unwrap_or(0);
-    }
-    let b = u32::from(f.bits);
     let n = usize::from(f.channels);
+    let raw = if f.packed.is_some() {
+        let word = Leaf {
+            offset: 0,
+            ty: ScalarTy::Int {
+                bits: f.bits,
+                signed: false,
+            },
+        };
+        f.unpack(mem.read(p, word, inv).unwrap_or(0))
+    } else {
+        let mut raw = [0u64; 4];
+        for (c, r) in raw.iter_mut().enumerate().take(n) {
+            let leaf = Leaf {
+                offset: c as u32 * u32::from(f.bits) / 8,
+                ty,
+            };
+            *r = mem.read(p, leaf, inv).unwrap_or(0);
+        }
+        raw
+    };
     match f.kind {
         ChannelKind::Uint | ChannelKind::Sint => {
             let mut v = [0, 0, 0, 1];
             for c in 0..n {
                 v[c] = if f.kind == ChannelKind::Sint {
-                    sext(raw[c], b) as u64
+                    sext(raw[c], f.channel_bits(c)) as u64
                 } else {
                     raw[c]
                 };
@@ -97,11 +108,13 @@ fn read_texel(mem: &mut Memory, region: u32, d: &ImageDesc, off: u32, inv: usize
         kind => {
             let mut v = [0.0, 0.0, 0.0, 1.0];
             for c in 0..n {
+                let b = f.channel_bits(c);
                 v[c] = match kind {
                     ChannelKind::Unorm => raw[c] as f64 / bitmask(b) as f64,
                     ChannelKind::Snorm => {
                         (sext(raw[c], b) as f64 / bitmask(b - 1) as f64).max(-1.0)
                     }
+                    _ if f.packed.is_some() => ufloat_to_f64(raw[c], b),
                     _ => Format::of(ty).map_or(0.0, |fmt| float::to_f64(fmt, raw[c])),
                 };
             }
@@ -135,11 +148,11 @@ fn write_texel(
 ) -> bool {
     let f = d.format;
     let ty = f.channel_ty();
-    let b = u32::from(f.bits);
     let p = encode_ptr(Space::Buffer, region, off);
-    let mut ok = true;
-    for (c, v) in value.iter().enumerate().take(usize::from(f.channels)) {
-        let bits = match f.kind {
+    let mut raw = [0u64; 4];
+    for (c, (v, out)) in value.iter().zip(&mut raw).enumerate().take(usize::from(f.channels)) {
+        let b = f.channel_bits(c);
+        *out = match f.kind {
             ChannelKind::Uint | ChannelKind::Sint => *v & bitmask(b),
             kind => {
                 // A float value (or an integer one converted) into the channel.
@@ -153,6 +166,7 @@ fn write_texel(
                         let m = bitmask(b - 1) as f64;
                         ((x.clamp(-1.0, 1.0) * m).round_ties_even() as i64 as u64) & bitmask(b)
                     }
+                    _ if f.packed.is_some() => ufloat_from_f64(x, b),
                     _ => match (Format::of(value_ty), Format::of(ty)) {
                         // Same width: the bits as they are (NaN payloads survive).
                         (Some(vf), Some(cf)) if vf == cf => *v,
@@ -163,11 +177,24 @@ fn write_texel(
                 }
             }
         };
+    }
+    if f.packed.is_some() {
+        let word = Leaf {
+            offset: 0,
+            ty: ScalarTy::Int {
+                bits: f.bits,
+                signed: false,
+            },
+        };
+        return mem.write(p, word, inv, f.pack(raw)).is_ok();
+    }
+    let mut ok = true;
+    for (c, bits) in raw.iter().enumerate().take(usize::from(f.channels)) {
         let leaf = Leaf {
-            offset: c as u32 * b / 8,
+            offset: c as u32 * u32::from(f.bits) / 8,
             ty,
         };
-        ok &= mem.write(p, leaf, inv, bits).is_ok();
+        ok &= mem.write(p, leaf, inv, *bits).is_ok();
     }
     ok
 }

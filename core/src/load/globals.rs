@@ -353,7 +353,7 @@ impl Ctx<'_> {
             Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown)) | None => None,
             Some(Operand::ImageFormat(f)) => {
                 Some(TexelFormat::by_spirv(*f as u32).ok_or_else(|| {
-                    self.unsupported(inst, format!("the image format {f:?} (a packed format)"))
+                    self.unsupported(inst, format!("the image format {f:?}"))
                 })?)
             }
             _ => return Err(self.invalid(inst, "OpTypeImage without an Image Format")),

@@ -99,7 +99,8 @@ pub enum ChannelKind {
     Float,
 }
 
-/// A texel format: 1 to 4 channels of one width, tightly packed in r, g, b, a order.
+/// A texel format: 1 to 4 channels of one width, tightly packed in r, g, b, a order; or a
+/// packed format, whose channels share one 32-bit word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct TexelFormat {
     /// The SPIR-V ImageFormat name in lower case (`rgba8`, `r32ui`, `rgba16f`).
@@ -107,13 +108,52 @@ pub struct TexelFormat {
     /// The SPIR-V ImageFormat value.
     pub spirv: u32,
     pub channels: u8,
+    /// Bits per channel; for a packed format, of the whole texel word.
     pub bits: u8,
     pub kind: ChannelKind,
+    /// A packed format's channel widths, r from bit 0 up. Its `Float` channels are the
+    /// unsigned 11- and 10-bit floats of Vulkan's B10G11R11_UFLOAT_PACK32.
+    pub packed: Option<[u8; 4]>,
 }
 
 impl TexelFormat {
     pub fn texel_bytes(&self) -> u32 {
+        if self.packed.is_some() {
+            return u32::from(self.bits) / 8;
+        }
         u32::from(self.channels) * u32::from(self.bits) / 8
+    }
+
+    /// Bits of channel `c` (0 = r).
+    pub fn channel_bits(&self, c: usize) -> u32 {
+        match self.packed {
+            Some(w) => u32::from(w.get(c).copied().unwrap_or(0)),
+            None => u32::from(self.bits),
+        }
+    }
+
+    /// A packed texel word's channels, r first.
+    pub fn unpack(&self, word: u64) -> [u64; 4] {
+        let mut out = [0; 4];
+        let mut at = 0;
+        for (c, o) in out.iter_mut().enumerate().take(usize::from(self.channels)) {
+            let b = self.channel_bits(c);
+            *o = (word >> at) & ((1u64 << b) - 1);
+            at += b;
+        }
+        out
+    }
+
+    /// The packed texel word holding channels `raw` (each already within its width).
+    pub fn pack(&self, raw: [u64; 4]) -> u64 {
+        let mut word = 0;
+        let mut at = 0;
+        for (c, r) in raw.iter().enumerate().take(usize::from(self.channels)) {
+            let b = self.channel_bits(c);
+            word |= (r & ((1u64 << b) - 1)) << at;
+            at += b;
+        }
+        word
     }
 
     /// The scalar one channel is stored as.
@@ -165,13 +205,70 @@ const fn f(
         channels,
         bits,
         kind,
+        packed: None,
     }
+}
+
+const fn packed(
+    name: &'static str,
+    spirv: u32,
+    widths: [u8; 4],
+    channels: u8,
+    kind: ChannelKind,
+) -> TexelFormat {
+    TexelFormat {
+        name,
+        spirv,
+        channels,
+        bits: 32,
+        kind,
+        packed: Some(widths),
+    }
+}
+
+/// An unsigned small float of `width` bits (5 exponent bits, bias 15, no sign: 11 and 10
+/// bits in R11fG11fB10f) as a number.
+pub fn ufloat_to_f64(raw: u64, width: u32) -> f64 {
+    let m_bits = width - 5;
+    let e = (raw >> m_bits) & 31;
+    let m = raw & ((1 << m_bits) - 1);
+    match e {
+        0 => m as f64 * 2f64.powi(-14 - m_bits as i32),
+        31 if m == 0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (m + (1 << m_bits)) as f64 * 2f64.powi(e as i32 - 15 - m_bits as i32),
+    }
+}
+
+/// A number as an unsigned small float of `width` bits, rounded to nearest even: negative
+/// numbers and -0 become 0 (as Vulkan converts them), NaN stays NaN, too large is infinity.
+pub fn ufloat_from_f64(x: f64, width: u32) -> u64 {
+    let m_bits = width - 5;
+    let inf = 31u64 << m_bits;
+    if x.is_nan() {
+        return inf | 1 << (m_bits - 1);
+    }
+    if x <= 0.0 {
+        return 0;
+    }
+    if x.is_infinite() {
+        return inf;
+    }
+    // Below 2^-14 the steps are 2^(-14 - m_bits); above, the significand has m_bits + 1 bits.
+    // Either way the code counts up without a gap, so a carry into the exponent is right.
+    let code = if x < 2f64.powi(-14) {
+        (x * 2f64.powi(14 + m_bits as i32)).round_ties_even() as u64
+    } else {
+        let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        let sig = (x * 2f64.powi(m_bits as i32 - e)).round_ties_even() as u64;
+        (((e + 15) as u64) << m_bits) + sig - (1 << m_bits)
+    };
+    code.min(inf)
 }
 
 use ChannelKind::{Float, Sint, Snorm, Uint, Unorm};
 
-/// The SPIR-V image formats Lanescope stores (the packed ones, R11fG11fB10f, Rgb10A2 and
-/// Rgb10a2ui, are not among them).
+/// The SPIR-V image formats Lanescope stores: all the ImageFormat values of a compute shader.
 pub const FORMATS: &[TexelFormat] = &[
     f("rgba32f", 1, 4, 32, Float),
     f("rgba16f", 2, 4, 16, Float),
@@ -211,6 +308,9 @@ pub const FORMATS: &[TexelFormat] = &[
     f("r8ui", 39, 1, 8, Uint),
     f("r64ui", 40, 1, 64, Uint),
     f("r64i", 41, 1, 64, Sint),
+    packed("r11fg11fb10f", 8, [11, 11, 10, 0], 3, Float),
+    packed("rgb10a2", 11, [10, 10, 10, 2], 4, Unorm),
+    packed("rgb10a2ui", 34, [10, 10, 10, 2], 4, Uint),
 ];
 
 /// An image the host binds: its format, extent and samples per texel. Texels are tightly

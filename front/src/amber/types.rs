@@ -171,6 +171,16 @@ impl DataType {
         let Some((comps, mode)) = s.split_once('_') else {
             return bad();
         };
+        // A packed image format: each element is one texel word, given as a uint32.
+        if mode.ends_with("_PACK32") && texel_format_of(s).is_ok() {
+            return Ok(Self {
+                scalar: Scalar::U32,
+                rows: 1,
+                cols: 1,
+                array: false,
+                name: s.to_string(),
+            });
+        }
         if mode.contains('_') || mode.contains("PACK") {
             return Err(format!(
                 "format `{s}` (packed and depth/stencil formats are image data)"
@@ -310,15 +320,26 @@ impl DataType {
     }
 }
 
+fn by_name(name: &str) -> TexelFormat {
+    TexelFormat::by_name(name).expect("a format of the core's table")
+}
+
 /// The image format Lanescope stores for the Vulkan format `name` (`R8G8B8A8_UNORM` is
-/// `rgba8`, `R32_UINT` is `r32ui`), or why there is none: Lanescope's images hold R, RG or
-/// RGBA channels of one width, unsigned or signed normalized, integer or float.
+/// `rgba8`, `R32_UINT` is `r32ui`, `B10G11R11_UFLOAT_PACK32` is `r11fg11fb10f`), or why there
+/// is none: Lanescope's images hold R, RG or RGBA channels of one width, unsigned or signed
+/// normalized, integer or float, or one of SPIR-V's three packed formats.
 pub fn texel_format_of(name: &str) -> Result<TexelFormat, String> {
     let Some((comps, mode)) = name.split_once('_') else {
         return Err(format!("`{name}` is not a Vulkan format name"));
     };
+    match name {
+        "B10G11R11_UFLOAT_PACK32" => return Ok(by_name("r11fg11fb10f")),
+        "A2B10G10R10_UNORM_PACK32" => return Ok(by_name("rgb10a2")),
+        "A2B10G10R10_UINT_PACK32" => return Ok(by_name("rgb10a2ui")),
+        _ => {}
+    }
     if mode.contains("PACK") {
-        return Err("a packed format".into());
+        return Err("a packed format with no SPIR-V image format".into());
     }
     if mode.contains("BLOCK") {
         return Err("a block-compressed format".into());
@@ -620,8 +641,11 @@ mod tests {
         }
         assert!(DataType::parse("vec5<float>").is_err());
         assert!(DataType::parse("mat2x2<vec2<float>>").is_err());
-        let e = DataType::parse("B10G11R11_UFLOAT_PACK32").unwrap_err();
+        let e = DataType::parse("E5B9G9R9_UFLOAT_PACK32").unwrap_err();
         assert!(e.contains("packed"), "{e}");
+        // A packed image format is a buffer of texel words.
+        let t = DataType::parse("B10G11R11_UFLOAT_PACK32").unwrap();
+        assert_eq!((t.scalar, t.rows, t.cols), (Scalar::U32, 1, 1));
     }
 
     #[test]
@@ -661,12 +685,15 @@ mod tests {
             ("R16G16_UNORM", "rg16"),
             ("R64_UINT", "r64ui"),
             ("R64_SINT", "r64i"),
+            ("B10G11R11_UFLOAT_PACK32", "r11fg11fb10f"),
+            ("A2B10G10R10_UNORM_PACK32", "rgb10a2"),
+            ("A2B10G10R10_UINT_PACK32", "rgb10a2ui"),
         ] {
             assert_eq!(texel_format_of(vk).map(|t| t.name), Ok(spirv), "{vk}");
         }
         for (vk, why) in [
             ("B8G8R8A8_UNORM", "BGRA order"),
-            ("A2B10G10R10_UNORM_PACK32", "packed"),
+            ("R5G6B5_UNORM_PACK16", "packed"),
             ("D24_UNORM_S8_UINT", "mixed"),
             ("D32_SFLOAT", "depth"),
             ("R8G8B8_UINT", "3-channel"),
