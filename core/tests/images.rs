@@ -437,7 +437,12 @@ fn packed_formats_pack_round_and_unpack() {
         [1.0, 0.5, -2.0, 1.0],
         [0.0, 65024.0, 70000.0, 0.0],
         [2f32.powi(-16), 2f32.powi(-16), 2f32.powi(-16), 0.5],
-        [1.0 + 1.0 / 128.0, 1.0 + 3.0 / 128.0, 1.0 + 3.0 / 128.0, 0.34],
+        [
+            1.0 + 1.0 / 128.0,
+            1.0 + 3.0 / 128.0,
+            1.0 + 3.0 / 128.0,
+            0.34,
+        ],
         [100.3, 0.1, 3.0, 0.66],
         [-0.0, 1e-9, 0.75, 0.2],
         [65535.0, 64000.0, 64600.0, 1.5],
@@ -455,7 +460,11 @@ fn packed_formats_pack_round_and_unpack() {
         [2f32.powi(-10), 5.5, 0.296875],
     ];
     let texels = |format: &str| image(0, 0, format, [8, 1, 1], vec![0; 32]);
-    let mut images = vec![texels("r11fg11fb10f"), texels("rgb10a2"), texels("rgb10a2ui")];
+    let mut images = vec![
+        texels("r11fg11fb10f"),
+        texels("rgb10a2"),
+        texels("rgb10a2ui"),
+    ];
     for (k, img) in images.iter_mut().enumerate() {
         img.binding = k as u32;
     }
@@ -478,12 +487,22 @@ fn packed_formats_pack_round_and_unpack() {
         let t = &src[7 - i];
         let got = |base: usize, c: usize| out[base + i * 4 + c];
         for c in 0..3 {
-            assert_eq!(f32::from_bits(got(0, c)), small[7 - i][c], "r11fg11fb10f texel {} channel {c}", 7 - i);
+            assert_eq!(
+                f32::from_bits(got(0, c)),
+                small[7 - i][c],
+                "r11fg11fb10f texel {} channel {c}",
+                7 - i
+            );
         }
         assert_eq!(f32::from_bits(got(0, 3)), 1.0, "r11fg11fb10f has no alpha");
         for c in 0..4 {
             let bits = if c == 3 { 2 } else { 10 };
-            assert_eq!(f32::from_bits(got(32, c)), unorm(t[c], bits), "rgb10a2 texel {} channel {c}", 7 - i);
+            assert_eq!(
+                f32::from_bits(got(32, c)),
+                unorm(t[c], bits),
+                "rgb10a2 texel {} channel {c}",
+                7 - i
+            );
             let ui = ((t[c].abs() * 100.0) as u32) & ((1 << bits) - 1);
             assert_eq!(got(64, c), ui, "rgb10a2ui texel {} channel {c}", 7 - i);
         }

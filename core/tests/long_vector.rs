@@ -3,7 +3,7 @@
 //! assembly (data/asm/long_vector.spvasm), assembled in-process; the spirv-val of these
 //! machines predates the extension.
 
-use lanescope_core::{load, Bindings, Config, LoadOptions, LoadError, Simulator, SpecValue};
+use lanescope_core::{load, Bindings, Config, LoadError, LoadOptions, Simulator, SpecValue};
 use std::sync::Arc;
 
 fn module() -> Vec<u8> {
@@ -45,7 +45,9 @@ fn run(n: Option<u64>) -> Vec<f32> {
 
 /// What the module computes for length `n`, with x = 1, 2, ... 16 in the buffer.
 fn model(n: usize) -> Vec<f32> {
-    let mut out: Vec<f32> = (0..40).map(|i| if i < 16 { i as f32 + 1.0 } else { 0.0 }).collect();
+    let mut out: Vec<f32> = (0..40)
+        .map(|i| if i < 16 { i as f32 + 1.0 } else { 0.0 })
+        .collect();
     let x: Vec<f32> = (0..n).map(|i| i as f32 + 1.0).collect();
     let y: Vec<f32> = x.iter().map(|v| v * v + v).collect();
     for i in 0..n {

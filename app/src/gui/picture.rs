@@ -21,7 +21,9 @@ pub fn texel_values(d: &ImageDesc, data: &[u8], index: usize) -> Vec<f64> {
         u64::from_le_bytes(b)
     };
     // A packed format's channels share one word; the others each have their own bytes.
-    let packed = f.packed.map(|_| f.unpack(read(base, f.texel_bytes() as usize)));
+    let packed = f
+        .packed
+        .map(|_| f.unpack(read(base, f.texel_bytes() as usize)));
     (0..f.channels as usize)
         .map(|c| {
             let bits = f.channel_bits(c);

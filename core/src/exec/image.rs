@@ -12,7 +12,8 @@ use super::step::Ctx;
 use super::Mask;
 use crate::float::{self, Format, Round};
 use crate::program::image::{
-    AddressMode, ChannelKind, Dim, Filter, ImageDesc, ufloat_from_f64, ufloat_to_f64, ImageInst, ImageOp, SamplerDesc,
+    ufloat_from_f64, ufloat_to_f64, AddressMode, ChannelKind, Dim, Filter, ImageDesc, ImageInst,
+    ImageOp, SamplerDesc,
 };
 use crate::program::{decode_ptr, encode_ptr, Leaf, Space};
 use crate::trace::DiagCode;
@@ -150,7 +151,12 @@ fn write_texel(
     let ty = f.channel_ty();
     let p = encode_ptr(Space::Buffer, region, off);
     let mut raw = [0u64; 4];
-    for (c, (v, out)) in value.iter().zip(&mut raw).enumerate().take(usize::from(f.channels)) {
+    for (c, (v, out)) in value
+        .iter()
+        .zip(&mut raw)
+        .enumerate()
+        .take(usize::from(f.channels))
+    {
         let b = f.channel_bits(c);
         *out = match f.kind {
             ChannelKind::Uint | ChannelKind::Sint => *v & bitmask(b),

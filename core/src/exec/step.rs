@@ -668,14 +668,34 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             let konst = steps.iter().fold(0i64, |o, st| match *st {
                 AccessStep::Const(k) => o.wrapping_add(i64::from(k)),
                 AccessStep::Shift(d) => o.wrapping_add(d),
-                AccessStep::Dyn { .. } => o,
+                AccessStep::Dyn { .. } | AccessStep::Descriptor { .. } => o,
             });
             each(c.mask, c.full, s, |l| {
-                let p = regs[r(*base, l)];
+                let mut p = regs[r(*base, l)];
                 let mut off = konst;
                 for st in steps {
                     match *st {
                         AccessStep::Const(_) | AccessStep::Shift(_) => {}
+                        AccessStep::Descriptor {
+                            index,
+                            bits,
+                            signed,
+                            count,
+                        } => {
+                            let raw = regs[r(index, l)];
+                            let i = if signed {
+                                sext(raw, u32::from(bits))
+                            } else {
+                                (raw & bitmask(u32::from(bits))) as i64
+                            };
+                            // The elements are consecutive regions; outside the array the
+                            // pointer stays at element 0, with the diagnostic below.
+                            if (0..i64::from(count)).contains(&i) {
+                                p = p.wrapping_add((i as u64) << 32);
+                            } else {
+                                bad |= 1 << l;
+                            }
+                        }
                         AccessStep::Dyn {
                             index,
                             bits,

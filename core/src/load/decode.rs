@@ -162,6 +162,7 @@ impl Ctx<'_> {
                     pointee: *pointee,
                     layout: Layout::Plain,
                     space: super::space_of(*storage_class),
+                    descriptors: None,
                 },
             )),
             _ => {
@@ -709,6 +710,7 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                     pointee,
                     layout: Layout::Plain,
                     space: Space::Invocation,
+                    descriptors: None,
                 },
             );
             let init = match inst.operands.get(1) {

@@ -188,6 +188,7 @@ pub(super) fn lower_image(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option
                     pointee,
                     layout: Layout::Plain,
                     space: Space::Buffer,
+                    descriptors: None,
                 },
             );
         }

@@ -169,6 +169,48 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
             }
         }
     }
+    let mut picked = info.descriptors.is_none();
+    if let Some(count) = info.descriptors {
+        // The first index picks the buffer of a descriptor array.
+        if first != 1 {
+            return Err(cx.unsupported(
+                inst,
+                "an OpPtrAccessChain on a descriptor array (it would step across arrays)",
+            ));
+        }
+        if let Some(Operand::IdRef(id)) = inst.operands.get(1) {
+            let (index, _, ti) = cx.value(inst, *id)?;
+            let ity = cx.elem_ty(ti);
+            if let Some((ct, v)) = cx.consts.get(id) {
+                let cty = cx.elem_ty(*ct);
+                let raw = v.first().copied().unwrap_or(0);
+                let i = if cty.is_signed() {
+                    crate::value::sext(raw, cty.bits())
+                } else {
+                    raw as i64
+                };
+                if !(0..i64::from(count)).contains(&i) {
+                    return Err(cx.invalid(
+                        inst,
+                        format!("constant index {i} outside a descriptor array of {count}"),
+                    ));
+                }
+            }
+            steps.push(AccessStep::Descriptor {
+                index,
+                bits: ity.bits() as u8,
+                signed: ity.is_signed(),
+                count,
+            });
+            let (_, sub_layout, elem, _) = cx.types.element_step(t, layout).ok_or_else(|| {
+                cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t)))
+            })?;
+            t = elem;
+            layout = sub_layout;
+            first = 2;
+            picked = true;
+        }
+    }
     for k in first..inst.operands.len() {
         let id = cx.id_op(inst, k)?;
         let constant = cx
@@ -238,6 +280,7 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
             pointee: t,
             layout,
             space: info.space,
+            descriptors: (!picked).then_some(info.descriptors).flatten(),
         },
     );
     Ok(Inst::AccessChain { dst, base, steps })

@@ -351,11 +351,10 @@ impl Ctx<'_> {
         }
         let format = match inst.operands.get(6) {
             Some(Operand::ImageFormat(rspirv::spirv::ImageFormat::Unknown)) | None => None,
-            Some(Operand::ImageFormat(f)) => {
-                Some(TexelFormat::by_spirv(*f as u32).ok_or_else(|| {
-                    self.unsupported(inst, format!("the image format {f:?}"))
-                })?)
-            }
+            Some(Operand::ImageFormat(f)) => Some(
+                TexelFormat::by_spirv(*f as u32)
+                    .ok_or_else(|| self.unsupported(inst, format!("the image format {f:?}")))?,
+            ),
             _ => return Err(self.invalid(inst, "OpTypeImage without an Image Format")),
         };
         Ok(ImageType {
@@ -721,27 +720,31 @@ impl Ctx<'_> {
         if storage_class == StorageClass::UniformConstant as u32 {
             return self.image_global(inst, var, ty, pointee);
         }
+        let mut var_descriptors = None;
         let ptr_value = match space {
             Space::Buffer => {
-                // Each element of an array of buffer descriptors is a buffer of its own.
-                let array = match self.types.get(pointee) {
-                    Type::Array { elem, len, .. } => Some((*elem, format!("an array of {len}"))),
-                    Type::RuntimeArray { elem, .. } => {
-                        Some((*elem, "a runtime-sized array of".to_string()))
+                // Each element of an array of buffer descriptors is a buffer of its own: one
+                // resource per element, consecutive, so the first index picks the resource.
+                let mut descriptors = None;
+                let mut block = pointee;
+                match self.types.get(pointee) {
+                    Type::Array { elem, len, .. } if self.is_block(*elem) => {
+                        descriptors = Some(*len);
+                        block = *elem;
                     }
-                    _ => None,
-                };
-                if let Some((elem, n)) = array {
-                    let t = self.types.spirv_ids[elem as usize];
-                    if self.has_deco(t, Decoration::Block).is_some()
-                        || self.has_deco(t, Decoration::BufferBlock).is_some()
-                    {
+                    Type::RuntimeArray { elem, .. } if self.is_block(*elem) => {
                         return Err(self.unsupported(
                             inst,
-                            format!("{n} buffer descriptors at one binding (descriptor arrays)"),
+                            "a runtime-sized array of buffer descriptors (give the array a size)",
                         ));
                     }
+                    _ => {}
                 }
+                if descriptors.is_some() && storage_class == StorageClass::PushConstant as u32 {
+                    return Err(self.invalid(inst, "an array of push constant blocks"));
+                }
+                let pointee = block;
+                let size = self.types.size(block);
                 let set = self.deco_lit(rid, Decoration::DescriptorSet).unwrap_or(0);
                 let binding = self.deco_lit(rid, Decoration::Binding).unwrap_or(0);
                 let push = storage_class == StorageClass::PushConstant as u32;
@@ -777,37 +780,68 @@ impl Ctx<'_> {
                     };
                 // Several declarations may alias one binding (a buffer viewed as two types):
                 // they share one resource, as they share one buffer on a device.
+                let count = descriptors.unwrap_or(1);
                 let existing = self.resources.iter().position(|r| {
                     !push && !r.push_constant && r.set == set && r.binding == binding
                 });
-                if let Some(i) = existing {
-                    let r = &mut self.resources[i];
-                    r.min_size = r.min_size.max(size);
-                    r.runtime_array_stride = r.runtime_array_stride.max(runtime_array_stride);
-                    r.name = format!("{} | {}", r.name, name);
-                    r.read_only &= read_only;
-                    var.binding = Some((set, binding));
-                    var.resource = Some(i as u32);
-                    encode_ptr(Space::Buffer, i as u32, 0)
+                let first = if let Some(i) = existing {
+                    let same_shape = (i..i + count as usize).all(|k| {
+                        self.resources.get(k).is_some_and(|r| {
+                            (r.set, r.binding) == (set, binding)
+                                && r.element == descriptors.map(|_| (k - i) as u32)
+                        })
+                    }) && self
+                        .resources
+                        .get(i + count as usize)
+                        .is_none_or(|r| (r.set, r.binding) != (set, binding));
+                    if !same_shape {
+                        return Err(self.unsupported(
+                            inst,
+                            format!("set {set} binding {binding} declared both as a descriptor array and otherwise, or as arrays of different lengths"),
+                        ));
+                    }
+                    for r in &mut self.resources[i..i + count as usize] {
+                        r.min_size = r.min_size.max(size);
+                        r.runtime_array_stride = r.runtime_array_stride.max(runtime_array_stride);
+                        r.read_only &= read_only;
+                        let old = r.name.split('[').next().unwrap_or_default().to_string();
+                        let joined = format!("{old} | {name}");
+                        r.name = match r.element {
+                            Some(k) => format!("{joined}[{k}]"),
+                            None => joined,
+                        };
+                    }
+                    i as u32
                 } else {
                     let index = self.resources.len() as u32;
-                    self.resources.push(Resource {
-                        var: rid,
-                        name: name.clone(),
-                        set,
-                        binding,
-                        push_constant: push,
-                        uniform: storage_class == StorageClass::Uniform as u32,
-                        read_only,
-                        min_size: size,
-                        runtime_array_stride,
-                        image: None,
-                        sampler: false,
-                    });
-                    var.binding = (!push).then_some((set, binding));
-                    var.resource = Some(index);
-                    encode_ptr(Space::Buffer, index, 0)
-                }
+                    if index as usize + count as usize > 1 << 20 {
+                        return Err(self.unsupported(inst, "more than 2^20 buffer descriptors"));
+                    }
+                    for k in 0..count {
+                        self.resources.push(Resource {
+                            var: rid,
+                            name: match descriptors {
+                                Some(_) => format!("{name}[{k}]"),
+                                None => name.clone(),
+                            },
+                            set,
+                            binding,
+                            push_constant: push,
+                            uniform: storage_class == StorageClass::Uniform as u32,
+                            read_only,
+                            min_size: size,
+                            runtime_array_stride,
+                            image: None,
+                            sampler: false,
+                            element: descriptors.map(|_| k),
+                        });
+                    }
+                    index
+                };
+                var_descriptors = descriptors;
+                var.binding = (!push).then_some((set, binding));
+                var.resource = Some(first);
+                encode_ptr(Space::Buffer, first, 0)
             }
             Space::Workgroup
                 if self.explicit_workgroup_layout
@@ -898,6 +932,7 @@ impl Ctx<'_> {
                 pointee,
                 layout: Layout::Plain,
                 space,
+                descriptors: var_descriptors,
             },
         );
         Ok(())
@@ -957,6 +992,7 @@ impl Ctx<'_> {
             runtime_array_stride: None,
             image,
             sampler,
+            element: None,
         });
         var.space = Space::Buffer;
         var.size = 0;
@@ -972,6 +1008,7 @@ impl Ctx<'_> {
                 pointee,
                 layout: Layout::Plain,
                 space: Space::Buffer,
+                descriptors: None,
             },
         );
         Ok(())

@@ -495,6 +495,9 @@ pub(crate) struct PtrInfo {
     pub pointee: TypeId,
     pub layout: Layout,
     pub space: Space,
+    /// The pointer is a descriptor array variable of this many buffers: its first index
+    /// picks a buffer (a resource), not a byte offset.
+    pub descriptors: Option<u32>,
 }
 
 /// Decorations of one id (or struct member): each with its literal operands.
@@ -764,6 +767,13 @@ impl<'m> Ctx<'m> {
         Ok(slot)
     }
 
+    /// Whether type `t` is a Block or BufferBlock struct (a buffer's interface type).
+    fn is_block(&self, t: TypeId) -> bool {
+        let id = self.types.spirv_ids[t as usize];
+        self.has_deco(id, Decoration::Block).is_some()
+            || self.has_deco(id, Decoration::BufferBlock).is_some()
+    }
+
     fn has_deco(&self, id: u32, d: Decoration) -> Option<&Vec<u32>> {
         self.decos
             .get(&id)?
@@ -949,6 +959,7 @@ impl<'m> Ctx<'m> {
                             pointee,
                             layout: Layout::Plain,
                             space: space_of(storage_class),
+                            descriptors: None,
                         },
                     );
                 }

@@ -210,6 +210,14 @@ pub enum AccessStep {
         len: Option<u32>,
         element: bool,
     },
+    /// The index into a descriptor array, read from a slot: it moves the pointer to the
+    /// index-th of `count` consecutive buffer resources (always the first step).
+    Descriptor {
+        index: Opnd,
+        bits: u8,
+        signed: bool,
+        count: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -555,7 +563,9 @@ impl Inst {
             Inst::AccessChain { steps, .. } => steps
                 .iter()
                 .filter_map(|s| match s {
-                    AccessStep::Dyn { index, .. } => Some((*index, 1)),
+                    AccessStep::Dyn { index, .. } | AccessStep::Descriptor { index, .. } => {
+                        Some((*index, 1))
+                    }
                     AccessStep::Const(_) | AccessStep::Shift(_) => None,
                 })
                 .collect(),

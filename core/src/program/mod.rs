@@ -148,6 +148,16 @@ pub struct Resource {
     pub image: Option<image::ImageType>,
     /// A sampler (alone, or with `image`: a combined image sampler).
     pub sampler: bool,
+    /// Element `k` of a descriptor array at (set, binding); the array's elements are
+    /// consecutive resources. `None` for a binding of one descriptor.
+    pub element: Option<u32>,
+}
+
+impl Resource {
+    /// The array element this resource is bound at (0 for a single descriptor).
+    pub fn element(&self) -> u32 {
+        self.element.unwrap_or(0)
+    }
 }
 
 #[derive(Clone, Debug)]

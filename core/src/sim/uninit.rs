@@ -112,7 +112,9 @@ impl Simulator {
                 let idx: Vec<u32> = steps
                     .iter()
                     .filter_map(|st| match st {
-                        AccessStep::Dyn { index, .. } => Some(*index),
+                        AccessStep::Dyn { index, .. } | AccessStep::Descriptor { index, .. } => {
+                            Some(*index)
+                        }
                         AccessStep::Const(_) | AccessStep::Shift(_) => None,
                     })
                     .collect();
