@@ -104,7 +104,7 @@ pub fn explore(
             .iter()
             .filter(|r| !r.push_constant)
             .filter_map(|r| {
-                let b = sim.buffer(r.set, r.binding)?;
+                let b = sim.resource_buffer(r)?;
                 Some((
                     r.set,
                     r.binding,

@@ -91,10 +91,28 @@ fn an_unimplemented_extended_instruction_set_is_refused_by_name() {
 }
 
 #[test]
-fn descriptor_arrays_are_refused() {
-    let e = load(&data("descriptor_array.spv"), &LoadOptions::default()).unwrap_err();
+fn a_runtime_sized_descriptor_array_is_refused_and_a_sized_one_runs() {
+    // data/descriptor_array.spvasm: four buffers at one binding; the store reaches element 1.
+    let prog = Arc::new(load(&data("descriptor_array.spv"), &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 4])],
+        elements: (1..4).map(|e| (0, 0, e, vec![0; 4])).collect(),
+        ..Bindings::default()
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    sim.run(1000).unwrap();
+    assert_eq!(sim.buffer_element(0, 0, 1), Some(&[4, 0, 0, 0][..]));
+    assert_eq!(sim.buffer_element(0, 0, 0), Some(&[0; 4][..]));
+    // The same with the array unsized: the number of buffers is not in the module.
+    let text = include_str!("data/descriptor_array.spvasm").replace(
+        "%arr = OpTypeArray %B %uint_4",
+        "%arr = OpTypeRuntimeArray %B",
+    );
+    let words = lanescope_core::spvtext::assemble(&text, &Default::default()).unwrap();
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let e = load(&bytes, &LoadOptions::default()).unwrap_err();
     assert!(
-        unsupported(&e).contains("array of 4 buffer descriptors"),
+        unsupported(&e).contains("a runtime-sized array of buffer descriptors"),
         "{e}"
     );
 }

@@ -43,7 +43,7 @@ pub struct InputsState {
     fill_value: String,
     seed: u64,
     /// An import under way: the (set, binding) it goes to and the file.
-    pub import: Option<((u32, u32), super::dialog::Pending<super::Picked>)>,
+    pub import: Option<((u32, u32, u32), super::dialog::Pending<super::Picked>)>,
 }
 
 impl Default for InputsState {
@@ -503,16 +503,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if r.push_constant {
             continue;
         }
-        let Some(bi) = s
-            .initial
-            .buffers
-            .iter()
-            .position(|b| b.0 == r.set && b.1 == r.binding)
-        else {
+        let slot = (r.set, r.binding, r.element());
+        let Some(len) = s.initial.bytes(slot.0, slot.1, slot.2).map(Vec::len) else {
             continue;
         };
         ui.separator();
-        let len = s.initial.buffers[bi].2.len();
         ui.label(
             egui::RichText::new(format!(
                 "set {} binding {} `{}` ({len} bytes{})",
@@ -523,7 +518,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ))
             .strong(),
         );
-        let current = s.sim().buffer(r.set, r.binding).map(<[u8]>::to_vec);
+        let current = s.sim().resource_buffer(r).map(<[u8]>::to_vec);
         let limit = *st.shown.get(&ri).unwrap_or(&PAGE);
         let fields = program.resource_fields(ri, len as u64, limit);
         ui.horizontal_wrapped(|ui| {
@@ -536,8 +531,10 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     .on_hover_text("length of the runtime array at the block's end")
                     .changed()
                 {
-                    resize(&mut s.initial.buffers[bi].2, start, stride, n);
-                    restart = true;
+                    if let Some(b) = s.initial.bytes_mut(slot.0, slot.1, slot.2) {
+                        resize(b, start, stride, n);
+                        restart = true;
+                    }
                 }
             }
             let fill_label = ui.label("fill").id;
@@ -566,7 +563,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .on_hover_text("Set every declared value of this buffer")
                 .clicked()
             {
-                let b = &mut s.initial.buffers[bi].2;
+                let mut none = Vec::new();
+                let b = s.initial.bytes_mut(slot.0, slot.1, slot.2).unwrap_or(&mut none);
                 match fill(&program, ri, b, st.fill, &st.fill_value, st.seed) {
                     Ok(()) => restart = true,
                     Err(e) => error = Some(format!("fill `{}`: {e}", r.name)),
@@ -577,7 +575,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .on_hover_text("Numbers (whitespace- or comma-separated, or a JSON array) read as the declared types, or raw bytes from a .bin file")
                 .clicked()
             {
-                start_import = Some((r.set, r.binding));
+                start_import = Some(slot);
             }
             ui.menu_button("Export", |ui| {
                 let data = current.clone().unwrap_or_default();
@@ -606,7 +604,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.end_row();
                 for f in &fields.fields {
                     let l = field_row(ui, f);
-                    let init = &mut s.initial.buffers[bi].2;
+                    let mut none = Vec::new();
+                    let init = s
+                        .initial
+                        .bytes_mut(slot.0, slot.1, slot.2)
+                        .unwrap_or(&mut none);
                     let shown = value::format_scalar(f.ty, read(init, f.offset, f.ty));
                     if let Some(t) = cell(
                         ui,
@@ -716,24 +718,29 @@ pub fn poll_import(app: &mut LanescopeApp) {
 /// numbers otherwise.
 pub fn import_file(
     app: &mut LanescopeApp,
-    (set, binding): (u32, u32),
+    (set, binding, element): (u32, u32, u32),
     name: &str,
     bytes: Vec<u8>,
 ) -> Result<String, String> {
     let s = app.session.as_mut().ok_or("no module is open")?;
     let program = std::sync::Arc::clone(&s.program);
+    let at = if element == 0 {
+        format!("set {set} binding {binding}")
+    } else {
+        format!("set {set} binding {binding} element {element}")
+    };
     let ri = program
         .resources
         .iter()
-        .position(|r| !r.push_constant && r.set == set && r.binding == binding)
-        .ok_or_else(|| format!("the shader has no buffer at set {set} binding {binding}"))?;
+        .position(|r| {
+            !r.push_constant && (r.set, r.binding, r.element()) == (set, binding, element)
+        })
+        .ok_or_else(|| format!("the shader has no buffer at {at}"))?;
     let r = &program.resources[ri];
     let buf = s
         .initial
-        .buffers
-        .iter_mut()
-        .find(|b| b.0 == set && b.1 == binding)
-        .ok_or_else(|| format!("no buffer is bound at set {set} binding {binding}"))?;
+        .bytes_mut(set, binding, element)
+        .ok_or_else(|| format!("no buffer is bound at {at}"))?;
     let max = app.settings.max_buffer_mib.saturating_mul(1 << 20);
     let lower = name.to_ascii_lowercase();
     if lower.ends_with(".bin") || lower.ends_with(".raw") {
@@ -750,7 +757,7 @@ pub fn import_file(
             b.resize(r.min_size as usize, 0);
         }
         let n = b.len();
-        buf.2 = b;
+        *buf = b;
         return Ok(format!(
             "`{}`: {n} bytes from {name}{}",
             r.name,
@@ -764,7 +771,7 @@ pub fn import_file(
     let text = String::from_utf8(bytes).map_err(|_| {
         "not text: numbers are read from text (whitespace- or comma-separated, or a JSON array); raw bytes from a .bin file".to_owned()
     })?;
-    let mut b = buf.2.clone();
+    let mut b = buf.clone();
     let n = import_numbers(&program, ri, &mut b, &text)?;
     if b.len() as u64 > max {
         return Err(format!(
@@ -773,7 +780,7 @@ pub fn import_file(
             max >> 20
         ));
     }
-    buf.2 = b;
+    *buf = b;
     Ok(format!("`{}`: {n} values from {name}", r.name))
 }
 

@@ -1004,7 +1004,7 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 s.sim()
                     .buffer_addresses()
                     .into_iter()
-                    .find(|a| (a.set, a.binding) == (r.set, r.binding))
+                    .find(|a| (a.set, a.binding, a.element) == (r.set, r.binding, r.element()))
             })
             .flatten()
             .map_or_else(String::new, |a| format!(" at {:#x}", a.address));
@@ -1012,7 +1012,7 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             "set {} binding {} `{}`{address}",
             r.set, r.binding, r.name
         ));
-        let Some(data) = s.sim().buffer(r.set, r.binding).map(<[u8]>::to_vec) else {
+        let Some(data) = s.sim().resource_buffer(r).map(<[u8]>::to_vec) else {
             continue;
         };
         let prev = s.previous_buffers.get(ri).cloned();
@@ -1103,7 +1103,7 @@ fn failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.weak("the open run does not bind this buffer");
                 return;
             };
-            let writer = s.sim().last_write(set, binding, at);
+            let writer = s.sim().last_write(set, binding, 0, at);
             let b = ui.add_enabled(writer.is_some(), egui::Button::new("Last write").small());
             let b = if writer.is_some() {
                 b.on_hover_text(format!(

@@ -198,6 +198,20 @@ fn carry_buffers(
             }
         }
     }
+    for (set, binding, element, bytes) in &mut fresh.elements {
+        if let Some(kept) = old.bytes(*set, *binding, *element) {
+            let min = bytes.len().min(
+                p.resources
+                    .iter()
+                    .find(|r| (r.set, r.binding, r.element()) == (*set, *binding, *element))
+                    .map_or(0, |r| r.min_size as usize),
+            );
+            *bytes = kept.clone();
+            if bytes.len() < min {
+                bytes.resize(min, 0);
+            }
+        }
+    }
     let pc = p
         .resources
         .iter()
@@ -337,7 +351,7 @@ impl Session {
         let sim = self.history.sim();
         self.previous_buffers = resources
             .iter()
-            .map(|r| sim.buffer(r.set, r.binding).unwrap_or_default().to_vec())
+            .map(|r| sim.resource_buffer(r).unwrap_or_default().to_vec())
             .collect();
     }
 

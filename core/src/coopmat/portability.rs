@@ -115,7 +115,7 @@ pub fn check(
                     .iter()
                     .filter(|r| !r.push_constant)
                     .filter_map(|r| {
-                        sim.buffer(r.set, r.binding)
+                        sim.resource_buffer(r)
                             .map(|b| (r.set, r.binding, b.to_vec()))
                     })
                     .collect();

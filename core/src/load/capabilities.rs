@@ -37,6 +37,13 @@ pub const IMPLEMENTED: &[C] = &[
     C::VariablePointersStorageBuffer,
     C::PhysicalStorageBufferAddresses,
     C::LongVectorEXT,
+    // Descriptor arrays of buffers, indexed by any value (each lane is simulated on its own, so
+    // the NonUniform decoration changes nothing).
+    C::ShaderNonUniform,
+    C::StorageBufferArrayDynamicIndexing,
+    C::UniformBufferArrayDynamicIndexing,
+    C::StorageBufferArrayNonUniformIndexing,
+    C::UniformBufferArrayNonUniformIndexing,
     C::SampledBuffer,
     C::ImageBuffer,
     C::Sampled1D,

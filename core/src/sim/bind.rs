@@ -11,8 +11,11 @@ use std::collections::BTreeSet;
 /// Buffers the host binds before a run.
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
-    /// (set, binding, initial bytes).
+    /// (set, binding, initial bytes). At a descriptor array's binding, its element 0.
     pub buffers: Vec<(u32, u32, Vec<u8>)>,
+    /// The other elements of descriptor arrays of buffers: (set, binding, element, initial
+    /// bytes). Each element is a buffer of its own.
+    pub elements: Vec<(u32, u32, u32, Vec<u8>)>,
     /// Bindings that share the storage of a buffer bound in `buffers` (one buffer bound at
     /// several bindings, as a Vulkan application may do).
     pub aliases: Vec<BufferAlias>,
@@ -41,14 +44,34 @@ pub struct ImageBinding {
 pub struct BufferAddress {
     pub set: u32,
     pub binding: u32,
+    /// The descriptor array element (absent from JSON for element 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub element: u32,
     pub address: u64,
     pub size: u64,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// A bound buffer's place: (set, binding, descriptor array element).
+pub(super) type Slot = (u32, u32, u32);
+
+/// "set S binding B", with " element E" past element 0.
+pub(super) fn slot_name((set, binding, element): Slot) -> String {
+    if element == 0 {
+        format!("set {set} binding {binding}")
+    } else {
+        format!("set {set} binding {binding} element {element}")
+    }
 }
 
 /// The address a buffer bound at (set, binding) gets unless the host fixes one: a 4 GiB window
 /// of its own, `(set << 48) + ((binding + 1) << 32)`, so it does not depend on the other
 /// buffers or their sizes (`None` for sets from 8192 and bindings from 65535, which take the
-/// first free window from 2^60 up).
+/// first free window from 2^60 up). A descriptor array's elements follow element 0 in its
+/// window, each aligned to [`ADDRESS_ALIGN`].
 pub fn default_address(set: u32, binding: u32) -> Option<u64> {
     (set < 8192 && binding < 65535)
         .then(|| (u64::from(set) << 48) + ((u64::from(binding) + 1) << 32))
@@ -74,15 +97,15 @@ pub const ADDRESS_ALIGN: u64 = 16;
 /// start, and each storage's address.
 fn assign_addresses(
     bindings: &Bindings,
-    bound: &[((u32, u32), u32)],
+    bound: &[(Slot, u32)],
     lens: &[u64],
 ) -> Result<Vec<(u64, u64, u32)>, RunError> {
     let limit = crate::program::PHYSICAL_LIMIT;
-    let mut fixed: Vec<Option<(u64, (u32, u32))>> = vec![None; lens.len()];
+    let mut fixed: Vec<Option<(u64, Slot)>> = vec![None; lens.len()];
     for &(set, binding, addr) in &bindings.addresses {
         let storage = bound
             .iter()
-            .find(|(k, _)| *k == (set, binding))
+            .find(|(k, _)| *k == (set, binding, 0))
             .map(|(_, s)| *s)
             .ok_or_else(|| {
                 bind_err(format!(
@@ -101,22 +124,23 @@ fn assign_addresses(
             )));
         }
         match fixed[storage as usize] {
-            Some((a, (s2, b2))) if a != addr => {
+            Some((a, other)) if a != addr => {
                 return Err(bind_err(format!(
-                    "set {set} binding {binding} shares the buffer of set {s2} binding {b2}, whose address is {a:#x}, not {addr:#x}"
+                    "set {set} binding {binding} shares the buffer of {}, whose address is {a:#x}, not {addr:#x}",
+                    slot_name(other)
                 )))
             }
-            _ => fixed[storage as usize] = Some((addr, (set, binding))),
+            _ => fixed[storage as usize] = Some((addr, (set, binding, 0))),
         }
     }
     // (start, len, storage, who) for the fixed ones, then the defaults around them.
-    let mut ranges: Vec<(u64, u64, u32, (u32, u32))> = Vec::new();
+    let mut ranges: Vec<(u64, u64, u32, Slot)> = Vec::new();
     for (storage, f) in fixed.iter().enumerate() {
         if let Some((a, who)) = f {
             ranges.push((*a, lens[storage], storage as u32, *who));
         }
     }
-    let overlaps = |ranges: &[(u64, u64, u32, (u32, u32))], a: u64, len: u64| {
+    let overlaps = |ranges: &[(u64, u64, u32, Slot)], a: u64, len: u64| {
         ranges
             .iter()
             .find(|(b, blen, _, _)| a < b + (*blen).max(1) && *b < a + len.max(1))
@@ -124,21 +148,34 @@ fn assign_addresses(
     };
     ranges.sort_unstable();
     for w in ranges.windows(2) {
-        let ((a, alen, _, (s1, b1)), (b, _, _, (s2, b2))) = (w[0], w[1]);
+        let ((a, alen, _, one), (b, _, _, two)) = (w[0], w[1]);
         if b < a + alen.max(1) {
             return Err(bind_err(format!(
-                "the buffers of set {s1} binding {b1} (at {a:#x}, {alen} bytes) and set {s2} binding {b2} (at {b:#x}) overlap"
+                "the buffers of {} (at {a:#x}, {alen} bytes) and {} (at {b:#x}) overlap",
+                slot_name(one),
+                slot_name(two)
             )));
         }
     }
     let mut next_free = 1u64 << 60;
-    for ((set, binding), storage) in bound {
+    // In slot order, so that each array element follows the one before.
+    let mut in_order: Vec<&(Slot, u32)> = bound.iter().collect();
+    in_order.sort_unstable();
+    for ((set, binding, element), storage) in in_order {
         if fixed[*storage as usize].is_some() || ranges.iter().any(|r| r.2 == *storage) {
             continue;
         }
         let len = lens[*storage as usize];
-        let mut addr =
-            default_address(*set, *binding).filter(|a| overlaps(&ranges, *a, len).is_none());
+        let default = match element.checked_sub(1) {
+            None => default_address(*set, *binding),
+            Some(before) => ranges
+                .iter()
+                .find(|r| r.3 == (*set, *binding, before))
+                .map(|r| (r.0 + r.1.max(1)).next_multiple_of(ADDRESS_ALIGN)),
+        };
+        let mut addr = default
+            .filter(|a| a.checked_add(len).is_some_and(|end| end <= limit))
+            .filter(|a| overlaps(&ranges, *a, len).is_none());
         while addr.is_none() {
             if overlaps(&ranges, next_free, len).is_none() {
                 addr = Some(next_free);
@@ -146,7 +183,7 @@ fn assign_addresses(
             next_free += 1 << 32;
         }
         let addr = addr.unwrap_or(next_free);
-        ranges.push((addr, len, *storage, (*set, *binding)));
+        ranges.push((addr, len, *storage, (*set, *binding, *element)));
     }
     ranges.sort_unstable();
     Ok(ranges
@@ -156,6 +193,38 @@ fn assign_addresses(
 }
 
 impl Bindings {
+    /// The initial bytes bound at (set, binding) and descriptor array element `element`.
+    pub fn bytes(&self, set: u32, binding: u32, element: u32) -> Option<&Vec<u8>> {
+        match element {
+            0 => self
+                .buffers
+                .iter()
+                .find(|b| (b.0, b.1) == (set, binding))
+                .map(|b| &b.2),
+            _ => self
+                .elements
+                .iter()
+                .find(|b| (b.0, b.1, b.2) == (set, binding, element))
+                .map(|b| &b.3),
+        }
+    }
+
+    /// The initial bytes bound at (set, binding, element), to change.
+    pub fn bytes_mut(&mut self, set: u32, binding: u32, element: u32) -> Option<&mut Vec<u8>> {
+        match element {
+            0 => self
+                .buffers
+                .iter_mut()
+                .find(|b| (b.0, b.1) == (set, binding))
+                .map(|b| &mut b.2),
+            _ => self
+                .elements
+                .iter_mut()
+                .find(|b| (b.0, b.1, b.2) == (set, binding, element))
+                .map(|b| &mut b.3),
+        }
+    }
+
     /// Buffers for an example: every buffer sized for 64 words per invocation past its fixed part
     /// (fewer where that would pass `max_bytes`, the buffer-memory limit); binding 0 holds each
     /// word's index (the examples read their input there). Fails, allocating nothing, when the
@@ -205,7 +274,10 @@ impl Bindings {
             if r.push_constant {
                 b.push_constants = data;
             } else {
-                b.buffers.push((r.set, r.binding, data));
+                match r.element() {
+                    0 => b.buffers.push((r.set, r.binding, data)),
+                    e => b.elements.push((r.set, r.binding, e, data)),
+                }
             }
         }
         Ok(b)
@@ -249,25 +321,26 @@ pub struct BufferAlias {
     pub of_binding: u32,
 }
 
-/// Buffer memory, the warnings so far, and each bound (set, binding) with its storage index.
-type BoundBuffers = (Memory, Vec<Warning>, Vec<((u32, u32), u32)>);
+/// Buffer memory, the warnings so far, and each bound slot with its storage index.
+type BoundBuffers = (Memory, Vec<Warning>, Vec<(Slot, u32)>);
 
 /// Builds the buffer memory: one storage per bound buffer, each resource pointing at the
-/// storage bound at its (set, binding). Bindings the shader does not declare are kept (an
-/// alias or `buffer()` may name them) and warned about.
+/// storage bound at its (set, binding, element). Bindings the shader does not declare are kept
+/// (an alias or `buffer()` may name them) and warned about.
 pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundBuffers, RunError> {
     let mut warnings = prog.warnings.clone();
     let mut seen = BTreeSet::new();
-    let direct = bindings
+    // Storages: the buffers, the array elements, the images, then the push constants.
+    let direct: Vec<Slot> = bindings
         .buffers
         .iter()
-        .map(|(s, b, _)| (*s, *b))
-        .chain(bindings.images.iter().map(|i| (i.set, i.binding)));
-    for (set, binding) in direct {
-        if !seen.insert((set, binding)) {
-            return Err(bind_err(format!(
-                "set {set} binding {binding} is bound twice"
-            )));
+        .map(|(s, b, _)| (*s, *b, 0))
+        .chain(bindings.elements.iter().map(|(s, b, e, _)| (*s, *b, *e)))
+        .chain(bindings.images.iter().map(|i| (i.set, i.binding, 0)))
+        .collect();
+    for slot in &direct {
+        if !seen.insert(*slot) {
+            return Err(bind_err(format!("{} is bound twice", slot_name(*slot))));
         }
     }
     for img in &bindings.images {
@@ -291,24 +364,16 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
             )));
         }
     }
-    // Storages: the buffers, the images, then the push constants.
     let mut buffers: Vec<Vec<u8>> = bindings.buffers.iter().map(|(_, _, d)| d.clone()).collect();
+    buffers.extend(bindings.elements.iter().map(|e| e.3.clone()));
+    let first_image = buffers.len();
     buffers.extend(bindings.images.iter().map(|i| i.data.clone()));
     let push_storage = buffers.len() as u32;
     buffers.push(bindings.push_constants.clone());
-    // (set, binding) -> storage index, for direct bindings then aliases.
-    let mut bound: Vec<((u32, u32), u32)> = (0u32..)
-        .zip(
-            bindings
-                .buffers
-                .iter()
-                .map(|(s, b, _)| (*s, *b))
-                .chain(bindings.images.iter().map(|i| (i.set, i.binding))),
-        )
-        .map(|(i, k)| (k, i))
-        .collect();
+    // Slot -> storage index, for direct bindings then aliases.
+    let mut bound: Vec<(Slot, u32)> = (0u32..).zip(direct).map(|(i, k)| (k, i)).collect();
     for a in &bindings.aliases {
-        if !seen.insert((a.set, a.binding)) {
+        if !seen.insert((a.set, a.binding, 0)) {
             return Err(bind_err(format!(
                 "set {} binding {} is bound twice",
                 a.set, a.binding
@@ -316,7 +381,7 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
         }
         let target = bound
             .iter()
-            .find(|(k, _)| *k == (a.of_set, a.of_binding))
+            .find(|(k, _)| *k == (a.of_set, a.of_binding, 0))
             .map(|(_, i)| *i)
             .ok_or_else(|| {
                 bind_err(format!(
@@ -324,11 +389,11 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
                     a.set, a.binding, a.of_set, a.of_binding
                 ))
             })?;
-        bound.push(((a.set, a.binding), target));
+        bound.push(((a.set, a.binding, 0), target));
     }
     // The image bound at each storage.
     let image_of_storage = |storage: u32| {
-        let k = (storage as usize).checked_sub(bindings.buffers.len())?;
+        let k = (storage as usize).checked_sub(first_image)?;
         bindings.images.get(k).map(|i| i.desc)
     };
     let mut storage_of = Vec::with_capacity(prog.resources.len());
@@ -337,8 +402,9 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
     for (ri, res) in prog.resources.iter().enumerate() {
         let at = bound
             .iter()
-            .find(|(k, _)| *k == (res.set, res.binding))
+            .find(|(k, _)| *k == (res.set, res.binding, res.element()))
             .map(|(_, i)| *i);
+        let slot = slot_name((res.set, res.binding, res.element()));
         if res.sampler {
             let sd = bindings
                 .samplers
@@ -403,15 +469,15 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
         } else {
             at.ok_or_else(|| {
                 bind_err(format!(
-                    "no buffer bound at set {} binding {} (`{}`, at least {} bytes)",
-                    res.set, res.binding, res.name, res.min_size
+                    "no buffer bound at {slot} (`{}`, at least {} bytes)",
+                    res.name, res.min_size
                 ))
             })?
         };
         if !res.push_constant && image_of_storage(storage).is_some() {
             return Err(bind_err(format!(
-                "set {} binding {} (`{}`) is a buffer, and an image is bound there",
-                res.set, res.binding, res.name
+                "{slot} (`{}`) is a buffer, and an image is bound there",
+                res.name
             )));
         }
         let len = buffers[storage as usize].len();
@@ -419,10 +485,7 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
             let what = if res.push_constant {
                 "push constants".to_string()
             } else {
-                format!(
-                    "buffer at set {} binding {} (`{}`)",
-                    res.set, res.binding, res.name
-                )
+                format!("buffer at {slot} (`{}`)", res.name)
             };
             return Err(bind_err(format!(
                 "{what} has {len} bytes; the shader's declaration needs at least {}",
@@ -431,20 +494,21 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
         }
         storage_of.push(storage);
     }
-    let declared = |s: u32, b: u32| {
+    let declared = |slot: Slot| {
         prog.resources
             .iter()
-            .any(|r| !r.push_constant && r.set == s && r.binding == b)
+            .any(|r| !r.push_constant && (r.set, r.binding, r.element()) == slot)
     };
-    for ((s, b), storage) in &bound {
+    for (slot, storage) in &bound {
         // A binding nothing declares is fine when another binding of the same buffer is used.
         let used = storage_of.contains(storage);
         // With device addresses, an undeclared binding gives memory an address.
-        if !declared(*s, *b) && !used && !prog.physical_addresses {
+        if !declared(*slot) && !used && !prog.physical_addresses {
             warnings.push(Warning {
                 code: WarningCode::UnusedBinding,
                 message: format!(
-                    "a buffer is bound at set {s} binding {b}, which the shader does not declare; it is ignored"
+                    "a buffer is bound at {}, which the shader does not declare; it is ignored",
+                    slot_name(*slot)
                 ),
             });
         }

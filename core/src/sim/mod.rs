@@ -213,8 +213,8 @@ pub struct Simulator {
     poison_stores: Vec<PoisonStore>,
     /// The program's warnings and those about the bindings, in that order.
     warnings: Vec<Warning>,
-    /// Every bound (set, binding), direct or shared, with its index in `mem.buffers`.
-    bound: Vec<((u32, u32), u32)>,
+    /// Every bound (set, binding, element), direct or shared, with its index in `mem.buffers`.
+    bound: Vec<(bind::Slot, u32)>,
     /// The race detector, when `Config::detectors` is on.
     detect: Option<Box<detect::Detect>>,
     /// The uninitialized-read detector, when `Config::detectors` is on.
@@ -295,6 +295,7 @@ impl Simulator {
             .buffers
             .iter()
             .map(|(_, _, d)| d.len() as u64)
+            .chain(bindings.elements.iter().map(|e| e.3.len() as u64))
             .chain(bindings.images.iter().map(|i| i.data.len() as u64))
             .sum::<u64>()
             + bindings.push_constants.len() as u64;
@@ -450,9 +451,24 @@ impl Simulator {
 
     /// Final (or current) contents of the buffer bound at (set, binding), whether the shader
     /// declares that binding or not; bindings that share a buffer give the same bytes.
+    /// At a descriptor array's binding, its element 0.
     pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
-        let (_, i) = self.bound.iter().find(|(k, _)| *k == (set, binding))?;
+        self.buffer_element(set, binding, 0)
+    }
+
+    /// Final (or current) contents of element `element` of the descriptor array bound at
+    /// (set, binding) (element 0: the buffer bound there).
+    pub fn buffer_element(&self, set: u32, binding: u32, element: u32) -> Option<&[u8]> {
+        let (_, i) = self
+            .bound
+            .iter()
+            .find(|(k, _)| *k == (set, binding, element))?;
         self.mem.buffers.get(*i as usize).map(Vec::as_slice)
+    }
+
+    /// The contents of the buffer resource `r` of the program reads and writes.
+    pub fn resource_buffer(&self, r: &crate::program::Resource) -> Option<&[u8]> {
+        self.buffer_element(r.set, r.binding, r.element())
     }
 
     /// The image bound for resource `resource` (an image resource of the program).
@@ -466,7 +482,7 @@ impl Simulator {
         let mut out: Vec<BufferAddress> = self
             .bound
             .iter()
-            .filter_map(|((set, binding), storage)| {
+            .filter_map(|((set, binding, element), storage)| {
                 let r = self
                     .mem
                     .addresses
@@ -475,20 +491,31 @@ impl Simulator {
                 Some(BufferAddress {
                     set: *set,
                     binding: *binding,
+                    element: *element,
                     address: r.start,
                     size: r.len,
                 })
             })
             .collect();
-        out.sort_by_key(|a| (a.set, a.binding));
+        out.sort_by_key(|a| (a.set, a.binding, a.element));
         out
     }
 
     /// The step and module instruction of the last write so far to the word holding byte
-    /// `offset` of the buffer bound at (set, binding). Known only with the bug detectors on
-    /// (they keep the last write of every word); `None` when nothing wrote it.
-    pub fn last_write(&self, set: u32, binding: u32, offset: u64) -> Option<(u64, u32)> {
-        let (_, i) = self.bound.iter().find(|(k, _)| *k == (set, binding))?;
+    /// `offset` of the buffer bound at (set, binding) and descriptor array element `element`
+    /// (0 for a single buffer). Known only with the bug detectors on (they keep the last write
+    /// of every word); `None` when nothing wrote it.
+    pub fn last_write(
+        &self,
+        set: u32,
+        binding: u32,
+        element: u32,
+        offset: u64,
+    ) -> Option<(u64, u32)> {
+        let (_, i) = self
+            .bound
+            .iter()
+            .find(|(k, _)| *k == (set, binding, element))?;
         let w = u32::try_from(offset / 4).ok()?;
         self.detect.as_ref()?.last_write(*i, w)
     }

@@ -176,8 +176,8 @@ impl Comparison {
             .iter()
             .filter(|r| !r.push_constant && !r.uniform)
             .filter_map(|res| {
-                let x = a.buffer(res.set, res.binding)?;
-                let y = b.buffer(res.set, res.binding)?;
+                let x = a.resource_buffer(res)?;
+                let y = b.resource_buffer(res)?;
                 let word = |d: &[u8], i: usize| {
                     d.get(i * 4..i * 4 + 4)
                         .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
