@@ -130,7 +130,9 @@ pub struct RunArgs {
     pub push: Option<String>,
     /// Bind a buffer: `SET:BINDING=FILE` (initial bytes; its size is the file's), or
     /// `SET:BINDING=@SET2:BINDING2` to bind the buffer bound at SET2:BINDING2 there too.
-    #[arg(long = "buffer", value_name = "SET:BINDING=FILE|@SET:BINDING", value_parser = parse_buffer)]
+    /// `SET:BINDING[ELEMENT]=FILE` binds one element of a descriptor array (`[0]` is the same
+    /// as none).
+    #[arg(long = "buffer", value_name = "SET:BINDING[ELEMENT]=FILE|@SET:BINDING", value_parser = parse_buffer)]
     pub buffers: Vec<BufferArg>,
     /// Bind an image (storage or sampled image, texel buffer): FILE holds its texels tightly
     /// packed (x fastest, then rows, then slices or array layers); FORMAT is the SPIR-V image
@@ -149,9 +151,10 @@ pub struct RunArgs {
     /// Unfixed buffers get `(SET << 48) + ((BINDING + 1) << 32)`.
     #[arg(long = "address", value_name = "SET:BINDING=ADDR", value_parser = parse_address)]
     pub addresses: Vec<(u32, u32, u64)>,
-    /// Write the final bytes of the buffer bound at SET:BINDING to FILE.
-    #[arg(long = "out", value_name = "SET:BINDING=FILE", value_parser = parse_out)]
-    pub outs: Vec<(u32, u32, String)>,
+    /// Write the final bytes of the buffer bound at SET:BINDING (or descriptor array element
+    /// SET:BINDING[ELEMENT]) to FILE.
+    #[arg(long = "out", value_name = "SET:BINDING[ELEMENT]=FILE", value_parser = parse_out)]
+    pub outs: Vec<SlotFile>,
     /// Stop with an error after this many steps (an endless loop never hangs the tool).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
@@ -188,6 +191,8 @@ pub enum BufferArg {
     File {
         set: u32,
         binding: u32,
+        /// The descriptor array element (0 for a single buffer).
+        element: u32,
         path: String,
     },
     Shared(BufferAlias),
@@ -277,12 +282,29 @@ fn parse_set_binding(s: &str) -> Result<(u32, u32), String> {
     Ok((parse_u32(set)?, parse_u32(binding)?))
 }
 
-fn parse_out(s: &str) -> Result<(u32, u32, String), String> {
+/// `SET:BINDING` or `SET:BINDING[ELEMENT]` (an element of a descriptor array).
+fn parse_slot(s: &str) -> Result<(u32, u32, u32), String> {
+    match s.strip_suffix(']').and_then(|t| t.split_once('[')) {
+        Some((sb, e)) => {
+            let (set, binding) = parse_set_binding(sb)?;
+            Ok((set, binding, parse_u32(e)?))
+        }
+        None => {
+            let (set, binding) = parse_set_binding(s)?;
+            Ok((set, binding, 0))
+        }
+    }
+}
+
+/// One buffer's file: (set, binding, descriptor array element, file).
+pub type SlotFile = (u32, u32, u32, String);
+
+fn parse_out(s: &str) -> Result<SlotFile, String> {
     let (sb, file) = s
         .split_once('=')
-        .ok_or_else(|| format!("wants SET:BINDING=FILE, got `{s}`"))?;
-    let (set, binding) = parse_set_binding(sb)?;
-    Ok((set, binding, file.to_string()))
+        .ok_or_else(|| format!("wants SET:BINDING[ELEMENT]=FILE, got `{s}`"))?;
+    let (set, binding, element) = parse_slot(sb)?;
+    Ok((set, binding, element, file.to_string()))
 }
 
 /// An `--image` argument: (set, binding, file, format, extent, samples per texel).
@@ -376,8 +398,13 @@ fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
 }
 
 fn parse_buffer(s: &str) -> Result<BufferArg, String> {
-    let (set, binding, file) = parse_out(s)?;
+    let (set, binding, element, file) = parse_out(s)?;
     Ok(match file.strip_prefix('@') {
+        Some(_) if element > 0 => {
+            return Err(format!(
+                "`{s}`: a descriptor array element is bound with a file; only whole bindings share a buffer (@SET:BINDING)"
+            ))
+        }
         Some(target) => {
             let (of_set, of_binding) = parse_set_binding(target)?;
             BufferArg::Shared(BufferAlias {
@@ -390,6 +417,7 @@ fn parse_buffer(s: &str) -> Result<BufferArg, String> {
         None => BufferArg::File {
             set,
             binding,
+            element,
             path: file,
         },
     })
@@ -649,10 +677,17 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let raise = " (raise it with --max-buffer-memory, in MiB)";
     for b in &a.buffers {
         match b {
-            BufferArg::File { set, binding, path } => {
-                bindings
-                    .buffers
-                    .push((*set, *binding, read(path, "buffer", buffer_limit, raise)?))
+            BufferArg::File {
+                set,
+                binding,
+                element,
+                path,
+            } => {
+                let data = read(path, "buffer", buffer_limit, raise)?;
+                match element {
+                    0 => bindings.buffers.push((*set, *binding, data)),
+                    e => bindings.elements.push((*set, *binding, *e, data)),
+                }
             }
             BufferArg::Shared(alias) => bindings.aliases.push(*alias),
         }
@@ -739,10 +774,16 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             a.shader, a.max_steps
         )));
     }
-    for (set, binding, file) in &a.outs {
-        let data = sim.buffer(*set, *binding).ok_or_else(|| {
-            CliError::Failed(format!("--out {set}:{binding}: no buffer is bound there"))
-        })?;
+    for (set, binding, element, file) in &a.outs {
+        let data = sim
+            .buffer_element(*set, *binding, *element)
+            .ok_or_else(|| {
+                let at = match element {
+                    0 => format!("{set}:{binding}"),
+                    e => format!("{set}:{binding}[{e}]"),
+                };
+                CliError::Failed(format!("--out {at}: no buffer is bound there"))
+            })?;
         std::fs::write(file, data)
             .map_err(|e| CliError::Failed(format!("cannot write `{file}`: {e}")))?;
     }

@@ -131,8 +131,12 @@ pub fn summary_text(sim: &Simulator) -> String {
             .buffer_addresses()
             .iter()
             .map(|b| {
+                let element = match b.element {
+                    0 => String::new(),
+                    e => format!("[{e}]"),
+                };
                 format!(
-                    "{}:{} at {:#x} ({} bytes)",
+                    "{}:{}{element} at {:#x} ({} bytes)",
                     b.set, b.binding, b.address, b.size
                 )
             })

@@ -486,24 +486,24 @@ fn packed_formats_pack_round_and_unpack() {
     for i in 0..8 {
         let t = &src[7 - i];
         let got = |base: usize, c: usize| out[base + i * 4 + c];
-        for c in 0..3 {
+        for (c, want) in small[7 - i].iter().enumerate() {
             assert_eq!(
                 f32::from_bits(got(0, c)),
-                small[7 - i][c],
+                *want,
                 "r11fg11fb10f texel {} channel {c}",
                 7 - i
             );
         }
         assert_eq!(f32::from_bits(got(0, 3)), 1.0, "r11fg11fb10f has no alpha");
-        for c in 0..4 {
+        for (c, x) in t.iter().enumerate() {
             let bits = if c == 3 { 2 } else { 10 };
             assert_eq!(
                 f32::from_bits(got(32, c)),
-                unorm(t[c], bits),
+                unorm(*x, bits),
                 "rgb10a2 texel {} channel {c}",
                 7 - i
             );
-            let ui = ((t[c].abs() * 100.0) as u32) & ((1 << bits) - 1);
+            let ui = ((x.abs() * 100.0) as u32) & ((1 << bits) - 1);
             assert_eq!(got(64, c), ui, "rgb10a2ui texel {} channel {c}", 7 - i);
         }
     }

@@ -12,12 +12,12 @@ fn module() -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn load_with(n: Option<u64>) -> Result<lanescope_core::program::Program, LoadError> {
+fn load_with(n: Option<u64>) -> Result<lanescope_core::program::Program, Box<LoadError>> {
     let mut opts = LoadOptions::default();
     if let Some(n) = n {
         opts.spec.insert(0, SpecValue::Bits(n));
     }
-    load(&module(), &opts)
+    load(&module(), &opts).map_err(Box::new)
 }
 
 fn floats(b: &[u8]) -> Vec<f32> {
@@ -50,9 +50,7 @@ fn model(n: usize) -> Vec<f32> {
         .collect();
     let x: Vec<f32> = (0..n).map(|i| i as f32 + 1.0).collect();
     let y: Vec<f32> = x.iter().map(|v| v * v + v).collect();
-    for i in 0..n {
-        out[16 + i] = y[i];
-    }
+    out[16..16 + n].copy_from_slice(&y);
     let pick = |k: usize| if k < n { x[k] } else { y[k - n] };
     for (j, k) in [5, 7, 0, 2].into_iter().enumerate() {
         out[32 + j] = pick(k);

@@ -1318,9 +1318,7 @@ impl Parser<'_> {
         let what = self.ident("BUFFER")?;
         match what.ident().unwrap_or_default() {
             "BUFFER" => {}
-            "BUFFER_ARRAY" => {
-                return unsupported(start.line, "BIND BUFFER_ARRAY (descriptor arrays)")
-            }
+            "BUFFER_ARRAY" => return self.bind_array(p, start),
             "SAMPLER" => return self.bind_sampler(p, start),
             "SAMPLER_ARRAY" => {
                 return unsupported(start.line, "BIND SAMPLER_ARRAY (descriptor arrays)")
@@ -1395,6 +1393,7 @@ impl Parser<'_> {
             kind,
             set,
             binding,
+            element: 0,
             dynamic_offset: 0,
             descriptor_offset: 0,
             range: None,
@@ -1444,6 +1443,104 @@ impl Parser<'_> {
         p.binds.retain(|o| (o.set, o.binding) != (set, binding));
         p.samplers.retain(|o| (o.set, o.binding) != (set, binding));
         p.binds.push(b);
+        Ok(())
+    }
+
+    /// `BIND BUFFER_ARRAY b0 b1 ... AS storage|uniform[_dynamic] DESCRIPTOR_SET s BINDING n
+    /// [OFFSET o0 o1 ...] [DESCRIPTOR_OFFSET d0 d1 ...] [DESCRIPTOR_RANGE r0 r1 ...]`: element k
+    /// of the descriptor array is buffer k, with the k-th of each list.
+    fn bind_array(&mut self, p: &mut Pipeline, start: &Token) -> PResult<()> {
+        let mut buffers = Vec::new();
+        while !self.peek().is("AS") {
+            if self.peek().is_end() {
+                let t = self.next();
+                return err(&t, "expected AS after the buffers of BIND BUFFER_ARRAY");
+            }
+            buffers.push(self.buffer_ref("a buffer name")?);
+        }
+        if buffers.len() < 2 {
+            return err(start, "BIND BUFFER_ARRAY needs at least two buffers");
+        }
+        self.next();
+        let k = self.ident("a buffer type")?;
+        let kind = match k.ident().unwrap_or_default() {
+            "storage" => BindKind::Storage,
+            "uniform" => BindKind::Uniform,
+            "storage_dynamic" => BindKind::StorageDynamic,
+            "uniform_dynamic" => BindKind::UniformDynamic,
+            "storage_image"
+            | "sampled_image"
+            | "combined_image_sampler"
+            | "uniform_texel_buffer"
+            | "storage_texel_buffer" => {
+                return unsupported(
+                    start.line,
+                    format!(
+                        "BIND BUFFER_ARRAY ... AS {} (arrays of image descriptors)",
+                        k.ident().unwrap_or_default()
+                    ),
+                )
+            }
+            w => return err(&k, format!("unknown buffer type `{w}` for BUFFER_ARRAY")),
+        };
+        self.keyword("DESCRIPTOR_SET", "after the buffer type")?;
+        let set = self.u32("the descriptor set")?;
+        self.keyword("BINDING", "after the descriptor set")?;
+        let binding = self.u32("the binding")?;
+        let n = buffers.len();
+        let list = |this: &mut Self, word: &str| -> PResult<Vec<Option<u64>>> {
+            let mut v = Vec::new();
+            for _ in 0..n {
+                let t = this.next();
+                v.push(match t.tok {
+                    // -1 is VK_WHOLE_SIZE (for ranges).
+                    Tok::Int { neg: true, .. } if word == "DESCRIPTOR_RANGE" => None,
+                    Tok::Int { neg: false, value } | Tok::Hex(value) => Some(value),
+                    _ => {
+                        return err(
+                            &t,
+                            format!(
+                                "expected {n} {word} values (one per buffer), found {}",
+                                t.describe()
+                            ),
+                        )
+                    }
+                });
+            }
+            Ok(v)
+        };
+        let mut offsets = vec![Some(0); n];
+        if matches!(kind, BindKind::StorageDynamic | BindKind::UniformDynamic) {
+            self.keyword("OFFSET", "for dynamic buffers")?;
+            offsets = list(self, "OFFSET")?;
+        }
+        let mut descriptor_offsets = vec![Some(0); n];
+        if self.peek().is("DESCRIPTOR_OFFSET") {
+            self.next();
+            descriptor_offsets = list(self, "DESCRIPTOR_OFFSET")?;
+        }
+        let mut ranges = vec![None; n];
+        if self.peek().is("DESCRIPTOR_RANGE") {
+            self.next();
+            ranges = list(self, "DESCRIPTOR_RANGE")?;
+        }
+        self.end_of_statement("BIND command")?;
+        p.binds.retain(|o| (o.set, o.binding) != (set, binding));
+        p.samplers.retain(|o| (o.set, o.binding) != (set, binding));
+        for (k, buffer) in buffers.into_iter().enumerate() {
+            p.binds.push(Bind {
+                line: start.line,
+                buffer,
+                kind,
+                set,
+                binding,
+                element: k as u32,
+                dynamic_offset: offsets[k].unwrap_or(0),
+                descriptor_offset: descriptor_offsets[k].unwrap_or(0),
+                range: ranges[k],
+                sampler: None,
+            });
+        }
         Ok(())
     }
 
@@ -2065,6 +2162,27 @@ mod tests {
             error("# lanescope:  speed=9"),
             "1:15: unknown lanescope setting `speed`"
         );
+        let arrays = "SHADER compute s SPIRV-HEX\n03 02 23 07\nEND\nBUFFER a DATA_TYPE uint32 SIZE 4 FILL 0\nBUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\nPIPELINE compute p\n  ATTACH s\n";
+        assert_eq!(
+            error(&format!("{arrays}  BIND BUFFER_ARRAY a b AS storage DESCRIPTOR_SET 0 BINDING 0 DESCRIPTOR_OFFSET 0\nEND")),
+            "8:82: expected 2 DESCRIPTOR_OFFSET values (one per buffer), found the end of the line"
+        );
+        assert_eq!(
+            error(&format!(
+                "{arrays}  BIND BUFFER_ARRAY a AS storage DESCRIPTOR_SET 0 BINDING 0\nEND"
+            )),
+            "8:3: BIND BUFFER_ARRAY needs at least two buffers"
+        );
+        assert_eq!(
+            error(&format!(
+                "{arrays}  BIND BUFFER_ARRAY a c AS storage DESCRIPTOR_SET 0 BINDING 0\nEND"
+            )),
+            "8:23: unknown buffer `c`"
+        );
+        let u = skipped(&format!(
+            "{arrays}  BIND BUFFER_ARRAY a b AS storage_texel_buffer DESCRIPTOR_SET 0 BINDING 0\nEND"
+        ));
+        assert!(u.what.contains("arrays of image descriptors"), "{u}");
     }
 
     #[test]

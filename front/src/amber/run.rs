@@ -159,6 +159,8 @@ struct Window {
     buffer: usize,
     set: u32,
     binding: u32,
+    /// The descriptor array element (0 for a single descriptor).
+    element: u32,
     start: usize,
     len: usize,
     image: Option<ImageDesc>,
@@ -174,6 +176,14 @@ impl Window {
             of_set: self.set,
             of_binding: self.binding,
         }
+    }
+}
+
+/// "set S binding B", with " element E" past element 0.
+fn slot(set: u32, binding: u32, element: u32) -> String {
+    match element {
+        0 => format!("set {set} binding {binding}"),
+        e => format!("set {set} binding {binding} element {e}"),
     }
 }
 
@@ -612,7 +622,7 @@ impl Runner<'_> {
     /// are disjoint).
     fn write_back(&mut self, sim: &Simulator, windows: &[Window]) {
         for w in windows {
-            if let Some(out) = sim.buffer(w.set, w.binding) {
+            if let Some(out) = sim.buffer_element(w.set, w.binding, w.element) {
                 let n = w.len.min(out.len());
                 self.buffers[w.buffer][w.start..w.start + n].copy_from_slice(&out[..n]);
             }
@@ -800,6 +810,7 @@ impl Runner<'_> {
                     buffer: bind.buffer,
                     set: bind.set,
                     binding: bind.binding,
+                    element: 0,
                     start: 0,
                     len: data.len(),
                     image: Some(desc),
@@ -818,6 +829,16 @@ impl Runner<'_> {
                 w.image.is_none() && w.buffer == bind.buffer && (w.start, w.len) == (start, len)
             });
             if let Some(w) = same {
+                // Bindings share storage as a whole; an array element gets none.
+                if w.element > 0 || bind.element > 0 {
+                    return Err(Stop::Skip(format!(
+                        "line {}: unsupported (skipped): buffer `{}` is bound at {} and at {} (a descriptor array element shares no storage)",
+                        bind.line,
+                        self.script.buffers[bind.buffer].name,
+                        slot(bind.set, bind.binding, bind.element),
+                        slot(w.set, w.binding, w.element)
+                    )));
+                }
                 b.aliases.push(w.alias(bind.set, bind.binding));
                 continue;
             }
@@ -834,15 +855,16 @@ impl Runner<'_> {
                     bind.line, self.script.buffers[bind.buffer].name, bind.set, bind.binding
                 )));
             }
-            b.buffers.push((
-                bind.set,
-                bind.binding,
-                self.buffers[bind.buffer][start..start + len].to_vec(),
-            ));
+            let bytes = self.buffers[bind.buffer][start..start + len].to_vec();
+            match bind.element {
+                0 => b.buffers.push((bind.set, bind.binding, bytes)),
+                e => b.elements.push((bind.set, bind.binding, e, bytes)),
+            }
             windows.push(Window {
                 buffer: bind.buffer,
                 set: bind.set,
                 binding: bind.binding,
+                element: bind.element,
                 start,
                 len,
                 image: None,
@@ -878,17 +900,14 @@ impl Runner<'_> {
                     .iter()
                     .find(|a| (a.set, a.binding) == (res.set, res.binding))
                     .map_or((res.set, res.binding), |a| (a.of_set, a.of_binding));
-                b.buffers
-                    .iter_mut()
-                    .find(|(s, bi, _)| (*s, *bi) == (set, binding))
-                    .map(|(_, _, bytes)| bytes)
+                b.bytes_mut(set, binding, res.element())
             };
             if let Some(bytes) = target {
                 if bytes.len() < need {
                     let what = if res.push_constant {
                         "push constants".to_string()
                     } else {
-                        format!("set {} binding {}", res.set, res.binding)
+                        slot(res.set, res.binding, res.element())
                     };
                     notes.push(format!(
                         "line {line}: {what} has {} bytes, less than the shader declares ({need}); zero-extended for the run",

@@ -440,6 +440,8 @@ pub struct Bind {
     pub kind: BindKind,
     pub set: u32,
     pub binding: u32,
+    /// The element of a descriptor array (`BIND BUFFER_ARRAY`); 0 otherwise.
+    pub element: u32,
     pub dynamic_offset: u64,
     pub descriptor_offset: u64,
     pub range: Option<u64>,

@@ -684,6 +684,7 @@ impl Reader {
                 kind: b.kind,
                 set: b.set,
                 binding: b.binding,
+                element: 0,
                 dynamic_offset: 0,
                 descriptor_offset: 0,
                 range: None,
