@@ -235,7 +235,14 @@ fn simulate(s: &SaveSession) -> Vec<Vec<u8>> {
         buffers: s
             .buffers
             .iter()
+            .filter(|b| b.array_element == 0)
             .map(|b| (b.set, b.binding, b.data.clone()))
+            .collect(),
+        elements: s
+            .buffers
+            .iter()
+            .filter(|b| b.array_element > 0)
+            .map(|b| (b.set, b.binding, b.array_element, b.data.clone()))
             .collect(),
         aliases: s.aliases.clone(),
         push_constants: s.push_constants.clone(),
@@ -245,7 +252,11 @@ fn simulate(s: &SaveSession) -> Vec<Vec<u8>> {
     sim.run(1_000_000).unwrap();
     s.buffers
         .iter()
-        .map(|b| sim.buffer(b.set, b.binding).unwrap().to_vec())
+        .map(|b| {
+            sim.buffer_element(b.set, b.binding, b.array_element)
+                .unwrap()
+                .to_vec()
+        })
         .collect()
 }
 
@@ -268,7 +279,10 @@ fn round_trip(mut s: SaveSession) {
         ex.report.to_text()
     );
     for (b, o) in s.buffers.iter().zip(&out) {
-        let name = format!("buf_{}_{}", b.set, b.binding);
+        let name = match b.array_element {
+            0 => format!("buf_{}_{}", b.set, b.binding),
+            e => format!("buf_{}_{}_{e}", b.set, b.binding),
+        };
         assert_eq!(ex.buffer(&name).unwrap(), o.as_slice(), "{name}\n{text}");
     }
     assert_eq!(
@@ -281,11 +295,59 @@ fn buffer(binding: u32, data: Vec<u8>, element: Option<&str>) -> SaveBuffer {
     SaveBuffer {
         set: 0,
         binding,
+        array_element: 0,
         uniform: false,
         data,
         element: element.map(|t| DataType::parse(t).unwrap()),
         expect: None,
     }
+}
+
+/// A session with descriptor arrays saves each element as a buffer of its own, bound with
+/// `BIND BUFFER_ARRAY`, and runs back to the same results.
+#[test]
+fn a_saved_session_keeps_descriptor_arrays() {
+    let words = words_of(&dir().join("shaders/buffer_array.spv"));
+    let element = |binding: u32, k: u32, data: Vec<u8>, uniform: bool| SaveBuffer {
+        array_element: k,
+        uniform,
+        ..buffer(binding, data, None)
+    };
+    let session = SaveSession {
+        shader: SaveShader {
+            format: ShaderFormat::SpirvHex,
+            text: String::new(),
+            target_env: None,
+            words,
+        },
+        entry: None,
+        buffers: vec![
+            element(0, 0, u32_bytes(&[1, 2, 3, 4]), false),
+            element(1, 0, u32_bytes(&[3, 0, 0, 0]), true),
+            element(0, 1, u32_bytes(&[5, 6, 7, 8]), false),
+            element(0, 2, u32_bytes(&[10, 20, 30, 40]), false),
+            element(1, 1, u32_bytes(&[100, 0, 0, 0]), true),
+        ],
+        aliases: Vec::new(),
+        push_constants: Vec::new(),
+        push_constant_type: None,
+        spec: BTreeMap::new(),
+        workgroups: [1, 1, 1],
+        settings: Settings::default(),
+    };
+    let text = to_amber(&session);
+    assert!(
+        text.contains(
+            "BIND BUFFER_ARRAY buf_0_0 buf_0_0_1 buf_0_0_2 AS storage DESCRIPTOR_SET 0 BINDING 0"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("BIND BUFFER_ARRAY buf_0_1 buf_0_1_1 AS uniform DESCRIPTOR_SET 0 BINDING 1"),
+        "{text}"
+    );
+    assert_eq!(simulate(&session)[3], u32_bytes(&[32, 62, 92, 122]));
+    round_trip(session);
 }
 
 #[test]

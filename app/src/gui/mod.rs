@@ -313,22 +313,29 @@ impl LanescopeApp {
             _ => None,
         };
         let finished = s.sim().is_finished();
-        let buffers = s
-            .initial
+        let initial = &s.initial;
+        let buffers = initial
             .buffers
             .iter()
-            .map(|(set, binding, data)| SaveBuffer {
-                set: *set,
-                binding: *binding,
+            .map(|(set, binding, data)| (*set, *binding, 0, data))
+            .chain(initial.elements.iter().map(|(s, b, e, d)| (*s, *b, *e, d)))
+            .map(|(set, binding, element, data)| SaveBuffer {
+                set,
+                binding,
+                array_element: element,
                 uniform: s
                     .program
                     .resources
                     .iter()
-                    .any(|r| r.set == *set && r.binding == *binding && r.uniform),
+                    .any(|r| r.set == set && r.binding == binding && r.uniform),
                 data: data.clone(),
                 element: None,
                 expect: finished
-                    .then(|| s.sim().buffer(*set, *binding).map(<[u8]>::to_vec))
+                    .then(|| {
+                        s.sim()
+                            .buffer_element(set, binding, element)
+                            .map(<[u8]>::to_vec)
+                    })
                     .flatten(),
             })
             .collect();

@@ -26,13 +26,17 @@ pub struct Fields {
 const XYZW: [&str; 4] = ["x", "y", "z", "w"];
 
 impl Program {
-    /// The declared (pointee) type of resource `r`.
+    /// The declared (pointee) type of resource `r`: for an element of a descriptor array, the
+    /// array's element type.
     pub fn resource_type(&self, r: usize) -> Option<TypeId> {
         let res = self.resources.get(r)?;
         let (_, _, ptr) = *self.id_slots.get(&res.var)?;
-        match self.types.get(ptr) {
-            Type::Pointer { pointee, .. } => Some(*pointee),
-            _ => None,
+        let Type::Pointer { pointee, .. } = self.types.get(ptr) else {
+            return None;
+        };
+        match (res.element, self.types.get(*pointee)) {
+            (Some(_), Type::Array { elem, .. }) => Some(*elem),
+            _ => Some(*pointee),
         }
     }
 

@@ -542,6 +542,9 @@ impl Runner<'_> {
             let binds = p
                 .binds
                 .iter()
+                // The app finds writes by (set, binding): descriptor array elements past
+                // the first are left out rather than pointing at element 0.
+                .filter(|b| b.element == 0)
                 .filter_map(|b| {
                     let name = self.script.buffers.get(b.buffer)?.name.clone();
                     Some((

@@ -28,6 +28,9 @@ pub struct SaveShader {
 pub struct SaveBuffer {
     pub set: u32,
     pub binding: u32,
+    /// The descriptor array element (0 for a single buffer); a binding's elements are written
+    /// as one `BIND BUFFER_ARRAY`.
+    pub array_element: u32,
     pub uniform: bool,
     /// The contents before the dispatch.
     pub data: Vec<u8>,
@@ -35,6 +38,16 @@ pub struct SaveBuffer {
     pub element: Option<DataType>,
     /// Contents to expect after the dispatch (the session's current outputs).
     pub expect: Option<Vec<u8>>,
+}
+
+impl SaveBuffer {
+    /// The buffer's name in the script: `buf_SET_BINDING`, `_ELEMENT` after it past element 0.
+    fn name(&self) -> String {
+        match self.array_element {
+            0 => format!("buf_{}_{}", self.set, self.binding),
+            e => format!("buf_{}_{}_{e}", self.set, self.binding),
+        }
+    }
 }
 
 /// What one dispatch needs.
@@ -215,12 +228,7 @@ pub fn to_amber(s: &SaveSession) -> String {
             contents.push(e);
         }
         let f = choose_format(b.element.as_ref(), &contents);
-        data_block(
-            &mut out,
-            &format!("buf_{}_{}", b.set, b.binding),
-            &f,
-            &b.data,
-        );
+        data_block(&mut out, &b.name(), &f, &b.data);
         formats.push(f);
     }
     let has_push = !s.push_constants.is_empty();
@@ -242,12 +250,35 @@ pub fn to_amber(s: &SaveSession) -> String {
     if let Some(n) = st.subgroup_size {
         let _ = writeln!(out, "  SUBGROUP shader\n    REQUIRED_SIZE {n}\n  END");
     }
+    // Each binding once, in the order of its first buffer.
+    let mut slots: Vec<(u32, u32)> = Vec::new();
     for b in &s.buffers {
-        let kind = if b.uniform { "uniform" } else { "storage" };
+        if !slots.contains(&(b.set, b.binding)) {
+            slots.push((b.set, b.binding));
+        }
+    }
+    for (set, binding) in slots {
+        let mut array: Vec<&SaveBuffer> = s
+            .buffers
+            .iter()
+            .filter(|b| (b.set, b.binding) == (set, binding))
+            .collect();
+        array.sort_by_key(|b| b.array_element);
+        let kind = if array[0].uniform {
+            "uniform"
+        } else {
+            "storage"
+        };
+        let names: Vec<String> = array.iter().map(|b| b.name()).collect();
+        let what = if array.len() > 1 {
+            "BUFFER_ARRAY"
+        } else {
+            "BUFFER"
+        };
         let _ = writeln!(
             out,
-            "  BIND BUFFER buf_{0}_{1} AS {kind} DESCRIPTOR_SET {0} BINDING {1}",
-            b.set, b.binding
+            "  BIND {what} {} AS {kind} DESCRIPTOR_SET {set} BINDING {binding}",
+            names.join(" ")
         );
     }
     for a in &s.aliases {
@@ -284,9 +315,8 @@ pub fn to_amber(s: &SaveSession) -> String {
         for (k, chunk) in toks.chunks(per_line).enumerate() {
             let _ = writeln!(
                 out,
-                "EXPECT buf_{}_{} IDX {} EQ {}",
-                b.set,
-                b.binding,
+                "EXPECT {} IDX {} EQ {}",
+                b.name(),
                 k * per_line / per * stride,
                 chunk.join(" ")
             );

@@ -411,3 +411,54 @@ fn one_workgroup_of_the_dispatch_is_simulated_alone() {
     let count = u32::from_le_bytes(s.sim().buffer(0, 1).unwrap()[..4].try_into().unwrap());
     assert_eq!(count, 12, "all three workgroups ran");
 }
+
+/// A descriptor array of buffers: each element is listed and filled on its own in Inputs, runs
+/// as its own buffer, and saves as `BIND BUFFER_ARRAY`.
+#[test]
+fn descriptor_array_elements_are_buffers_of_their_own() {
+    let src = "#version 450
+layout(local_size_x = 2) in;
+layout(set = 0, binding = 0) buffer Part { uint v[2]; } parts[2];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    parts[i].v[i] = 7 + i;
+}
+";
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_source(crate::gui::editor::Editor::new(
+        "parts.comp",
+        lanescope_front::Language::Glsl,
+        src.into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    {
+        let s = app.session.as_ref().unwrap();
+        assert_eq!(
+            s.initial.elements.len(),
+            1,
+            "element 1 is bound beside element 0"
+        );
+    }
+    finish(&mut app);
+    let s = app.session.as_ref().unwrap();
+    let word = |e: u32, k: usize| {
+        let b = s.sim().buffer_element(0, 0, e).unwrap();
+        u32::from_le_bytes(b[k * 4..k * 4 + 4].try_into().unwrap())
+    };
+    assert_eq!((word(0, 0), word(1, 1)), (7, 8));
+    let text = app.amber_text().unwrap();
+    assert!(
+        text.contains("BIND BUFFER_ARRAY buf_0_0 buf_0_0_1 AS storage DESCRIPTOR_SET 0 BINDING 0"),
+        "{text}"
+    );
+    let report =
+        lanescope_front::amber::run_text(&text, &lanescope_front::InProcess, &Default::default());
+    assert_eq!(report.exit_code(), 0, "{}\n{text}", report.to_text());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 1000.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(3);
+    h.get_by_label_contains("`parts[0]`");
+    h.get_by_label_contains("`parts[1]`");
+    h.get_by_label("parts[1].v[1]");
+}
