@@ -43,6 +43,90 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     (base + end <= len as u64).then_some(p)
 }
 
+/// The lanes' pointers, when they differ but all point into one memory (one buffer, the
+/// workgroup memory, or the invocations' private memories) and every access is in bounds,
+/// without the race log: (a pointer into that memory, its per-invocation stride). The accesses
+/// then index the memory directly; anything else takes the general path, which diagnoses.
+fn same_region(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<(u64, usize)> {
+    if c.mem.log.is_some() {
+        return None;
+    }
+    let s = c.s;
+    let lanes = &c.regs[ptr as usize * s..ptr as usize * s + s];
+    let p0 = lanes[c.mask.trailing_zeros() as usize];
+    // Device addresses resolve per lane.
+    if crate::program::is_physical(p0) {
+        return None;
+    }
+    let end = table
+        .iter()
+        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
+        .max()
+        .unwrap_or(0);
+    let (space, _, _) = crate::program::decode_ptr(p0);
+    let per = if space == crate::program::Space::Invocation {
+        c.mem.per_invocation
+    } else {
+        0
+    };
+    let (_, _, len) = c.mem.window(p0, 0)?;
+    let (hi, len) = (p0 >> 32, len as u64);
+    let mut m = c.mask;
+    while m != 0 {
+        let q = lanes[m.trailing_zeros() as usize];
+        m &= m - 1;
+        if q >> 32 != hi || u64::from(q as u32) + end > len {
+            return None;
+        }
+    }
+    Some((p0, per))
+}
+
+/// Loads through per-lane pointers into one memory (`same_region`).
+pub(super) fn load_same_region(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some((p0, per)) = same_region(c, ptr, table) else {
+        return false;
+    };
+    let (s, inv_base) = (c.s, c.inv_base);
+    let Some((mem, _, _)) = c.mem.window(p0, 0) else {
+        return false;
+    };
+    let regs = &mut *c.regs;
+    let pr = ptr as usize * s;
+    for (k, leaf) in table.iter().enumerate() {
+        let d = (dst as usize + k) * s;
+        let size = leaf.ty.size_bytes();
+        each(c.mask, c.full, s, |l| {
+            let at = (inv_base + l) * per + (regs[pr + l] as u32) as usize + leaf.offset as usize;
+            regs[d + l] = memory::get(mem, at, size, leaf.ty);
+        });
+    }
+    true
+}
+
+/// Stores through per-lane pointers into one memory (`same_region`), in lane order.
+fn store_same_region(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
+    let table = &c.prog.leaf_tables[leaves as usize];
+    let Some((p0, per)) = same_region(c, ptr, table) else {
+        return false;
+    };
+    let (s, inv_base) = (c.s, c.inv_base);
+    let Some((mem, _, _)) = c.mem.window(p0, 0) else {
+        return false;
+    };
+    let regs = &*c.regs;
+    let pr = ptr as usize * s;
+    each(c.mask, c.full, s, |l| {
+        let base = (inv_base + l) * per + (regs[pr + l] as u32) as usize;
+        for (k, leaf) in table.iter().enumerate() {
+            let v = regs[(src as usize + k) * s + l];
+            memory::put(mem, base + leaf.offset as usize, leaf.ty.size_bytes(), v);
+        }
+    });
+    true
+}
+
 /// Byte offset of a pointer and the per-invocation stride of its memory (0 when shared).
 fn base_and_stride(c: &Ctx<'_>, p: u64) -> (usize, usize) {
     let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
@@ -154,7 +238,7 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
 }
 
 pub(super) fn store(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) {
-    if store_uniform_ptr(c, ptr, src, leaves) {
+    if store_uniform_ptr(c, ptr, src, leaves) || store_same_region(c, ptr, src, leaves) {
         return;
     }
     let s = c.s;

@@ -1,7 +1,7 @@
 //! Executing one non-terminator instruction for the lanes of one tangle.
 
 use super::ext::ext;
-use super::memops::{atomic, load_uniform_ptr, store};
+use super::memops::{atomic, load_same_region, load_uniform_ptr, store};
 use super::memory::{Memory, OutOfBounds};
 use super::{subgroup, Mask};
 use crate::alu;
@@ -610,7 +610,9 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
         } => {
             if *physical {
                 load_physical_ptr(c, *dst, *ptr, *leaves);
-            } else if !load_uniform_ptr(c, *dst, *ptr, *leaves) {
+            } else if !load_uniform_ptr(c, *dst, *ptr, *leaves)
+                && !load_same_region(c, *dst, *ptr, *leaves)
+            {
                 let table = &c.prog.leaf_tables[*leaves as usize];
                 let mut bad = None;
                 let mut bad_lanes: Mask = 0;
@@ -670,6 +672,44 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 AccessStep::Shift(d) => o.wrapping_add(d),
                 AccessStep::Dyn { .. } | AccessStep::Descriptor { .. } => o,
             });
+            // The common shape, one 32-bit array index after constant steps, in a tight loop.
+            let mut dyns = steps
+                .iter()
+                .filter(|st| matches!(st, AccessStep::Dyn { .. } | AccessStep::Descriptor { .. }));
+            if let (
+                Some(&AccessStep::Dyn {
+                    index,
+                    bits: 32,
+                    signed,
+                    stride,
+                    len,
+                    element: false,
+                }),
+                None,
+            ) = (dyns.next(), dyns.next())
+            {
+                let (d, b, x) = (*dst as usize * s, *base as usize * s, index as usize * s);
+                let limit = len.map_or(i64::MAX, i64::from);
+                each(c.mask, c.full, s, |l| {
+                    let raw = regs[x + l] as u32;
+                    let i = if signed {
+                        i64::from(raw as i32)
+                    } else {
+                        i64::from(raw)
+                    };
+                    if i < 0 || i >= limit {
+                        bad |= 1 << l;
+                    }
+                    let off = konst.wrapping_add(i.wrapping_mul(i64::from(stride)));
+                    regs[d + l] = crate::program::ptr_offset(regs[b + l], off);
+                });
+                c.found.add(
+                    DiagCode::OutOfBounds,
+                    "access chain index outside its array (undefined behaviour)",
+                    bad,
+                );
+                return Flow::Next;
+            }
             each(c.mask, c.full, s, |l| {
                 let mut p = regs[r(*base, l)];
                 let mut off = konst;
