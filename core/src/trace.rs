@@ -80,11 +80,13 @@ pub enum DiagCode {
     /// A value read from memory nobody wrote (Workgroup, Private or Function memory without an
     /// initializer) or an OpUndef, used where it shows.
     UninitializedRead,
+    /// A device-address access not aligned as its Aligned memory operand says.
+    Misaligned,
 }
 
 impl DiagCode {
     /// Every code, in the README table's order.
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 20] = [
         Self::OutOfBounds,
         Self::UndefinedResult,
         Self::InactiveSource,
@@ -104,6 +106,7 @@ impl DiagCode {
         Self::Unreachable,
         Self::DataRace,
         Self::UninitializedRead,
+        Self::Misaligned,
     ];
 
     /// The stable kebab-case name.
@@ -128,6 +131,7 @@ impl DiagCode {
             Self::Unreachable => "unreachable",
             Self::DataRace => "data-race",
             Self::UninitializedRead => "uninitialized-read",
+            Self::Misaligned => "misaligned",
         }
     }
 
@@ -153,6 +157,7 @@ impl DiagCode {
             Self::Unreachable => "Executing OpUnreachable (or terminating an invocation in a compute shader) is undefined behaviour.",
             Self::DataRace => "Two accesses to the same memory from different invocations, at least one a write and not both atomic, must be ordered by the memory model (a barrier with the right scope and semantics); otherwise the result is undefined. Running in lockstep in one subgroup does not count.",
             Self::UninitializedRead => "Workgroup, Private and Function memory without an initializer, and OpUndef, hold undefined values until written; using such a value where it shows (stored, branched on, used as an address, fed to a subgroup operation) gives undefined results.",
+            Self::Misaligned => "A load or store through a PhysicalStorageBuffer pointer with an Aligned memory operand must use an address that is a multiple of it; otherwise the behaviour is undefined (Lanescope still performs the access).",
         }
     }
 
@@ -171,6 +176,7 @@ impl DiagCode {
             | Self::CoopmatOverflow => "https://github.khronos.org/SPIRV-Registry/extensions/KHR/SPV_KHR_cooperative_matrix.html",
             Self::InactiveSource | Self::NonuniformOperand => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#_non_uniform_instructions",
             Self::OutOfBounds => "https://registry.khronos.org/vulkan/specs/latest/html/vkspec.html#shaders-robust-buffer-access",
+            Self::Misaligned => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html#Memory_Operands",
             Self::UndefinedResult | Self::Unreachable | Self::Unsupported | Self::TraceLimit => "https://registry.khronos.org/SPIR-V/specs/unified1/SPIRV.html",
         }
     }

@@ -302,3 +302,40 @@ fn a_pointer_read_from_memory_past_the_address_space_points_nowhere() {
         d[0].message
     );
 }
+
+/// An Aligned memory operand the address does not meet is a `misaligned` diagnostic for the
+/// lanes concerned; the access still happens (data/buffer_reference_aligned.comp).
+#[test]
+fn a_device_address_off_its_aligned_operand_is_diagnosed() {
+    let bytes = std::fs::read(format!(
+        "{}/tests/data/buffer_reference_aligned.spv",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let data_at = default_address(0, 1).unwrap();
+    let mut root = data_at.to_le_bytes().to_vec();
+    root.resize(16 + 4 * 16, 0);
+    let data: Vec<u8> = (0..20u32).flat_map(|w| (100 + w).to_le_bytes()).collect();
+    let b = Bindings {
+        buffers: vec![(0, 0, root), (0, 1, data)],
+        ..Bindings::default()
+    };
+    let sim = run(&bytes, &b, 1);
+    let d = sim.diagnostics();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code.to_string(), "misaligned");
+    assert_eq!(d[0].lanes, [3]);
+    assert!(
+        d[0].message.contains(&format!("{:#x}", data_at + 52))
+            && d[0].message.contains("not aligned to 16 bytes"),
+        "{}",
+        d[0].message
+    );
+    let out = words(&sim.buffer(0, 0).unwrap()[16..]);
+    assert_eq!(&out[..12], (100..112).collect::<Vec<u32>>());
+    assert_eq!(
+        &out[12..],
+        [113, 114, 115, 116],
+        "performed at the misaligned address"
+    );
+}

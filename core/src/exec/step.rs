@@ -231,6 +231,30 @@ fn load_physical_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) {
     }
 }
 
+/// Device addresses that are not a multiple of the access's Aligned operand (undefined
+/// behaviour; the access still happens).
+fn check_aligned(c: &mut Ctx<'_>, ptr: u32, align: u32) {
+    let s = c.s;
+    let mut bad: Mask = 0;
+    let mut first = None;
+    // An address outside every buffer is an out-of-bounds access already.
+    let (regs, mem) = (&*c.regs, &mut *c.mem);
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        if crate::program::is_physical(p) && p % u64::from(align) != 0 && mem.resolve(p).is_ok() {
+            bad |= 1 << l;
+            first.get_or_insert(p);
+        }
+    });
+    if let Some(p) = first {
+        c.found.add(
+            DiagCode::Misaligned,
+            format!("access at device address {p:#x} is not aligned to {align} bytes, as its Aligned operand says (undefined behaviour; the access is performed)"),
+            bad,
+        );
+    }
+}
+
 pub(super) fn oob_msg(o: OutOfBounds) -> String {
     if let Some(a) = o.address {
         return format!(
@@ -607,7 +631,11 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             ptr,
             leaves,
             physical,
+            align,
         } => {
+            if *align > 1 {
+                check_aligned(c, *ptr, *align);
+            }
             if *physical {
                 load_physical_ptr(c, *dst, *ptr, *leaves);
             } else if !load_uniform_ptr(c, *dst, *ptr, *leaves)
@@ -635,7 +663,17 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 }
             }
         }
-        Inst::Store { ptr, src, leaves } => store(c, *ptr, *src, *leaves),
+        Inst::Store {
+            ptr,
+            src,
+            leaves,
+            align,
+        } => {
+            if *align > 1 {
+                check_aligned(c, *ptr, *align);
+            }
+            store(c, *ptr, *src, *leaves);
+        }
         Inst::CopyMemory {
             dst_ptr,
             src_ptr,

@@ -78,6 +78,24 @@ pub(crate) fn un_op(op: Op) -> Option<UnOp> {
     })
 }
 
+/// The Aligned literal of the memory operands starting at operand `k` (0 without one): the
+/// first literal after the mask, since Aligned is its lowest bit with a parameter.
+fn aligned(cx: &Ctx<'_>, inst: &Instruction, k: usize) -> Result<u32, LoadError> {
+    let Some(Operand::MemoryAccess(m)) = inst.operands.get(k) else {
+        return Ok(0);
+    };
+    if !m.contains(rspirv::spirv::MemoryAccess::ALIGNED) {
+        return Ok(0);
+    }
+    match inst.operands.get(k + 1) {
+        Some(Operand::LiteralBit32(a)) if a.is_power_of_two() => Ok(*a),
+        Some(Operand::LiteralBit32(a)) => {
+            Err(cx.invalid(inst, format!("Aligned {a} is not a power of two")))
+        }
+        _ => Err(cx.invalid(inst, "Aligned without its literal")),
+    }
+}
+
 fn atomic_op(op: Op) -> Option<AtomicOp> {
     Some(match op {
         Op::AtomicLoad => AtomicOp::Load,
@@ -765,13 +783,19 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                 ptr,
                 leaves,
                 physical: cx.types.is_physical_ptr(info.pointee),
+                align: aligned(cx, inst, 1)?,
             }
         }
         Op::Store => {
             let (ptr, info) = cx.ptr(inst, 0)?;
             let (src, _, _) = cx.val(inst, 1)?;
             let leaves = cx.leaves_of(info.pointee, info.layout);
-            Inst::Store { ptr, src, leaves }
+            Inst::Store {
+                ptr,
+                src,
+                leaves,
+                align: aligned(cx, inst, 2)?,
+            }
         }
         Op::CopyMemory => {
             let (dst_ptr, di) = cx.ptr(inst, 0)?;

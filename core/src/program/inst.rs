@@ -389,11 +389,15 @@ pub enum Inst {
         /// The value loaded is a PhysicalStorageBuffer pointer (kept inside the physical
         /// address space).
         physical: bool,
+        /// The Aligned memory operand (0: none); checked on device addresses.
+        align: u32,
     },
     Store {
         ptr: Opnd,
         src: Opnd,
         leaves: u32,
+        /// The Aligned memory operand (0: none); checked on device addresses.
+        align: u32,
     },
     CopyMemory {
         dst_ptr: Opnd,

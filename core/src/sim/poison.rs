@@ -98,7 +98,9 @@ impl Simulator {
                 }
                 return;
             }
-            Inst::Store { ptr, src, leaves } => {
+            Inst::Store {
+                ptr, src, leaves, ..
+            } => {
                 let table = &prog.leaf_tables[*leaves as usize];
                 let ptr_p = any(&sg.poison, *ptr, 1);
                 for l in lanes(t.mask) {

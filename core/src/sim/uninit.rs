@@ -93,7 +93,9 @@ impl Simulator {
         let layer = &sg.uninit;
         let tainted = |slot: u32, width: u32| any(layer, slot, width) & t.mask;
         let (lanes, what, slots): (Mask, &str, Vec<u32>) = match inst {
-            Inst::Store { ptr, src, leaves } => {
+            Inst::Store {
+                ptr, src, leaves, ..
+            } => {
                 // Only a store to a buffer lets the data out; the lanes whose pointer is one.
                 let n = self.prog.leaf_tables[*leaves as usize].len() as u32;
                 let to_buffer = crate::view::LaneMask(t.mask)
