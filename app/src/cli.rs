@@ -131,7 +131,7 @@ pub struct RunArgs {
     /// Bind a buffer: `SET:BINDING=FILE` (initial bytes; its size is the file's), or
     /// `SET:BINDING=@SET2:BINDING2` to bind the buffer bound at SET2:BINDING2 there too.
     /// `SET:BINDING[ELEMENT]=FILE` binds one element of a descriptor array (`[0]` is the same
-    /// as none).
+    /// as none), and `@SET2:BINDING2[ELEMENT2]` shares an element's buffer.
     #[arg(long = "buffer", value_name = "SET:BINDING[ELEMENT]=FILE|@SET:BINDING", value_parser = parse_buffer)]
     pub buffers: Vec<BufferArg>,
     /// Bind an image (storage or sampled image, texel buffer): FILE holds its texels tightly
@@ -139,7 +139,9 @@ pub struct RunArgs {
     /// format in lower case (`r32ui`, `rgba8`, `rgba16f`, `r32f`, ...); the size is
     /// WIDTHxHEIGHT[xDEPTH][sSAMPLES] (DEPTH: slices of a 3D image, or layers; 6 per cube;
     /// `64x64s4`: 4 samples per texel, stored consecutively). `--out` writes the texels back.
-    #[arg(long = "image", value_name = "SET:BINDING=FILE,FORMAT,WxH[xD]", value_parser = parse_image)]
+    /// `SET:BINDING[ELEMENT]` binds one element of an array of images (one sampler per
+    /// binding serves every element).
+    #[arg(long = "image", value_name = "SET:BINDING[ELEMENT]=FILE,FORMAT,WxH[xD]", value_parser = parse_image)]
     pub images: Vec<ImageArg>,
     /// Bind a sampler (alone, or the sampler of a combined image sampler): its filter and
     /// address mode (`nearest|linear,clamp|repeat|mirror|border`; `border` reads transparent
@@ -307,10 +309,9 @@ fn parse_out(s: &str) -> Result<SlotFile, String> {
     Ok((set, binding, element, file.to_string()))
 }
 
-/// An `--image` argument: (set, binding, file, format, extent, samples per texel).
+/// An `--image` argument: ((set, binding, element), file, format, extent, samples per texel).
 pub type ImageArg = (
-    u32,
-    u32,
+    (u32, u32, u32),
     String,
     lanescope_core::program::image::TexelFormat,
     [u32; 3],
@@ -318,11 +319,11 @@ pub type ImageArg = (
 );
 
 fn parse_image(s: &str) -> Result<ImageArg, String> {
-    let want = "wants SET:BINDING=FILE,FORMAT,WIDTHxHEIGHT[xDEPTH]";
+    let want = "wants SET:BINDING[ELEMENT]=FILE,FORMAT,WIDTHxHEIGHT[xDEPTH]";
     let (sb, rest) = s
         .split_once('=')
         .ok_or_else(|| format!("{want}, got `{s}`"))?;
-    let (set, binding) = parse_set_binding(sb)?;
+    let slot = parse_slot(sb)?;
     let mut parts = rest.rsplitn(3, ',');
     let (Some(size), Some(format), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(format!("{want}, got `{s}`"));
@@ -360,7 +361,7 @@ fn parse_image(s: &str) -> Result<ImageArg, String> {
             .filter(|v| *v > 0)
             .ok_or_else(|| format!("`{d}` in `{size}` is not a size of at least 1"))?;
     }
-    Ok((set, binding, file.to_string(), format, extent, samples))
+    Ok((slot, file.to_string(), format, extent, samples))
 }
 
 fn parse_sampler(
@@ -400,18 +401,15 @@ fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
 fn parse_buffer(s: &str) -> Result<BufferArg, String> {
     let (set, binding, element, file) = parse_out(s)?;
     Ok(match file.strip_prefix('@') {
-        Some(_) if element > 0 => {
-            return Err(format!(
-                "`{s}`: a descriptor array element is bound with a file; only whole bindings share a buffer (@SET:BINDING)"
-            ))
-        }
         Some(target) => {
-            let (of_set, of_binding) = parse_set_binding(target)?;
+            let (of_set, of_binding, of_element) = parse_slot(target)?;
             BufferArg::Shared(BufferAlias {
                 set,
                 binding,
+                element,
                 of_set,
                 of_binding,
+                of_element,
             })
         }
         None => BufferArg::File {
@@ -693,7 +691,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         }
     }
     bindings.addresses.clone_from(&a.addresses);
-    for (set, binding, path, format, extent, samples) in &a.images {
+    for ((set, binding, element), path, format, extent, samples) in &a.images {
         let desc = lanescope_core::program::image::ImageDesc {
             format: *format,
             extent: *extent,
@@ -714,6 +712,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         bindings.images.push(lanescope_core::ImageBinding {
             set: *set,
             binding: *binding,
+            element: *element,
             desc,
             data,
         });

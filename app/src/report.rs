@@ -80,9 +80,13 @@ pub fn exploration_text(x: &lanescope_core::explore::Exploration) -> String {
         x.order_dependence.len() + x.more
     );
     for d in &x.order_dependence {
+        let element = match d.element {
+            0 => String::new(),
+            e => format!(" element {e}"),
+        };
         let _ = writeln!(
             s,
-            "  set {} binding {} word {}: {} under {}, {} under {}",
+            "  set {} binding {}{element} word {}: {} under {}, {} under {}",
             d.set, d.binding, d.word, d.values[0], d.schedules[0], d.values[1], d.schedules[1]
         );
     }

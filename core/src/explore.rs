@@ -19,11 +19,18 @@ pub struct ScheduleRun {
     pub steps: u64,
 }
 
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
 /// An output word on which two schedules disagree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OrderDependence {
     pub set: u32,
     pub binding: u32,
+    /// The descriptor array element (absent from JSON for element 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub element: u32,
     /// Index of the 32-bit word in the buffer.
     pub word: usize,
     /// The two schedules (the first is the one every other is compared with).
@@ -53,7 +60,7 @@ fn words(b: &[u8]) -> Vec<u32> {
 }
 
 /// A finished run's buffers as (set, binding, words, poisoned word indices).
-type Outputs = Vec<(u32, u32, Vec<u32>, Vec<usize>)>;
+type Outputs = Vec<((u32, u32, u32), Vec<u32>, Vec<usize>)>;
 
 /// Runs the dispatch under `n` schedules ([`Schedule::nth`]) and compares every bound buffer
 /// word by word with the first schedule's; words holding poison in either run are skipped
@@ -102,14 +109,14 @@ pub fn explore(
         let outs: Outputs = prog
             .resources
             .iter()
-            .filter(|r| !r.push_constant)
-            .filter_map(|r| {
+            .enumerate()
+            .filter(|(_, r)| !r.push_constant)
+            .filter_map(|(ri, r)| {
                 let b = sim.resource_buffer(r)?;
                 Some((
-                    r.set,
-                    r.binding,
+                    (r.set, r.binding, r.element()),
                     words(b),
-                    sim.poisoned_words(r.set, r.binding),
+                    sim.resource_poisoned_words(ri),
                 ))
             })
             .collect();
@@ -117,16 +124,16 @@ pub fn explore(
             first = Some((name, outs));
             continue;
         };
-        for ((set, binding, a, pa), (_, _, b, pb)) in ref_outs.iter().zip(&outs) {
+        for ((slot, a, pa), (_, b, pb)) in ref_outs.iter().zip(&outs) {
+            let (set, binding, element) = slot;
             for (w, (x, y)) in a.iter().zip(b).enumerate() {
                 if x == y || pa.binary_search(&w).is_ok() || pb.binary_search(&w).is_ok() {
                     continue;
                 }
                 // One entry per word: the first schedule that disagrees.
-                if found
-                    .iter()
-                    .any(|d: &OrderDependence| (d.set, d.binding, d.word) == (*set, *binding, w))
-                {
+                if found.iter().any(|d: &OrderDependence| {
+                    (d.set, d.binding, d.element, d.word) == (*set, *binding, *element, w)
+                }) {
                     continue;
                 }
                 if found.len() >= MAX_LISTED {
@@ -136,6 +143,7 @@ pub fn explore(
                 found.push(OrderDependence {
                     set: *set,
                     binding: *binding,
+                    element: *element,
                     word: w,
                     schedules: [ref_name.clone(), name.clone()],
                     values: [*x, *y],
@@ -143,7 +151,7 @@ pub fn explore(
             }
         }
     }
-    found.sort_by_key(|d| (d.set, d.binding, d.word));
+    found.sort_by_key(|d| (d.set, d.binding, d.element, d.word));
     Exploration {
         runs,
         order_dependence: found,

@@ -251,6 +251,7 @@ fn addresses_must_be_aligned_apart_and_bound() {
             binding: 0,
             of_set: 0,
             of_binding: 1,
+            ..Default::default()
         }],
         ..with(vec![(0, 0, 0x1000), (0, 1, 0x1040)])
     };

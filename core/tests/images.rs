@@ -16,6 +16,7 @@ fn image(set: u32, binding: u32, format: &str, extent: [u32; 3], data: Vec<u8>) 
     ImageBinding {
         set,
         binding,
+        element: 0,
         desc: ImageDesc::new(TexelFormat::by_name(format).unwrap(), extent),
         data,
     }
@@ -381,6 +382,7 @@ fn multisampled_images_keep_each_sample() {
         images: vec![ImageBinding {
             set: 0,
             binding: 0,
+            element: 0,
             desc,
             data: vec![0; 64],
         }],
@@ -513,4 +515,70 @@ fn packed_formats_pack_round_and_unpack() {
     // R11fG11fB10f texel 0: 1.0 is 15 << 6, 0.5 is 14 << 6, and blue is 0.
     let sf = words(sim.buffer(0, 0).unwrap());
     assert_eq!(sf[0], (15 << 6) | (14 << 6) << 11);
+}
+
+/// Arrays of image descriptors (data/image_array.comp): each element is an image of its own,
+/// bound with `ImageBinding::element`; one sampler serves every element of a binding.
+#[test]
+fn arrays_of_images_pick_an_image_per_index() {
+    let element =
+        |binding: u32, element: u32, format: &str, extent: [u32; 3], data: Vec<u8>| ImageBinding {
+            element,
+            ..image(0, binding, format, extent, data)
+        };
+    // Texture k holds 100k + x + 10y in every channel; table k holds 1000k + x.
+    let texture = |k: u32| {
+        let v: Vec<f32> = (0..8u32)
+            .flat_map(|t| [(100 * k + t % 4 + 10 * (t / 4)) as f32; 4])
+            .collect();
+        element(1, k, "rgba32f", [4, 2, 1], f32s(v))
+    };
+    let table = |k: u32| {
+        element(
+            2,
+            k,
+            "r32f",
+            [4, 1, 1],
+            f32s((0..4).map(|x| (1000 * k + x) as f32)),
+        )
+    };
+    let pick = 2u32;
+    let b = Bindings {
+        buffers: vec![(0, 3, vec![0; 3 * 4 * 16])],
+        images: vec![
+            element(0, 0, "r32ui", [4, 2, 1], vec![0; 32]),
+            element(0, 1, "r32ui", [4, 2, 1], vec![0; 32]),
+            texture(0),
+            texture(1),
+            texture(2),
+            table(0),
+            table(1),
+        ],
+        samplers: vec![(0, 1, SamplerDesc::parse("nearest,clamp").unwrap())],
+        push_constants: pick.to_le_bytes().to_vec(),
+        ..Bindings::default()
+    };
+    let sim = run("image_array.spv", &b);
+    assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
+    let c0 = words(sim.buffer_element(0, 0, 0).unwrap());
+    let c1 = words(sim.buffer_element(0, 0, 1).unwrap());
+    assert_eq!(
+        c0,
+        [10, 0, 12, 0, 77, 0, 0, 0],
+        "lanes 0 and 2, and the store at (0, 1)"
+    );
+    assert_eq!(c1, [0, 11, 0, 13, 0, 0, 0, 0], "lanes 1 and 3");
+    let out: Vec<f32> = words(sim.buffer(0, 3).unwrap())
+        .iter()
+        .map(|w| f32::from_bits(*w))
+        .collect();
+    for i in 0..4u32 {
+        let at = |k: usize| &out[k * 16 + i as usize * 4..k * 16 + i as usize * 4 + 4];
+        let f = (100 * (i % 3) + i) as f32;
+        assert_eq!(at(0), [f; 4], "texelFetch(textures[{}])", i % 3);
+        let s = (100 * pick + i) as f32;
+        assert_eq!(at(1), [s; 4], "textureLod(textures[pick])");
+        let t = (1000 * (i % 2) + i) as f32;
+        assert_eq!(at(2), [t, 0.0, 0.0, 1.0], "texelFetch(table[{}])", i % 2);
+    }
 }

@@ -199,6 +199,7 @@ fn one_buffer_bound_at_two_bindings_shares_its_storage() {
             binding: 1,
             of_set: 0,
             of_binding: 0,
+            ..Default::default()
         }],
         ..Bindings::default()
     };
@@ -228,6 +229,7 @@ fn binding_errors_and_warnings() {
             binding: 1,
             of_set: 3,
             of_binding: 3,
+            ..Default::default()
         }],
         ..Bindings::default()
     };

@@ -472,6 +472,7 @@ fn a_saved_session_keeps_push_constants_specialization_and_shared_bindings() {
             binding: 1,
             of_set: 0,
             of_binding: 0,
+            ..Default::default()
         }],
         push_constants: Vec::new(),
         push_constant_type: None,

@@ -1020,7 +1020,7 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if let Some(desc) = s.sim().image_of(ri) {
             super::picture::show(ui, &r.name, &desc, &data, prev.as_deref());
         }
-        let poisoned = s.sim().poisoned_words(r.set, r.binding);
+        let poisoned = s.sim().resource_poisoned_words(ri);
         egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
             for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
                 let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
@@ -1047,12 +1047,7 @@ fn buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
                 ui.label(t);
                 // Initial contents are editable; a change restarts the run from them.
-                if let Some((_, _, init)) = s
-                    .initial
-                    .buffers
-                    .iter_mut()
-                    .find(|b| b.0 == r.set && b.1 == r.binding)
-                {
+                if let Some(init) = s.initial.bytes_mut(r.set, r.binding, r.element()) {
                     if let Some(word) = init.get_mut(w * 4..w * 4 + 4) {
                         let mut v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
                         if ui

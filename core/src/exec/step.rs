@@ -759,6 +759,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                             bits,
                             signed,
                             count,
+                            low,
                         } => {
                             let raw = regs[r(index, l)];
                             let i = if signed {
@@ -769,7 +770,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                             // The elements are consecutive regions; outside the array the
                             // pointer stays at element 0, with the diagnostic below.
                             if (0..i64::from(count)).contains(&i) {
-                                p = p.wrapping_add((i as u64) << 32);
+                                p = p.wrapping_add(((i as u64) << 32) + i as u64 * u64::from(low));
                             } else {
                                 bad |= 1 << l;
                             }

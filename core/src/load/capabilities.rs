@@ -37,13 +37,21 @@ pub const IMPLEMENTED: &[C] = &[
     C::VariablePointersStorageBuffer,
     C::PhysicalStorageBufferAddresses,
     C::LongVectorEXT,
-    // Descriptor arrays of buffers, indexed by any value (each lane is simulated on its own, so
+    // Descriptor arrays of buffers and images, indexed by any value (each lane is simulated on its own, so
     // the NonUniform decoration changes nothing).
     C::ShaderNonUniform,
     C::StorageBufferArrayDynamicIndexing,
     C::UniformBufferArrayDynamicIndexing,
     C::StorageBufferArrayNonUniformIndexing,
     C::UniformBufferArrayNonUniformIndexing,
+    C::SampledImageArrayDynamicIndexing,
+    C::StorageImageArrayDynamicIndexing,
+    C::SampledImageArrayNonUniformIndexing,
+    C::StorageImageArrayNonUniformIndexing,
+    C::UniformTexelBufferArrayDynamicIndexing,
+    C::StorageTexelBufferArrayDynamicIndexing,
+    C::UniformTexelBufferArrayNonUniformIndexing,
+    C::StorageTexelBufferArrayNonUniformIndexing,
     C::SampledBuffer,
     C::ImageBuffer,
     C::Sampled1D,

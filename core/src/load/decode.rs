@@ -180,7 +180,7 @@ impl Ctx<'_> {
                     pointee: *pointee,
                     layout: Layout::Plain,
                     space: super::space_of(*storage_class),
-                    descriptors: None,
+                    descriptors: self.descriptors_of(*storage_class, *pointee),
                 },
             )),
             _ => {
@@ -777,6 +777,9 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
                     n: 1,
                 }));
             }
+            if info.descriptors.is_some() {
+                return Err(cx.unsupported(inst, "a load of a whole descriptor array"));
+            }
             let leaves = cx.leaves_of(info.pointee, info.layout);
             Inst::Load {
                 dst,
@@ -789,6 +792,9 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
         Op::Store => {
             let (ptr, info) = cx.ptr(inst, 0)?;
             let (src, _, _) = cx.val(inst, 1)?;
+            if info.descriptors.is_some() {
+                return Err(cx.unsupported(inst, "a store to a whole descriptor array"));
+            }
             let leaves = cx.leaves_of(info.pointee, info.layout);
             Inst::Store {
                 ptr,
@@ -800,6 +806,9 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
         Op::CopyMemory => {
             let (dst_ptr, di) = cx.ptr(inst, 0)?;
             let (src_ptr, si) = cx.ptr(inst, 1)?;
+            if di.descriptors.is_some() || si.descriptors.is_some() {
+                return Err(cx.unsupported(inst, "a copy of a whole descriptor array"));
+            }
             Inst::CopyMemory {
                 dst_ptr,
                 src_ptr,

@@ -196,15 +196,22 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
                     ));
                 }
             }
+            let (_, sub_layout, elem, _) = cx.types.element_step(t, layout).ok_or_else(|| {
+                cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t)))
+            })?;
+            // An image handle with a sampler names the sampler's resource in its low bits.
+            let low = match cx.types.get(elem) {
+                Type::Sampler => 1,
+                Type::SampledImage(i) => u8::from(i.dim != crate::program::image::Dim::Buffer),
+                _ => 0,
+            };
             steps.push(AccessStep::Descriptor {
                 index,
                 bits: ity.bits() as u8,
                 signed: ity.is_signed(),
                 count,
+                low,
             });
-            let (_, sub_layout, elem, _) = cx.types.element_step(t, layout).ok_or_else(|| {
-                cx.invalid(inst, format!("cannot index into {}", cx.types.describe(t)))
-            })?;
             t = elem;
             layout = sub_layout;
             first = 2;

@@ -11,11 +11,11 @@ use crate::value::{mask, ScalarTy};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{BuiltIn, Decoration, Op, StorageClass};
 
-#[allow(dead_code)]
-/// Builtin inputs the simulator fills in.
 /// The most components of an SPV_EXT_long_vector vector Lanescope simulates.
 const MAX_LONG_VECTOR: u64 = 1024;
 
+#[allow(dead_code)]
+/// Builtin inputs the simulator fills in.
 const SUPPORTED_BUILTINS: [u32; 15] = [
     BuiltIn::LocalInvocationId as u32,
     BuiltIn::GlobalInvocationId as u32,
@@ -949,12 +949,10 @@ impl Ctx<'_> {
         pointee: TypeId,
     ) -> Result<(), LoadError> {
         let rid = var.id;
-        let (image, sampler) = match self.types.get(pointee) {
-            Type::Image(i) => (Some(*i), false),
-            // A `samplerBuffer` is a uniform texel buffer: no sampler is bound with it.
-            Type::SampledImage(i) => (Some(*i), i.dim != crate::program::image::Dim::Buffer),
-            Type::Sampler => (None, true),
-            Type::Array { elem, .. } | Type::RuntimeArray { elem, .. }
+        // An array of image or sampler descriptors: one resource per element, consecutive.
+        let (elem_ty, descriptors) = match self.types.get(pointee) {
+            Type::Array { elem, len, .. } => (*elem, Some(*len)),
+            Type::RuntimeArray { elem, .. }
                 if matches!(
                     self.types.get(*elem),
                     Type::Image(_) | Type::SampledImage(_) | Type::Sampler
@@ -962,9 +960,16 @@ impl Ctx<'_> {
             {
                 return Err(self.unsupported(
                     inst,
-                    "arrays of image or sampler descriptors at one binding (descriptor arrays)",
+                    "a runtime-sized array of image or sampler descriptors (give the array a size)",
                 ))
             }
+            _ => (pointee, None),
+        };
+        let (image, sampler) = match self.types.get(elem_ty) {
+            Type::Image(i) => (Some(*i), false),
+            // A `samplerBuffer` is a uniform texel buffer: no sampler is bound with it.
+            Type::SampledImage(i) => (Some(*i), i.dim != crate::program::image::Dim::Buffer),
+            Type::Sampler => (None, true),
             _ => {
                 return Err(self.unsupported(
                     inst,
@@ -978,22 +983,31 @@ impl Ctx<'_> {
         let set = self.deco_lit(rid, Decoration::DescriptorSet).unwrap_or(0);
         let binding = self.deco_lit(rid, Decoration::Binding).unwrap_or(0);
         let index = self.resources.len() as u32;
+        let count = descriptors.unwrap_or(1);
+        if index as usize + count as usize > 1 << 20 {
+            return Err(self.unsupported(inst, "more than 2^20 descriptors"));
+        }
         let read_only = image.is_none_or(|i| i.sampled != 2)
             || self.has_deco(rid, Decoration::NonWritable).is_some();
-        self.resources.push(Resource {
-            var: rid,
-            name: var.name.clone(),
-            set,
-            binding,
-            push_constant: false,
-            uniform: false,
-            read_only,
-            min_size: 0,
-            runtime_array_stride: None,
-            image,
-            sampler,
-            element: None,
-        });
+        for k in 0..count {
+            self.resources.push(Resource {
+                var: rid,
+                name: match descriptors {
+                    Some(_) => format!("{}[{k}]", var.name),
+                    None => var.name.clone(),
+                },
+                set,
+                binding,
+                push_constant: false,
+                uniform: false,
+                read_only,
+                min_size: 0,
+                runtime_array_stride: None,
+                image,
+                sampler,
+                element: descriptors.map(|_| k),
+            });
+        }
         var.space = Space::Buffer;
         var.size = 0;
         var.binding = Some((set, binding));
@@ -1008,7 +1022,7 @@ impl Ctx<'_> {
                 pointee,
                 layout: Layout::Plain,
                 space: Space::Buffer,
-                descriptors: None,
+                descriptors,
             },
         );
         Ok(())

@@ -767,6 +767,24 @@ impl<'m> Ctx<'m> {
         Ok(slot)
     }
 
+    /// The number of descriptors when a pointer of this storage class to `pointee` is a
+    /// descriptor array: an array of buffer blocks, or of images or samplers.
+    pub(crate) fn descriptors_of(&self, storage_class: u32, pointee: TypeId) -> Option<u32> {
+        let Type::Array { elem, len, .. } = self.types.get(pointee) else {
+            return None;
+        };
+        let buffer = [StorageClass::StorageBuffer, StorageClass::Uniform]
+            .iter()
+            .any(|c| *c as u32 == storage_class);
+        let opaque = matches!(
+            self.types.get(*elem),
+            Type::Image(_) | Type::SampledImage(_) | Type::Sampler
+        );
+        ((buffer && self.is_block(*elem))
+            || (storage_class == StorageClass::UniformConstant as u32 && opaque))
+            .then_some(*len)
+    }
+
     /// Whether type `t` is a Block or BufferBlock struct (a buffer's interface type).
     fn is_block(&self, t: TypeId) -> bool {
         let id = self.types.spirv_ids[t as usize];
@@ -953,13 +971,14 @@ impl<'m> Ctx<'m> {
                     pointee,
                 } = self.types.get(ty).clone()
                 {
+                    let descriptors = self.descriptors_of(storage_class, pointee);
                     self.ptr_info.insert(
                         pid,
                         PtrInfo {
                             pointee,
                             layout: Layout::Plain,
                             space: space_of(storage_class),
-                            descriptors: None,
+                            descriptors,
                         },
                     );
                 }

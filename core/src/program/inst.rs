@@ -211,12 +211,14 @@ pub enum AccessStep {
         element: bool,
     },
     /// The index into a descriptor array, read from a slot: it moves the pointer to the
-    /// index-th of `count` consecutive buffer resources (always the first step).
+    /// index-th of `count` consecutive resources (always the first step); `low` is 1 where
+    /// the low bits name a sampler resource too (an image handle with its sampler).
     Descriptor {
         index: Opnd,
         bits: u8,
         signed: bool,
         count: u32,
+        low: u8,
     },
 }
 

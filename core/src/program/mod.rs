@@ -306,10 +306,15 @@ impl Program {
     /// The variable holding byte `offset` of a memory (Workgroup memory, or buffer resource
     /// `region`), with the member or element path to it: `tile[3]`, `data.values[7].x`.
     pub fn describe_address(&self, space: Space, region: u32, offset: u32) -> Option<String> {
+        // A buffer region is a resource; a descriptor array's elements share its variable.
+        let buffer_var = match space {
+            Space::Buffer => self.resources.get(region as usize).map(|r| r.var),
+            _ => None,
+        };
         let var = self.variables.iter().find(|v| {
             v.space == space
                 && match space {
-                    Space::Buffer => v.resource == Some(region),
+                    Space::Buffer => Some(v.id) == buffer_var,
                     _ => offset >= v.offset && offset < v.offset.saturating_add(v.size.max(1)),
                 }
         })?;
@@ -325,6 +330,15 @@ impl Program {
             String::new()
         };
         let mut t = *pointee;
+        // An element of a descriptor array: its own resource, a block of the array's type.
+        let element = match space {
+            Space::Buffer => self.resources.get(region as usize).and_then(|r| r.element),
+            _ => None,
+        };
+        if let (Some(k), Type::Array { elem, .. }) = (element, self.types.get(t)) {
+            path.push_str(&format!("[{k}]"));
+            t = *elem;
+        }
         let mut off = offset - var.offset.min(offset);
         // Down through members and elements, at most as deep as types nest.
         for _ in 0..32 {

@@ -35,6 +35,8 @@ pub struct Bindings {
 pub struct ImageBinding {
     pub set: u32,
     pub binding: u32,
+    /// The element of an array of image descriptors (0 for a single image).
+    pub element: u32,
     pub desc: ImageDesc,
     pub data: Vec<u8>,
 }
@@ -250,11 +252,13 @@ impl Bindings {
         let share = (max_bytes - fixed) / growing;
         let mut b = Self::default();
         for r in &prog.resources {
-            if r.sampler {
+            // One sampler per binding, for every element of an array.
+            if r.sampler && !b.samplers.iter().any(|x| (x.0, x.1) == (r.set, r.binding)) {
                 b.samplers.push((r.set, r.binding, SamplerDesc::default()));
             }
             if let Some(ty) = r.image {
-                b.images.push(example_image(r.set, r.binding, &ty));
+                b.images
+                    .push(example_image(r.set, r.binding, r.element(), &ty));
                 continue;
             }
             if r.sampler {
@@ -286,7 +290,7 @@ impl Bindings {
 
 /// A zero image for an example: the declared format (else 32-bit RGBA of the Sampled Type), 16x16
 /// (64 texels in 1D and texel buffers, 8x8x8 in 3D, 4 layers for arrays, 6 faces for cubes).
-fn example_image(set: u32, binding: u32, ty: &ImageType) -> ImageBinding {
+fn example_image(set: u32, binding: u32, element: u32, ty: &ImageType) -> ImageBinding {
     use crate::program::image::TexelFormat;
     let format = ty.format.unwrap_or_else(|| {
         let name = match ty.component {
@@ -307,18 +311,22 @@ fn example_image(set: u32, binding: u32, ty: &ImageType) -> ImageBinding {
     ImageBinding {
         set,
         binding,
+        element,
         desc,
         data: vec![0; desc.bytes() as usize],
     }
 }
 
-/// Binding (`set`, `binding`) is bound to the buffer bound at (`of_set`, `of_binding`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Binding (`set`, `binding`, descriptor array element `element`) is bound to the buffer (or
+/// image) bound at (`of_set`, `of_binding`, `of_element`): they share its storage.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BufferAlias {
     pub set: u32,
     pub binding: u32,
+    pub element: u32,
     pub of_set: u32,
     pub of_binding: u32,
+    pub of_element: u32,
 }
 
 /// Buffer memory, the warnings so far, and each bound slot with its storage index.
@@ -336,7 +344,12 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
         .iter()
         .map(|(s, b, _)| (*s, *b, 0))
         .chain(bindings.elements.iter().map(|(s, b, e, _)| (*s, *b, *e)))
-        .chain(bindings.images.iter().map(|i| (i.set, i.binding, 0)))
+        .chain(
+            bindings
+                .images
+                .iter()
+                .map(|i| (i.set, i.binding, i.element)),
+        )
         .collect();
     for slot in &direct {
         if !seen.insert(*slot) {
@@ -373,23 +386,25 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
     // Slot -> storage index, for direct bindings then aliases.
     let mut bound: Vec<(Slot, u32)> = (0u32..).zip(direct).map(|(i, k)| (k, i)).collect();
     for a in &bindings.aliases {
-        if !seen.insert((a.set, a.binding, 0)) {
-            return Err(bind_err(format!(
-                "set {} binding {} is bound twice",
-                a.set, a.binding
-            )));
+        let (at, of) = (
+            (a.set, a.binding, a.element),
+            (a.of_set, a.of_binding, a.of_element),
+        );
+        if !seen.insert(at) {
+            return Err(bind_err(format!("{} is bound twice", slot_name(at))));
         }
         let target = bound
             .iter()
-            .find(|(k, _)| *k == (a.of_set, a.of_binding, 0))
+            .find(|(k, _)| *k == of)
             .map(|(_, i)| *i)
             .ok_or_else(|| {
                 bind_err(format!(
-                    "set {} binding {} shares the buffer at set {} binding {}, where no buffer is bound",
-                    a.set, a.binding, a.of_set, a.of_binding
+                    "{} shares the buffer at {}, where no buffer is bound",
+                    slot_name(at),
+                    slot_name(of)
                 ))
             })?;
-        bound.push(((a.set, a.binding, 0), target));
+        bound.push((at, target));
     }
     // The image bound at each storage.
     let image_of_storage = |storage: u32| {
@@ -420,15 +435,7 @@ pub(super) fn bind_buffers(prog: &Program, bindings: &Bindings) -> Result<BoundB
             samplers[ri] = Some(sd);
         }
         if let Some(ty) = res.image {
-            let what = || {
-                format!(
-                    "set {} binding {} (`{}`, a {})",
-                    res.set,
-                    res.binding,
-                    res.name,
-                    ty.describe()
-                )
-            };
+            let what = || format!("{slot} (`{}`, a {})", res.name, ty.describe());
             let storage = at.ok_or_else(|| bind_err(format!("no image bound at {}", what())))?;
             let d = image_of_storage(storage).ok_or_else(|| {
                 bind_err(format!(

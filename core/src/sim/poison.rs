@@ -24,7 +24,13 @@ impl Simulator {
         &self.poison_stores
     }
 
-    /// Word indices of buffer (set, binding) that hold poison.
+    /// Word indices of the buffer of program resource `resource` that hold poison.
+    pub fn resource_poisoned_words(&self, resource: usize) -> Vec<usize> {
+        self.mem.poisoned_words(resource)
+    }
+
+    /// Word indices of buffer (set, binding) that hold poison (element 0 of a descriptor
+    /// array).
     pub fn poisoned_words(&self, set: u32, binding: u32) -> Vec<usize> {
         self.prog
             .resources

@@ -168,13 +168,15 @@ struct Window {
 }
 
 impl Window {
-    /// Binding (`set`, `binding`) sharing this window's storage.
-    fn alias(&self, set: u32, binding: u32) -> BufferAlias {
+    /// The binding `bind` sharing this window's storage.
+    fn alias(&self, bind: &Bind) -> BufferAlias {
         BufferAlias {
-            set,
-            binding,
+            set: bind.set,
+            binding: bind.binding,
+            element: bind.element,
             of_set: self.set,
             of_binding: self.binding,
+            of_element: self.element,
         }
     }
 }
@@ -799,7 +801,7 @@ impl Runner<'_> {
                     .iter()
                     .find(|w| w.buffer == bind.buffer && w.image == Some(desc));
                 if let Some(w) = same {
-                    b.aliases.push(w.alias(bind.set, bind.binding));
+                    b.aliases.push(w.alias(bind));
                     continue;
                 }
                 let data = self.buffers[bind.buffer].clone();
@@ -813,7 +815,7 @@ impl Runner<'_> {
                     buffer: bind.buffer,
                     set: bind.set,
                     binding: bind.binding,
-                    element: 0,
+                    element: bind.element,
                     start: 0,
                     len: data.len(),
                     image: Some(desc),
@@ -822,6 +824,7 @@ impl Runner<'_> {
                 b.images.push(ImageBinding {
                     set: bind.set,
                     binding: bind.binding,
+                    element: bind.element,
                     desc,
                     data,
                 });
@@ -832,17 +835,7 @@ impl Runner<'_> {
                 w.image.is_none() && w.buffer == bind.buffer && (w.start, w.len) == (start, len)
             });
             if let Some(w) = same {
-                // Bindings share storage as a whole; an array element gets none.
-                if w.element > 0 || bind.element > 0 {
-                    return Err(Stop::Skip(format!(
-                        "line {}: unsupported (skipped): buffer `{}` is bound at {} and at {} (a descriptor array element shares no storage)",
-                        bind.line,
-                        self.script.buffers[bind.buffer].name,
-                        slot(bind.set, bind.binding, bind.element),
-                        slot(w.set, w.binding, w.element)
-                    )));
-                }
-                b.aliases.push(w.alias(bind.set, bind.binding));
+                b.aliases.push(w.alias(bind));
                 continue;
             }
             let overlaps = |w: &&Window| {
@@ -898,12 +891,13 @@ impl Runner<'_> {
             let target = if res.push_constant {
                 Some(&mut b.push_constants)
             } else {
-                let (set, binding) = b
+                let at = (res.set, res.binding, res.element());
+                let (set, binding, element) = b
                     .aliases
                     .iter()
-                    .find(|a| (a.set, a.binding) == (res.set, res.binding))
-                    .map_or((res.set, res.binding), |a| (a.of_set, a.of_binding));
-                b.bytes_mut(set, binding, res.element())
+                    .find(|a| (a.set, a.binding, a.element) == at)
+                    .map_or(at, |a| (a.of_set, a.of_binding, a.of_element));
+                b.bytes_mut(set, binding, element)
             };
             if let Some(bytes) = target {
                 if bytes.len() < need {

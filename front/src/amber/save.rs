@@ -250,26 +250,38 @@ pub fn to_amber(s: &SaveSession) -> String {
     if let Some(n) = st.subgroup_size {
         let _ = writeln!(out, "  SUBGROUP shader\n    REQUIRED_SIZE {n}\n  END");
     }
-    // Each binding once, in the order of its first buffer.
-    let mut slots: Vec<(u32, u32)> = Vec::new();
-    for b in &s.buffers {
-        if !slots.contains(&(b.set, b.binding)) {
-            slots.push((b.set, b.binding));
-        }
-    }
-    for (set, binding) in slots {
-        let mut array: Vec<&SaveBuffer> = s
+    // Every bound slot (set, binding, element) with its buffer's name and kind: the buffers,
+    // then the slots sharing one of them. Each binding is one BIND, in the order of its first
+    // slot: BUFFER_ARRAY when it has several elements.
+    let mut slots: Vec<((u32, u32, u32), String, bool)> = s
+        .buffers
+        .iter()
+        .map(|b| ((b.set, b.binding, b.array_element), b.name(), b.uniform))
+        .collect();
+    for a in &s.aliases {
+        let of = (a.of_set, a.of_binding, a.of_element);
+        if let Some(b) = s
             .buffers
             .iter()
-            .filter(|b| (b.set, b.binding) == (set, binding))
+            .find(|b| (b.set, b.binding, b.array_element) == of)
+        {
+            slots.push(((a.set, a.binding, a.element), b.name(), b.uniform));
+        }
+    }
+    let mut bindings: Vec<(u32, u32)> = Vec::new();
+    for ((set, binding, _), _, _) in &slots {
+        if !bindings.contains(&(*set, *binding)) {
+            bindings.push((*set, *binding));
+        }
+    }
+    for (set, binding) in bindings {
+        let mut array: Vec<&((u32, u32, u32), String, bool)> = slots
+            .iter()
+            .filter(|x| (x.0 .0, x.0 .1) == (set, binding))
             .collect();
-        array.sort_by_key(|b| b.array_element);
-        let kind = if array[0].uniform {
-            "uniform"
-        } else {
-            "storage"
-        };
-        let names: Vec<String> = array.iter().map(|b| b.name()).collect();
+        array.sort_by_key(|x| x.0 .2);
+        let kind = if array[0].2 { "uniform" } else { "storage" };
+        let names: Vec<&str> = array.iter().map(|x| x.1.as_str()).collect();
         let what = if array.len() > 1 {
             "BUFFER_ARRAY"
         } else {
@@ -279,18 +291,6 @@ pub fn to_amber(s: &SaveSession) -> String {
             out,
             "  BIND {what} {} AS {kind} DESCRIPTOR_SET {set} BINDING {binding}",
             names.join(" ")
-        );
-    }
-    for a in &s.aliases {
-        let kind = s
-            .buffers
-            .iter()
-            .find(|b| (b.set, b.binding) == (a.of_set, a.of_binding))
-            .map_or("storage", |b| if b.uniform { "uniform" } else { "storage" });
-        let _ = writeln!(
-            out,
-            "  BIND BUFFER buf_{}_{} AS {kind} DESCRIPTOR_SET {} BINDING {}",
-            a.of_set, a.of_binding, a.set, a.binding
         );
     }
     if has_push {
