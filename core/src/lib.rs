@@ -66,7 +66,7 @@ pub mod trace;
 
 pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};
 pub use sim::{
-    default_address, valid_subgroup_size, Bindings, BufferAddress, BufferAlias, Config,
+    default_address, slot_name, valid_subgroup_size, Bindings, BufferAddress, BufferAlias, Config,
     ImageBinding, Limit, Outcome, RunError, Simulator, SourceValue, Stats, ADDRESS_ALIGN,
     DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,
 };

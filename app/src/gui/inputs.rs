@@ -724,11 +724,7 @@ pub fn import_file(
 ) -> Result<String, String> {
     let s = app.session.as_mut().ok_or("no module is open")?;
     let program = std::sync::Arc::clone(&s.program);
-    let at = if element == 0 {
-        format!("set {set} binding {binding}")
-    } else {
-        format!("set {set} binding {binding} element {element}")
-    };
+    let at = lanescope_core::slot_name((set, binding, element));
     let ri = program
         .resources
         .iter()

@@ -184,33 +184,26 @@ fn carry_buffers(
     settings: &Settings,
 ) -> Result<lanescope_core::Bindings, String> {
     let mut fresh = example_bindings(p, settings.max_buffer_mib.saturating_mul(1 << 20))?;
-    for (set, binding, bytes) in &mut fresh.buffers {
-        if let Some((_, _, kept)) = old.buffers.iter().find(|b| b.0 == *set && b.1 == *binding) {
+    // A buffer keeps its old contents, grown to the new declaration's fixed part.
+    let keep = |slot: (u32, u32, u32), bytes: &mut Vec<u8>| {
+        if let Some(kept) = old.bytes(slot.0, slot.1, slot.2) {
             let min = bytes.len().min(
                 p.resources
                     .iter()
-                    .find(|r| r.set == *set && r.binding == *binding)
+                    .find(|r| (r.set, r.binding, r.element()) == slot)
                     .map_or(0, |r| r.min_size as usize),
             );
-            *bytes = kept.clone();
+            bytes.clone_from(kept);
             if bytes.len() < min {
                 bytes.resize(min, 0);
             }
         }
+    };
+    for (set, binding, bytes) in &mut fresh.buffers {
+        keep((*set, *binding, 0), bytes);
     }
     for (set, binding, element, bytes) in &mut fresh.elements {
-        if let Some(kept) = old.bytes(*set, *binding, *element) {
-            let min = bytes.len().min(
-                p.resources
-                    .iter()
-                    .find(|r| (r.set, r.binding, r.element()) == (*set, *binding, *element))
-                    .map_or(0, |r| r.min_size as usize),
-            );
-            *bytes = kept.clone();
-            if bytes.len() < min {
-                bytes.resize(min, 0);
-            }
-        }
+        keep((*set, *binding, *element), bytes);
     }
     let pc = p
         .resources

@@ -60,8 +60,8 @@ fn is_zero(v: &u32) -> bool {
 /// A bound buffer's place: (set, binding, descriptor array element).
 pub(super) type Slot = (u32, u32, u32);
 
-/// "set S binding B", with " element E" past element 0.
-pub(super) fn slot_name((set, binding, element): Slot) -> String {
+/// "set S binding B", with " element E" past element 0: how messages name a bound buffer.
+pub fn slot_name((set, binding, element): Slot) -> String {
     if element == 0 {
         format!("set {set} binding {binding}")
     } else {

@@ -18,7 +18,7 @@ mod views;
 
 use bind::bind_buffers;
 pub use bind::{
-    default_address, Bindings, BufferAddress, BufferAlias, ImageBinding, ADDRESS_ALIGN,
+    default_address, slot_name, Bindings, BufferAddress, BufferAlias, ImageBinding, ADDRESS_ALIGN,
 };
 pub use source::SourceValue;
 

@@ -181,14 +181,6 @@ impl Window {
     }
 }
 
-/// "set S binding B", with " element E" past element 0.
-fn slot(set: u32, binding: u32, element: u32) -> String {
-    match element {
-        0 => format!("set {set} binding {binding}"),
-        e => format!("set {set} binding {binding} element {e}"),
-    }
-}
-
 /// Why execution stopped early.
 enum Stop {
     Skip(String),
@@ -904,7 +896,7 @@ impl Runner<'_> {
                     let what = if res.push_constant {
                         "push constants".to_string()
                     } else {
-                        slot(res.set, res.binding, res.element())
+                        lanescope_core::slot_name((res.set, res.binding, res.element()))
                     };
                     notes.push(format!(
                         "line {line}: {what} has {} bytes, less than the shader declares ({need}); zero-extended for the run",
