@@ -79,7 +79,7 @@ fuzz_target!(|data: &[u8]| {
         } else {
             // Share the first buffer, as `--buffer S:B=@S0:B0` does.
             let (of_set, of_binding, _) = b.buffers[0];
-            b.aliases.push(BufferAlias { set: r.set, binding: r.binding, of_set, of_binding });
+            b.aliases.push(BufferAlias { set: r.set, binding: r.binding, of_set, of_binding, ..Default::default() });
         }
     }
     if head[6] & 4 != 0 {
