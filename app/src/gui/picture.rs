@@ -2,8 +2,7 @@
 //! sample 0), the texels the last step wrote outlined, a texel's values on hover.
 
 use super::palette;
-use lanescope_core::program::image::{ufloat_to_f64, ChannelKind, ImageDesc};
-use lanescope_core::value::{sext, to_f64};
+use lanescope_core::program::image::{ChannelKind, ImageDesc};
 
 /// Texels shown along each axis at most (the rest are summarised in words).
 pub const MAX_SIDE: u32 = 128;
@@ -26,21 +25,11 @@ pub fn texel_values(d: &ImageDesc, data: &[u8], index: usize) -> Vec<f64> {
         .map(|_| f.unpack(read(base, f.texel_bytes() as usize)));
     (0..f.channels as usize)
         .map(|c| {
-            let bits = f.channel_bits(c);
             let raw = match packed {
                 Some(p) => p[c],
                 None => read(base + c * (f.bits as usize / 8), f.bits as usize / 8),
             };
-            match f.kind {
-                ChannelKind::Unorm => raw as f64 / ((1u128 << bits) - 1) as f64,
-                ChannelKind::Snorm => {
-                    (sext(raw, bits) as f64 / ((1u128 << (bits - 1)) - 1) as f64).max(-1.0)
-                }
-                ChannelKind::Float if packed.is_some() => ufloat_to_f64(raw, bits),
-                ChannelKind::Float => to_f64(raw, bits),
-                ChannelKind::Sint => sext(raw, bits) as f64,
-                ChannelKind::Uint => raw as f64,
-            }
+            f.channel_value(c, raw)
         })
         .collect()
 }

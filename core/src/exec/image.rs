@@ -12,8 +12,8 @@ use super::step::Ctx;
 use super::Mask;
 use crate::float::{self, Format, Round};
 use crate::program::image::{
-    ufloat_from_f64, ufloat_to_f64, AddressMode, ChannelKind, Dim, Filter, ImageDesc, ImageInst,
-    ImageOp, SamplerDesc,
+    ufloat_from_f64, AddressMode, ChannelKind, Dim, Filter, ImageDesc, ImageInst, ImageOp,
+    SamplerDesc,
 };
 use crate::program::{decode_ptr, encode_ptr, Leaf, Space};
 use crate::trace::DiagCode;
@@ -75,14 +75,7 @@ fn read_texel(mem: &mut Memory, region: u32, d: &ImageDesc, off: u32, inv: usize
     let p = encode_ptr(Space::Buffer, region, off);
     let n = usize::from(f.channels);
     let raw = if f.packed.is_some() {
-        let word = Leaf {
-            offset: 0,
-            ty: ScalarTy::Int {
-                bits: f.bits,
-                signed: false,
-            },
-        };
-        f.unpack(mem.read(p, word, inv).unwrap_or(0))
+        f.unpack(mem.read(p, f.word_leaf(), inv).unwrap_or(0))
     } else {
         let mut raw = [0u64; 4];
         for (c, r) in raw.iter_mut().enumerate().take(n) {
@@ -106,18 +99,10 @@ fn read_texel(mem: &mut Memory, region: u32, d: &ImageDesc, off: u32, inv: usize
             }
             Texel::I(v)
         }
-        kind => {
+        _ => {
             let mut v = [0.0, 0.0, 0.0, 1.0];
-            for c in 0..n {
-                let b = f.channel_bits(c);
-                v[c] = match kind {
-                    ChannelKind::Unorm => raw[c] as f64 / bitmask(b) as f64,
-                    ChannelKind::Snorm => {
-                        (sext(raw[c], b) as f64 / bitmask(b - 1) as f64).max(-1.0)
-                    }
-                    _ if f.packed.is_some() => ufloat_to_f64(raw[c], b),
-                    _ => Format::of(ty).map_or(0.0, |fmt| float::to_f64(fmt, raw[c])),
-                };
+            for (c, x) in v.iter_mut().enumerate().take(n) {
+                *x = f.channel_value(c, raw[c]);
             }
             Texel::F(v)
         }
@@ -185,14 +170,7 @@ fn write_texel(
         };
     }
     if f.packed.is_some() {
-        let word = Leaf {
-            offset: 0,
-            ty: ScalarTy::Int {
-                bits: f.bits,
-                signed: false,
-            },
-        };
-        return mem.write(p, word, inv, f.pack(raw)).is_ok();
+        return mem.write(p, f.word_leaf(), inv, f.pack(raw)).is_ok();
     }
     let mut ok = true;
     for (c, bits) in raw.iter().enumerate().take(usize::from(f.channels)) {

@@ -1,7 +1,7 @@
 //! Memory instructions: loads and stores (with a fast path for pointers shared by the whole
 //! tangle) and atomics.
 
-use super::memory;
+use super::memory::{self, Memory};
 use super::step::{each, oob_msg, Ctx};
 use super::Mask;
 use crate::program::{AtomicOp, BinOp, Leaf};
@@ -34,44 +34,44 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     // A physical address: the buffer pointer it stands for.
     let p = c.mem.resolve(p).ok()?;
     let base = u64::from(p as u32);
-    let end = table
-        .iter()
-        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
-        .max()
-        .unwrap_or(0);
+    let end = access_end(table);
     let (_, _, len) = c.mem.window(p, c.inv_base)?;
     (base + end <= len as u64).then_some(p)
 }
 
-/// The lanes' pointers, when they differ but all point into one memory (one buffer, the
-/// workgroup memory, or the invocations' private memories) and every access is in bounds,
-/// without the race log: (a pointer into that memory, its per-invocation stride). The accesses
-/// then index the memory directly; anything else takes the general path, which diagnoses.
-fn same_region(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<(u64, usize)> {
-    if c.mem.log.is_some() {
+/// Bytes from a pointer to the end of the last leaf an access touches.
+fn access_end(table: &[Leaf]) -> u64 {
+    table
+        .iter()
+        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The memory the lanes' pointers (`lanes`, under `mask`) point into, when they differ but
+/// all point into one memory (one buffer, the workgroup memory, or the invocations' private
+/// memories) and every access is in bounds, without the race log: (its bytes, its
+/// per-invocation stride). The accesses then index it directly; anything else takes the
+/// general path, which diagnoses.
+fn same_region<'m>(
+    mem: &'m mut Memory,
+    lanes: &[u64],
+    mask: Mask,
+    table: &[Leaf],
+) -> Option<(&'m mut [u8], usize)> {
+    if mem.log.is_some() {
         return None;
     }
-    let s = c.s;
-    let lanes = &c.regs[ptr as usize * s..ptr as usize * s + s];
-    let p0 = lanes[c.mask.trailing_zeros() as usize];
+    let p0 = lanes[mask.trailing_zeros() as usize];
     // Device addresses resolve per lane.
     if crate::program::is_physical(p0) {
         return None;
     }
-    let end = table
-        .iter()
-        .map(|l| u64::from(l.offset) + u64::from(l.ty.size_bytes()))
-        .max()
-        .unwrap_or(0);
-    let (space, _, _) = crate::program::decode_ptr(p0);
-    let per = if space == crate::program::Space::Invocation {
-        c.mem.per_invocation
-    } else {
-        0
-    };
-    let (_, _, len) = c.mem.window(p0, 0)?;
+    let end = access_end(table);
+    let per = base_and_stride(mem, p0).1;
+    let (bytes, _, len) = mem.window(p0, 0)?;
     let (hi, len) = (p0 >> 32, len as u64);
-    let mut m = c.mask;
+    let mut m = mask;
     while m != 0 {
         let q = lanes[m.trailing_zeros() as usize];
         m &= m - 1;
@@ -79,21 +79,17 @@ fn same_region(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<(u64, usize)
             return None;
         }
     }
-    Some((p0, per))
+    Some((bytes, per))
 }
 
 /// Loads through per-lane pointers into one memory (`same_region`).
 pub(super) fn load_same_region(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
+    let (s, inv_base, pr) = (c.s, c.inv_base, ptr as usize * c.s);
     let table = &c.prog.leaf_tables[leaves as usize];
-    let Some((p0, per)) = same_region(c, ptr, table) else {
-        return false;
-    };
-    let (s, inv_base) = (c.s, c.inv_base);
-    let Some((mem, _, _)) = c.mem.window(p0, 0) else {
-        return false;
-    };
     let regs = &mut *c.regs;
-    let pr = ptr as usize * s;
+    let Some((mem, per)) = same_region(c.mem, &regs[pr..pr + s], c.mask, table) else {
+        return false;
+    };
     for (k, leaf) in table.iter().enumerate() {
         let d = (dst as usize + k) * s;
         let size = leaf.ty.size_bytes();
@@ -107,16 +103,12 @@ pub(super) fn load_same_region(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
 
 /// Stores through per-lane pointers into one memory (`same_region`), in lane order.
 fn store_same_region(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
+    let (s, inv_base, pr) = (c.s, c.inv_base, ptr as usize * c.s);
     let table = &c.prog.leaf_tables[leaves as usize];
-    let Some((p0, per)) = same_region(c, ptr, table) else {
-        return false;
-    };
-    let (s, inv_base) = (c.s, c.inv_base);
-    let Some((mem, _, _)) = c.mem.window(p0, 0) else {
-        return false;
-    };
     let regs = &*c.regs;
-    let pr = ptr as usize * s;
+    let Some((mem, per)) = same_region(c.mem, &regs[pr..pr + s], c.mask, table) else {
+        return false;
+    };
     each(c.mask, c.full, s, |l| {
         let base = (inv_base + l) * per + (regs[pr + l] as u32) as usize;
         for (k, leaf) in table.iter().enumerate() {
@@ -128,9 +120,9 @@ fn store_same_region(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
 }
 
 /// Byte offset of a pointer and the per-invocation stride of its memory (0 when shared).
-fn base_and_stride(c: &Ctx<'_>, p: u64) -> (usize, usize) {
+fn base_and_stride(mem: &Memory, p: u64) -> (usize, usize) {
     let per = if crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
-        c.mem.per_invocation
+        mem.per_invocation
     } else {
         0
     };
@@ -163,7 +155,7 @@ pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
         return false;
     };
     let (s, inv_base) = (c.s, c.inv_base);
-    let (base, per) = base_and_stride(c, p);
+    let (base, per) = base_and_stride(c.mem, p);
     if c.mem.log.is_some() {
         note_first_two(c, p, table, false);
     }
@@ -209,7 +201,7 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
         return false;
     };
     let (s, inv_base) = (c.s, c.inv_base);
-    let (base, per) = base_and_stride(c, p);
+    let (base, per) = base_and_stride(c.mem, p);
     if c.mem.log.is_some() {
         note_first_two(c, p, table, true);
     }

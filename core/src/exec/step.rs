@@ -231,6 +231,16 @@ fn load_physical_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) {
     }
 }
 
+/// An index operand of `bits` bits as a number.
+#[inline(always)]
+fn index_value(raw: u64, bits: u8, signed: bool) -> i64 {
+    if signed {
+        sext(raw, u32::from(bits))
+    } else {
+        (raw & bitmask(u32::from(bits))) as i64
+    }
+}
+
 /// Device addresses that are not a multiple of the access's Aligned operand (undefined
 /// behaviour; the access still happens).
 fn check_aligned(c: &mut Ctx<'_>, ptr: u32, align: u32) {
@@ -729,12 +739,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 let (d, b, x) = (*dst as usize * s, *base as usize * s, index as usize * s);
                 let limit = len.map_or(i64::MAX, i64::from);
                 each(c.mask, c.full, s, |l| {
-                    let raw = regs[x + l] as u32;
-                    let i = if signed {
-                        i64::from(raw as i32)
-                    } else {
-                        i64::from(raw)
-                    };
+                    let i = index_value(regs[x + l], 32, signed);
                     if i < 0 || i >= limit {
                         bad |= 1 << l;
                     }
@@ -761,12 +766,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                             count,
                             low,
                         } => {
-                            let raw = regs[r(index, l)];
-                            let i = if signed {
-                                sext(raw, u32::from(bits))
-                            } else {
-                                (raw & bitmask(u32::from(bits))) as i64
-                            };
+                            let i = index_value(regs[r(index, l)], bits, signed);
                             // The elements are consecutive regions; outside the array the
                             // pointer stays at element 0, with the diagnostic below.
                             if (0..i64::from(count)).contains(&i) {
@@ -783,12 +783,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                             len,
                             element,
                         } => {
-                            let raw = regs[r(index, l)];
-                            let i = if signed {
-                                sext(raw, u32::from(bits))
-                            } else {
-                                (raw & bitmask(u32::from(bits))) as i64
-                            };
+                            let i = index_value(regs[r(index, l)], bits, signed);
                             if !element && (i < 0 || len.is_some_and(|n| i >= i64::from(n))) {
                                 bad |= 1 << l;
                             }

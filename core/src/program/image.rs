@@ -132,6 +132,32 @@ impl TexelFormat {
         }
     }
 
+    /// Channel `c`'s raw bits as a number: normalised channels scaled to their range, floats
+    /// (the packed unsigned small floats too) as they are, integers as integers.
+    pub fn channel_value(&self, c: usize, raw: u64) -> f64 {
+        use crate::value::{mask, sext};
+        let b = self.channel_bits(c);
+        match self.kind {
+            ChannelKind::Unorm => raw as f64 / mask(b) as f64,
+            ChannelKind::Snorm => (sext(raw, b) as f64 / mask(b - 1) as f64).max(-1.0),
+            ChannelKind::Float if self.packed.is_some() => ufloat_to_f64(raw, b),
+            ChannelKind::Float => crate::value::to_f64(raw, b),
+            ChannelKind::Sint => sext(raw, b) as f64,
+            ChannelKind::Uint => raw as f64,
+        }
+    }
+
+    /// The leaf of a packed format's whole texel word.
+    pub fn word_leaf(&self) -> super::Leaf {
+        super::Leaf {
+            offset: 0,
+            ty: ScalarTy::Int {
+                bits: self.bits,
+                signed: false,
+            },
+        }
+    }
+
     /// A packed texel word's channels, r first.
     pub fn unpack(&self, word: u64) -> [u64; 4] {
         let mut out = [0; 4];
@@ -217,12 +243,8 @@ const fn packed(
     kind: ChannelKind,
 ) -> TexelFormat {
     TexelFormat {
-        name,
-        spirv,
-        channels,
-        bits: 32,
-        kind,
         packed: Some(widths),
+        ..f(name, spirv, channels, 32, kind)
     }
 }
 

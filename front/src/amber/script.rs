@@ -299,6 +299,13 @@ pub struct SamplerUse {
 }
 
 impl Pipeline {
+    /// Drops what is bound at (set, binding), before a new BIND there.
+    pub fn unbind(&mut self, set: u32, binding: u32) {
+        self.binds.retain(|o| (o.set, o.binding) != (set, binding));
+        self.samplers
+            .retain(|o| (o.set, o.binding) != (set, binding));
+    }
+
     /// Every sampler the pipeline binds; `buffers` are the script's.
     pub fn sampler_uses(&self, buffers: &[Buffer]) -> Vec<SamplerUse> {
         let axes_of = |buffer: usize| {
@@ -399,6 +406,23 @@ pub enum BindKind {
 }
 
 impl BindKind {
+    pub const ALL: [Self; 9] = [
+        Self::Storage,
+        Self::Uniform,
+        Self::StorageDynamic,
+        Self::UniformDynamic,
+        Self::StorageImage,
+        Self::SampledImage,
+        Self::CombinedImageSampler,
+        Self::UniformTexelBuffer,
+        Self::StorageTexelBuffer,
+    ];
+
+    /// The kind `AS word` names.
+    pub fn from_keyword(word: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.keyword() == word)
+    }
+
     pub fn keyword(self) -> &'static str {
         match self {
             Self::Storage => "storage",
