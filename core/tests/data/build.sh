@@ -22,3 +22,5 @@ $g -DFIXED uninit_branch.comp -o uninit_branch_fixed.spv
 $g -DOOB par_tile.comp -o par_tile_oob.spv
 $g -DNEIGHBOUR par_shared.comp -o par_neighbour.spv
 # matmul_tiled.comp and matmul_coop.comp build with the *.comp loop above.
+# The mutation suite's shaders (core/tests/mutations.rs mutates their SPIR-V).
+for f in mutation/*.comp; do $g "$f" -o "${f%.comp}.spv"; done
