@@ -24,3 +24,8 @@ $g -DNEIGHBOUR par_shared.comp -o par_neighbour.spv
 # matmul_tiled.comp and matmul_coop.comp build with the *.comp loop above.
 # The mutation suite's shaders (core/tests/mutations.rs mutates their SPIR-V).
 for f in mutation/*.comp; do $g "$f" -o "${f%.comp}.spv"; done
+# Barrier divergence: each shader and its FIXED variant.
+for f in divergence/*.comp; do
+    $g "$f" -o "${f%.comp}.spv"
+    $g -DFIXED "$f" -o "${f%.comp}_fixed.spv"
+done
