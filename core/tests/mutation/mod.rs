@@ -202,8 +202,12 @@ impl Module {
     /// `text` (this module, edited) with a prologue that fills every Workgroup variable with
     /// constant data (`pattern` 0 or 1 picks which) and then waits at a workgroup barrier: what
     /// unwritten memory holds then shows in the output only where the shader reads it.
-    pub fn with_fill(text: &str, pattern: u32) -> Option<String> {
-        let lines: Vec<&str> = text.lines().collect();
+    ///
+    /// A Workgroup array sized by a specialization constant is filled at its specialized size
+    /// (`spec`, else the default): that constant becomes a plain one in the filled module.
+    pub fn with_fill(text: &str, pattern: u32, spec: &BTreeMap<u32, u64>) -> Option<String> {
+        let frozen = Self::freeze_lengths(text, spec);
+        let lines: Vec<&str> = frozen.lines().collect();
         let mut defs: BTreeMap<&str, (&str, Vec<&str>)> = BTreeMap::new();
         for l in &lines {
             if let (Some(r), op, a) = parse(l) {
@@ -326,6 +330,47 @@ impl Module {
             out.push(l.to_string());
         }
         Some(out.join("\n") + "\n")
+    }
+
+    /// `text` with every specialization constant that sizes an array made a plain constant of
+    /// its specialized value (its SpecId decoration dropped).
+    fn freeze_lengths(text: &str, spec: &BTreeMap<u32, u64>) -> String {
+        let mut spec_id: BTreeMap<&str, u32> = BTreeMap::new();
+        let mut lengths: BTreeSet<&str> = BTreeSet::new();
+        for l in text.lines() {
+            match parse(l) {
+                (None, "OpDecorate", a) if a.get(1) == Some(&"SpecId") => {
+                    if let Some(n) = a.get(2).and_then(|n| n.parse().ok()) {
+                        spec_id.insert(a[0], n);
+                    }
+                }
+                (Some(_), "OpTypeArray", a) if a.len() == 2 => {
+                    lengths.insert(a[1]);
+                }
+                _ => {}
+            }
+        }
+        let mut out = String::new();
+        for l in text.lines() {
+            let (r, op, a) = parse(l);
+            match (r, op) {
+                (None, "OpDecorate") if a.get(1) == Some(&"SpecId") && lengths.contains(a[0]) => {
+                    continue;
+                }
+                (Some(r), "OpSpecConstant") if lengths.contains(r) && a.len() == 2 => {
+                    let value = spec_id
+                        .get(r)
+                        .and_then(|id| spec.get(id))
+                        .map_or_else(|| a[1].to_string(), u64::to_string);
+                    out.push_str(&format!("{r} = OpConstant {} {value}\n", a[0]));
+                }
+                _ => {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+        out
     }
 
     /// The text of the module with `op` applied.
@@ -515,8 +560,11 @@ fn asm(text: &str) -> Result<Vec<u32>, String> {
 
 /// The module `text` with each fill prologue, assembled (the text itself where it has no
 /// Workgroup variable the prologue can fill).
-fn filled(text: &str) -> Result<[Vec<u32>; 2], String> {
-    match (Module::with_fill(text, 0), Module::with_fill(text, 1)) {
+fn filled(text: &str, spec: &BTreeMap<u32, u64>) -> Result<[Vec<u32>; 2], String> {
+    match (
+        Module::with_fill(text, 0, spec),
+        Module::with_fill(text, 1, spec),
+    ) {
         (Some(a), Some(b)) => Ok([asm(&a)?, asm(&b)?]),
         _ => {
             let w = asm(text)?;
@@ -540,7 +588,7 @@ pub fn mutate(case: &Case) -> Result<(Vec<Outcome1>, Vec<(Op, String)>), String>
         let text = module.apply(op);
         let judged = (|| -> Result<Outcome1, String> {
             let words = asm(&text)?;
-            let fills = filled(&text)?;
+            let fills = filled(&text, &case.spec)?;
             let mut truth = if op.harmless() {
                 Truth::Harmless
             } else {
