@@ -23,11 +23,7 @@ fn run_asm(text: &str, words: usize) -> Simulator {
 }
 
 fn buffer_words(sim: &Simulator) -> Vec<u32> {
-    sim.buffer(0, 0)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+    words_of(sim.buffer(0, 0).unwrap())
 }
 
 /// The declarations the ballot shaders share: 32 invocations, a buffer of u32 `%buf`, the
@@ -148,4 +144,41 @@ OpFunctionEnd
     let sim = run_asm(&looped, 64);
     assert_eq!(buffer_words(&sim), vec![0xffff_ffff; 64]);
     assert_eq!(sim.stats().divergences, 0);
+}
+
+fn data(name: &str) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Two views of one binding with a push-constant block declared between them: the push
+/// constants (which have no set or binding) are no descriptor array element, the module loads,
+/// and the 16-bit view reads the halves of the 32-bit view's words.
+#[test]
+fn aliased_binding_with_push_constants_between() {
+    let prog = Arc::new(load(&data("alias_push_between.spv"), &LoadOptions::default()).unwrap());
+    let input = [0x1234_5678u32, 0x9abc_def0, 0x0001_ffff, 0x8000_0001];
+    let b = Bindings {
+        buffers: vec![
+            (0, 0, input.iter().flat_map(|w| w.to_le_bytes()).collect()),
+            (0, 1, vec![0; 12 * 4]),
+        ],
+        push_constants: 77u32.to_le_bytes().to_vec(),
+        ..Bindings::default()
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    sim.run(100_000).unwrap();
+    assert!(sim.is_finished());
+    let out = words_of(sim.buffer(0, 1).unwrap());
+    let want: Vec<u32> = input.iter().flat_map(|&w| [w, w, 77]).collect();
+    assert_eq!(out, want);
 }

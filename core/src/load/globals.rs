@@ -793,7 +793,8 @@ impl Ctx<'_> {
                     }) && self
                         .resources
                         .get(i + count as usize)
-                        .is_none_or(|r| (r.set, r.binding) != (set, binding));
+                        // A push-constant block has no set or binding: never an element.
+                        .is_none_or(|r| r.push_constant || (r.set, r.binding) != (set, binding));
                     if !same_shape {
                         return Err(self.unsupported(
                             inst,
