@@ -182,3 +182,161 @@ fn aliased_binding_with_push_constants_between() {
     let want: Vec<u32> = input.iter().flat_map(|&w| [w, w, 77]).collect();
     assert_eq!(out, want);
 }
+
+/// A module whose 32 invocations each store `%res` (a u32 computed by `op` from `%v`, which is
+/// the lane index plus 100, in block `%entry`) at `buf[l]`. 64-bit constants `%big` =
+/// 0x1_0000_0001 and `%hi` = 0x1_0000_0000 are at hand.
+fn lane_op_module(op: &str) -> String {
+    format!(
+        "; Version: 1.5
+OpCapability Shader
+OpCapability Int64
+OpCapability GroupNonUniform
+OpCapability GroupNonUniformBallot
+OpCapability GroupNonUniformShuffle
+OpCapability GroupNonUniformShuffleRelative
+OpCapability GroupNonUniformQuad
+OpCapability GroupNonUniformRotateKHR
+OpExtension \"SPV_KHR_subgroup_rotate\"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %lid %buf
+OpExecutionMode %main LocalSize 32 1 1
+OpDecorate %lid BuiltIn LocalInvocationIndex
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%bool = OpTypeBool
+%u32 = OpTypeInt 32 0
+%u64 = OpTypeInt 64 0
+%v4u = OpTypeVector %u32 4
+%arr = OpTypeRuntimeArray %u32
+%Buf = OpTypeStruct %arr
+%pBuf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %pBuf StorageBuffer
+%pin = OpTypePointer Input %u32
+%lid = OpVariable %pin Input
+%psu = OpTypePointer StorageBuffer %u32
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%c3 = OpConstant %u32 3
+%c5 = OpConstant %u32 5
+%c100 = OpConstant %u32 100
+%big = OpConstant %u64 4294967297
+%hi = OpConstant %u64 4294967296
+%true = OpConstantTrue %bool
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%l = OpLoad %u32 %lid
+%v = OpIAdd %u32 %l %c100
+{op}
+%p = OpAccessChain %psu %buf %c0 %l
+OpStore %p %res
+OpReturn
+OpFunctionEnd
+"
+    )
+}
+
+/// Runs `lane_op_module(op)`: the stored words and the diagnostics' codes.
+fn run_lane_op(op: &str) -> (Vec<u32>, Vec<String>) {
+    let sim = run_asm(&lane_op_module(op), 32);
+    let codes = sim
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    (buffer_words(&sim), codes)
+}
+
+/// Lane ids, deltas and cluster sizes are compared as 64-bit values: 0x1_0000_0001 is out of
+/// range (never lane 1, as a cast to a 32-bit `usize` would make it in the browser build).
+#[test]
+fn sixty_four_bit_lane_operands_are_out_of_range() {
+    let own: Vec<u32> = (100..132).collect();
+    // Shuffle and Broadcast read no lane: undefined, reported, read as 0.
+    for op in [
+        "%res = OpGroupNonUniformShuffle %u32 %c3 %v %big",
+        "%res = OpGroupNonUniformBroadcast %u32 %c3 %v %big",
+        "%res = OpGroupNonUniformShuffleXor %u32 %c3 %v %hi",
+    ] {
+        let (out, codes) = run_lane_op(op);
+        assert_eq!(out, vec![0; 32], "{op}");
+        assert!(
+            codes.iter().any(|c| c == "inactive-source"),
+            "{op}: {codes:?}"
+        );
+    }
+    // ShuffleUp/Down past the subgroup: the lane's own value (not the neighbour's), reported.
+    for op in [
+        "%res = OpGroupNonUniformShuffleDown %u32 %c3 %v %big",
+        "%res = OpGroupNonUniformShuffleUp %u32 %c3 %v %big",
+    ] {
+        let (out, codes) = run_lane_op(op);
+        assert_eq!(out, own, "{op}");
+        assert!(
+            codes.iter().any(|c| c == "inactive-source"),
+            "{op}: {codes:?}"
+        );
+    }
+    // Bit 0x1_0000_0001 of an all-ones ballot is no bit of it.
+    let (out, _) = run_lane_op(
+        "%bal = OpGroupNonUniformBallot %v4u %c3 %true
+%bit = OpGroupNonUniformBallotBitExtract %bool %c3 %bal %big
+%res = OpSelect %u32 %bit %c1 %c0",
+    );
+    assert_eq!(out, vec![0; 32]);
+    // A cluster size of 2^32 is larger than the subgroup.
+    let (_, codes) = run_lane_op("%res = OpGroupNonUniformRotateKHR %u32 %c3 %v %c1 %hi");
+    assert!(
+        codes.iter().any(|c| c == "invalid-cluster-size"),
+        "{codes:?}"
+    );
+}
+
+/// QuadBroadcast's Index of 4 or more gives an undefined value, reported like a shuffle's id
+/// out of range (it was masked to the quad silently).
+#[test]
+fn quad_broadcast_index_out_of_range_is_reported() {
+    let (out, codes) = run_lane_op("%res = OpGroupNonUniformQuadBroadcast %u32 %c3 %v %c5");
+    assert!(codes.iter().any(|c| c == "inactive-source"), "{codes:?}");
+    assert_eq!(out, vec![0; 32]);
+    // In range: lane 1 of each quad.
+    let (out, codes) = run_lane_op("%res = OpGroupNonUniformQuadBroadcast %u32 %c3 %v %c1");
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(
+        out,
+        (0..32).map(|l| 100 + (l & !3) + 1).collect::<Vec<u32>>()
+    );
+}
+
+/// QuadSwap's Direction is a constant 0, 1 or 2; anything else is an invalid module.
+#[test]
+fn quad_swap_direction_out_of_range_is_refused() {
+    let bytes = assemble(&lane_op_module(
+        "%res = OpGroupNonUniformQuadSwap %u32 %c3 %v %c3",
+    ));
+    match load(&bytes, &LoadOptions::default()) {
+        Err(lanescope_core::LoadError::Invalid { what, .. }) => assert!(
+            what.contains("OpGroupNonUniformQuadSwap Direction must be 0, 1 or 2"),
+            "{what}"
+        ),
+        other => panic!("expected an invalid module, got {:?}", other.map(|_| ())),
+    }
+    // A Direction computed at run time is refused too.
+    let bytes = assemble(&lane_op_module(
+        "%d = OpBitwiseAnd %u32 %l %c1
+%res = OpGroupNonUniformQuadSwap %u32 %c3 %v %d",
+    ));
+    assert!(matches!(
+        load(&bytes, &LoadOptions::default()),
+        Err(lanescope_core::LoadError::Invalid { .. })
+    ));
+    // Vertical: lane l reads l ^ 2.
+    let (out, codes) = run_lane_op("%res = OpGroupNonUniformQuadSwap %u32 %c3 %v %c1");
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(out, (0..32).map(|l| 100 + (l ^ 2)).collect::<Vec<u32>>());
+}

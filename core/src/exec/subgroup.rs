@@ -203,7 +203,7 @@ pub fn exec(
             }
         }
         SubgroupOp::Broadcast { lane } => {
-            let id = uniform(regs, *lane, &mut u) as usize;
+            let id = lane_id(uniform(regs, *lane, &mut u));
             permute(regs, &|_, _| Some(id), &mut u);
         }
         SubgroupOp::BroadcastFirst => {
@@ -222,8 +222,8 @@ pub fn exec(
         SubgroupOp::InverseBallot | SubgroupOp::BallotBitExtract { .. } => {
             for l in lanes(tangle) {
                 let idx = match op {
-                    SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)] as usize,
-                    _ => l,
+                    SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)],
+                    _ => l as u64,
                 };
                 let v = if idx < 128 {
                     regs[r(a + (idx / 32) as u32, l)] >> (idx % 32) & 1
@@ -258,19 +258,19 @@ pub fn exec(
             }
         }
         SubgroupOp::Shuffle { lane } => {
-            permute(regs, &|regs, l| Some(regs[r(*lane, l)] as usize), &mut u);
+            permute(regs, &|regs, l| Some(lane_id(regs[r(*lane, l)])), &mut u);
         }
         SubgroupOp::ShuffleXor { mask } => {
             permute(
                 regs,
-                &|regs, l| Some(l ^ regs[r(*mask, l)] as usize),
+                &|regs, l| Some(lane_id(l as u64 ^ regs[r(*mask, l)])),
                 &mut u,
             );
         }
         SubgroupOp::ShuffleUp { delta } => {
             permute(
                 regs,
-                &|regs, l| l.checked_sub(regs[r(*delta, l)] as usize),
+                &|regs, l| (l as u64).checked_sub(regs[r(*delta, l)]).map(lane_id),
                 &mut u,
             );
         }
@@ -278,8 +278,11 @@ pub fn exec(
             permute(
                 regs,
                 &|regs, l| {
-                    let d = regs[r(*delta, l)] as usize;
-                    l.checked_add(d).filter(|x| *x < s)
+                    let d = regs[r(*delta, l)];
+                    (l as u64)
+                        .checked_add(d)
+                        .filter(|x| *x < s as u64)
+                        .map(lane_id)
                 },
                 &mut u,
             );
@@ -314,12 +317,24 @@ pub fn exec(
             }
         }
         SubgroupOp::QuadBroadcast { index } => {
-            let i = uniform(regs, *index, &mut u) as usize;
-            permute(regs, &|_, l| Some((l & !3) + (i & 3)), &mut u);
+            // An index of 4 or more is undefined: reported as a read of no lane, like a
+            // shuffle's id out of range.
+            let i = uniform(regs, *index, &mut u);
+            permute(
+                regs,
+                &|_, l| {
+                    Some(if i < 4 {
+                        (l & !3) + i as usize
+                    } else {
+                        usize::MAX
+                    })
+                },
+                &mut u,
+            );
         }
         SubgroupOp::QuadSwap { direction } => {
-            let d = uniform(regs, *direction, &mut u) as usize;
-            let x = match d {
+            // The loader refuses a Direction other than a constant 0, 1 or 2.
+            let x = match uniform(regs, *direction, &mut u) {
                 0 => 1,
                 1 => 2,
                 _ => 3,
@@ -330,7 +345,7 @@ pub fn exec(
             let g = match cluster {
                 Some(c) => {
                     let cs = uniform(regs, *c, &mut u);
-                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                    if cs == 0 || !cs.is_power_of_two() || cs > s as u64 {
                         u.bad_cluster = Some(cs);
                     }
                     // Still deterministic for a bad size: the largest power of two within range.
@@ -349,7 +364,7 @@ pub fn exec(
             let cluster = match group {
                 GroupOp::Clustered(c) => {
                     let cs = uniform(regs, *c, &mut u);
-                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                    if cs == 0 || !cs.is_power_of_two() || cs > s as u64 {
                         u.bad_cluster = Some(cs);
                         s
                     } else {
@@ -415,6 +430,13 @@ pub fn exec(
         }
     }
     u
+}
+
+/// A lane id operand (any width) as an index: one past `usize` on a narrow host stays out of
+/// range (never truncated to a lane), so every host picks the same lane.
+#[inline]
+fn lane_id(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
 }
 
 /// The lane a rotate reads: `((lane + delta) & (g - 1)) + (lane & !(g - 1))`, `g` the cluster
