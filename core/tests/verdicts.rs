@@ -340,3 +340,89 @@ fn quad_swap_direction_out_of_range_is_refused() {
     assert!(codes.is_empty(), "{codes:?}");
     assert_eq!(out, (0..32).map(|l| 100 + (l ^ 2)).collect::<Vec<u32>>());
 }
+
+/// OpDot (and each component of a matrix product, which is a dot product) sums from the first
+/// product: (-0, -0)·(1, 1) is -0 + -0 = -0 in f16, f32 and f64, not the +0 a sum started from
+/// +0 gives.
+#[test]
+fn dot_of_negative_zero_products_is_negative_zero() {
+    let text = "OpCapability Shader
+OpCapability Float16
+OpCapability Float64
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %buf
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%f16 = OpTypeFloat 16
+%f32 = OpTypeFloat 32
+%f64 = OpTypeFloat 64
+%v2h = OpTypeVector %f16 2
+%v2f = OpTypeVector %f32 2
+%v2d = OpTypeVector %f64 2
+%m2f = OpTypeMatrix %v2f 2
+%arr = OpTypeRuntimeArray %u32
+%Buf = OpTypeStruct %arr
+%pBuf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %pBuf StorageBuffer
+%psu = OpTypePointer StorageBuffer %u32
+%c0 = OpConstant %u32 0
+%c1 = OpConstant %u32 1
+%c2 = OpConstant %u32 2
+%c3 = OpConstant %u32 3
+%c4 = OpConstant %u32 4
+%h0 = OpConstant %f16 0
+%h1 = OpConstant %f16 1
+%f0 = OpConstant %f32 0
+%f1 = OpConstant %f32 1
+%d0 = OpConstant %f64 0
+%d1 = OpConstant %f64 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%nh = OpFNegate %f16 %h0
+%nf = OpFNegate %f32 %f0
+%nd = OpFNegate %f64 %d0
+%zh = OpCompositeConstruct %v2h %nh %nh
+%oh = OpCompositeConstruct %v2h %h1 %h1
+%zf = OpCompositeConstruct %v2f %nf %nf
+%of = OpCompositeConstruct %v2f %f1 %f1
+%zd = OpCompositeConstruct %v2d %nd %nd
+%od = OpCompositeConstruct %v2d %d1 %d1
+%dh = OpDot %f16 %zh %oh
+%df = OpDot %f32 %zf %of
+%dd = OpDot %f64 %zd %od
+%m = OpCompositeConstruct %m2f %zf %zf
+%mv = OpMatrixTimesVector %v2f %m %of
+%vm = OpVectorTimesMatrix %v2f %of %m
+%dh32 = OpFConvert %f32 %dh
+%dd32 = OpFConvert %f32 %dd
+%mv0 = OpCompositeExtract %f32 %mv 0
+%vm1 = OpCompositeExtract %f32 %vm 1
+%w0 = OpBitcast %u32 %dh32
+%w1 = OpBitcast %u32 %df
+%w2 = OpBitcast %u32 %dd32
+%w3 = OpBitcast %u32 %mv0
+%w4 = OpBitcast %u32 %vm1
+%p0 = OpAccessChain %psu %buf %c0 %c0
+OpStore %p0 %w0
+%p1 = OpAccessChain %psu %buf %c0 %c1
+OpStore %p1 %w1
+%p2 = OpAccessChain %psu %buf %c0 %c2
+OpStore %p2 %w2
+%p3 = OpAccessChain %psu %buf %c0 %c3
+OpStore %p3 %w3
+%p4 = OpAccessChain %psu %buf %c0 %c4
+OpStore %p4 %w4
+OpReturn
+OpFunctionEnd
+";
+    let sim = run_asm(text, 5);
+    // f16 dot, f32 dot, f64 dot, matrix x vector, vector x matrix: each -0.
+    assert_eq!(buffer_words(&sim), vec![0x8000_0000; 5]);
+}
