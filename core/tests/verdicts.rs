@@ -426,3 +426,98 @@ OpFunctionEnd
     // f16 dot, f32 dot, f64 dot, matrix x vector, vector x matrix: each -0.
     assert_eq!(buffer_words(&sim), vec![0x8000_0000; 5]);
 }
+
+/// `--explore` counts each differing word once: two subgroups both write all of 320 words
+/// (more than the 256 listed), so the last writer of each word depends on the schedule, and
+/// several schedules disagree with the first on the same words.
+#[test]
+fn explore_counts_distinct_words() {
+    use lanescope_core::explore::explore;
+    use lanescope_core::Schedule;
+    let mut stores = String::new();
+    for k in 0..10 {
+        stores.push_str(&format!(
+            "%i{k} = OpIAdd %u32 %base %c{k}
+%p{k} = OpAccessChain %psu %buf %c0 %i{k}
+OpStore %p{k} %who
+"
+        ));
+    }
+    let consts: String = (0..=10)
+        .map(|k| format!("%c{k} = OpConstant %u32 {k}\n"))
+        .collect();
+    let text = format!(
+        "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\" %lid %buf
+OpExecutionMode %main LocalSize 64 1 1
+OpDecorate %lid BuiltIn LocalInvocationIndex
+OpDecorate %arr ArrayStride 4
+OpMemberDecorate %Buf 0 Offset 0
+OpDecorate %Buf Block
+OpDecorate %buf DescriptorSet 0
+OpDecorate %buf Binding 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%arr = OpTypeRuntimeArray %u32
+%Buf = OpTypeStruct %arr
+%pBuf = OpTypePointer StorageBuffer %Buf
+%buf = OpVariable %pBuf StorageBuffer
+%pin = OpTypePointer Input %u32
+%lid = OpVariable %pin Input
+%psu = OpTypePointer StorageBuffer %u32
+{consts}%c32 = OpConstant %u32 32
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%l = OpLoad %u32 %lid
+%sg = OpUDiv %u32 %l %c32
+%who = OpIAdd %u32 %sg %c1
+%lane = OpUMod %u32 %l %c32
+%base = OpIMul %u32 %lane %c10
+{stores}OpReturn
+OpFunctionEnd
+"
+    );
+    let prog = Arc::new(load(&assemble(&text), &LoadOptions::default()).unwrap());
+    let bindings = Bindings {
+        buffers: vec![(0, 0, vec![0; 320 * 4])],
+        ..Bindings::default()
+    };
+    let n = 8;
+    let cfg = Config {
+        detectors: false,
+        ..Config::default()
+    };
+    let x = explore(&prog, &cfg, &bindings, n, 1_000_000);
+    assert!(x.runs.iter().all(|r| r.failed.is_none()), "{:?}", x.runs);
+    // The same comparison here: each schedule's words against the first's.
+    let outputs: Vec<Vec<u32>> = (0..n)
+        .map(|k| {
+            let c = Config {
+                schedule: Schedule::nth(k),
+                ..cfg.clone()
+            };
+            let mut sim = Simulator::new(Arc::clone(&prog), c, &bindings).unwrap();
+            sim.run(1_000_000).unwrap();
+            words_of(sim.buffer(0, 0).unwrap())
+        })
+        .collect();
+    let disagreeing = |w: usize| {
+        outputs[1..]
+            .iter()
+            .filter(|o| o[w] != outputs[0][w])
+            .count()
+    };
+    let distinct = (0..320).filter(|&w| disagreeing(w) > 0).count();
+    assert!(
+        distinct > 256,
+        "{distinct} words differ: too few to pass the list"
+    );
+    assert!(
+        (0..320).any(|w| disagreeing(w) > 1),
+        "no word on which several schedules disagree"
+    );
+    assert_eq!(x.order_dependence.len(), 256);
+    assert_eq!(x.order_dependence.len() + x.more, distinct);
+}
