@@ -521,3 +521,83 @@ OpFunctionEnd
     assert_eq!(x.order_dependence.len(), 256);
     assert_eq!(x.order_dependence.len() + x.more, distinct);
 }
+
+/// Specialization constants sharing one SpecId with different defaults (the workgroup size's
+/// and `BLOCK_SIZE`'s): unspecialized, the workgroup is 1x1x1 while BLOCK_SIZE is 128, so the
+/// loader warns, naming each with its default and how to set them all; specialized, both take
+/// the value and nothing is said.
+#[test]
+fn shared_spec_id_with_different_defaults_warns() {
+    use lanescope_core::WarningCode;
+    let prog = load(&data("shared_spec_id.spv"), &LoadOptions::default()).unwrap();
+    assert_eq!(prog.local_size, [1, 1, 1]);
+    let shared: Vec<_> = prog
+        .warnings
+        .iter()
+        .filter(|w| w.code == WarningCode::SharedSpecId)
+        .collect();
+    assert_eq!(shared.len(), 1, "{:?}", prog.warnings);
+    let m = &shared[0].message;
+    for part in [
+        "SpecId 0",
+        "BLOCK_SIZE (%",
+        "default 128",
+        "local_size_x, default 1",
+        "--spec 0=VALUE sets all 3",
+    ] {
+        assert!(m.contains(part), "{part:?} not in: {m}");
+    }
+    assert_eq!(WarningCode::SharedSpecId.as_str(), "shared-spec-id");
+
+    let mut opts = LoadOptions::default();
+    opts.spec.insert(0, 64u64.into());
+    let prog = Arc::new(load(&data("shared_spec_id.spv"), &opts).unwrap());
+    assert!(prog.warnings.is_empty(), "{:?}", prog.warnings);
+    assert_eq!(prog.local_size, [64, 1, 1]);
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 64 * 4])],
+        ..Bindings::default()
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    sim.run(100_000).unwrap();
+    assert_eq!(buffer_words(&sim), vec![64; 64]);
+}
+
+/// Two constants sharing a SpecId (here with the same default, then different ones) in
+/// assembly: the same default says nothing; different ones name both by OpName or id.
+#[test]
+fn shared_spec_id_names_both_constants() {
+    use lanescope_core::WarningCode;
+    let module = |b: u32| {
+        format!(
+            "OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main \"main\"
+OpExecutionMode %main LocalSize 1 1 1
+OpName %first \"FIRST\"
+OpDecorate %first SpecId 7
+OpDecorate %second SpecId 7
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%u32 = OpTypeInt 32 0
+%first = OpSpecConstant %u32 5
+%second = OpSpecConstant %u32 {b}
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+"
+        )
+    };
+    let prog = load(&assemble(&module(5)), &LoadOptions::default()).unwrap();
+    assert!(prog.warnings.is_empty(), "{:?}", prog.warnings);
+    let prog = load(&assemble(&module(9)), &LoadOptions::default()).unwrap();
+    assert_eq!(prog.warnings.len(), 1, "{:?}", prog.warnings);
+    assert_eq!(prog.warnings[0].code, WarningCode::SharedSpecId);
+    let m = &prog.warnings[0].message;
+    assert!(
+        m.contains("FIRST (%") && m.contains("default 5") && m.contains("default 9"),
+        "{m}"
+    );
+    assert!(m.contains("--spec 7=VALUE sets both"), "{m}");
+}
