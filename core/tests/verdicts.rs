@@ -601,3 +601,42 @@ OpFunctionEnd
     );
     assert!(m.contains("--spec 7=VALUE sets both"), "{m}");
 }
+
+/// From SPIR-V 1.6 on, and under MaximallyReconvergesKHR in any version, a conditional
+/// branch's two targets must differ: such a module is refused, naming the rule.
+#[test]
+fn equal_branch_targets_are_invalid_from_spirv_1_6_and_under_maximal_reconvergence() {
+    let body = format!(
+        "OpSelectionMerge %M None
+OpBranchConditional %odd %L %L
+%L = OpLabel
+{}OpBranch %M
+%M = OpLabel
+OpReturn
+OpFunctionEnd
+",
+        ballot_store("l", "%c0")
+    );
+    let v16 = format!("{BALLOT_HEAD}{body}").replace("; Version: 1.5", "; Version: 1.6");
+    let maximal = format!("{BALLOT_HEAD}{body}")
+        .replace(
+            "OpMemoryModel",
+            "OpExtension \"SPV_KHR_maximal_reconvergence\"\nOpMemoryModel",
+        )
+        .replace(
+            "OpExecutionMode %main LocalSize 32 1 1",
+            "OpExecutionMode %main LocalSize 32 1 1\nOpExecutionMode %main MaximallyReconvergesKHR",
+        );
+    for (text, rule) in [
+        (v16, "from SPIR-V 1.6 on"),
+        (maximal, "MaximallyReconvergesKHR"),
+    ] {
+        match load(&assemble(&text), &LoadOptions::default()) {
+            Err(lanescope_core::LoadError::Invalid { what, .. }) => {
+                assert!(what.contains("must not be the same block"), "{what}");
+                assert!(what.contains(rule), "{what}");
+            }
+            other => panic!("expected an invalid module, got {:?}", other.map(|_| ())),
+        }
+    }
+}
