@@ -185,7 +185,7 @@ fn aliased_binding_with_push_constants_between() {
 
 /// A module whose 32 invocations each store `%res` (a u32 computed by `op` from `%v`, which is
 /// the lane index plus 100, in block `%entry`) at `buf[l]`. 64-bit constants `%big` =
-/// 0x1_0000_0001 and `%hi` = 0x1_0000_0000 are at hand.
+/// 0x1_0000_0001 and `%hi` = 0x1_0000_0000 are at hand, and `%f0`, a 32-bit float +0.
 fn lane_op_module(op: &str) -> String {
     format!(
         "; Version: 1.5
@@ -196,6 +196,8 @@ OpCapability GroupNonUniformBallot
 OpCapability GroupNonUniformShuffle
 OpCapability GroupNonUniformShuffleRelative
 OpCapability GroupNonUniformQuad
+OpCapability GroupNonUniformArithmetic
+OpCapability GroupNonUniformClustered
 OpCapability GroupNonUniformRotateKHR
 OpExtension \"SPV_KHR_subgroup_rotate\"
 OpMemoryModel Logical GLSL450
@@ -212,6 +214,7 @@ OpDecorate %buf Binding 0
 %bool = OpTypeBool
 %u32 = OpTypeInt 32 0
 %u64 = OpTypeInt 64 0
+%f32 = OpTypeFloat 32
 %v4u = OpTypeVector %u32 4
 %arr = OpTypeRuntimeArray %u32
 %Buf = OpTypeStruct %arr
@@ -224,7 +227,9 @@ OpDecorate %buf Binding 0
 %c1 = OpConstant %u32 1
 %c3 = OpConstant %u32 3
 %c5 = OpConstant %u32 5
+%c4 = OpConstant %u32 4
 %c100 = OpConstant %u32 100
+%f0 = OpConstant %f32 0
 %big = OpConstant %u64 4294967297
 %hi = OpConstant %u64 4294967296
 %true = OpConstantTrue %bool
@@ -639,4 +644,42 @@ OpFunctionEnd
             other => panic!("expected an invalid module, got {:?}", other.map(|_| ())),
         }
     }
+}
+
+/// A subgroup float sum of -0 values is -0 (it started from the identity +0, and +0 + -0 is
+/// +0); an exclusive scan's first lane is still the identity, +0.
+#[test]
+fn subgroup_sum_of_negative_zeros_is_negative_zero() {
+    let neg = 0x8000_0000u32;
+    for (group, want_first) in [
+        ("Reduce", neg),
+        ("InclusiveScan", neg),
+        ("ExclusiveScan", 0),
+        ("ClusteredReduce", neg),
+    ] {
+        let cluster = if group == "ClusteredReduce" {
+            " %c4"
+        } else {
+            ""
+        };
+        let (out, codes) = run_lane_op(&format!(
+            "%nz = OpFNegate %f32 %f0
+%sum = OpGroupNonUniformFAdd %f32 %c3 {group} %nz{cluster}
+%res = OpBitcast %u32 %sum"
+        ));
+        assert!(codes.is_empty(), "{group}: {codes:?}");
+        let mut want = vec![neg; 32];
+        want[0] = want_first;
+        assert_eq!(out, want, "{group}");
+    }
+    // A sum with a +0 in it is +0.
+    let (out, _) = run_lane_op(
+        "%nz = OpFNegate %f32 %f0
+%odd = OpBitwiseAnd %u32 %l %c1
+%isodd = OpIEqual %bool %odd %c1
+%x = OpSelect %f32 %isodd %nz %f0
+%sum = OpGroupNonUniformFAdd %f32 %c3 Reduce %x
+%res = OpBitcast %u32 %sum",
+    );
+    assert_eq!(out, vec![0; 32]);
 }

@@ -64,6 +64,29 @@ pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
     }
 }
 
+/// Where a reduction's accumulator starts: the identity, but -0 for a float sum, so that a sum
+/// of -0 values stays -0 (+0 + -0 is +0; -0 + x is x for every x, +0 included).
+fn start_of(op: ExtOp, ty: ScalarTy) -> u64 {
+    match op {
+        ExtOp::FAdd => fmt_of(ty).sign_bit(),
+        _ => identity(op, ty),
+    }
+}
+
+/// `vals` combined in order from [`start_of`]; the identity when there are none.
+fn reduce(op: ExtOp, ty: ScalarTy, mode: Mode, vals: impl Iterator<Item = u64>) -> u64 {
+    let mut any = false;
+    let acc = vals.fold(start_of(op, ty), |acc, v| {
+        any = true;
+        combine(op, ty, acc, v, mode)
+    });
+    if any {
+        acc
+    } else {
+        identity(op, ty)
+    }
+}
+
 /// FMin/FMax of a reduction: picks an operand (a NaN loses to a number, equal values keep `a`).
 fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let f = fmt_of(ty);
@@ -388,10 +411,8 @@ pub fn exec(
                                 Some(true) => lane_mask(l + 1),
                                 Some(false) => lane_mask(l),
                             };
-                            let acc = lanes(part & upto).fold(identity(*eop, ty), |acc, m| {
-                                combine(*eop, ty, acc, regs[r(a + c, m)], mode)
-                            });
-                            out.push((l, acc));
+                            let vals = lanes(part & upto).map(|m| regs[r(a + c, m)]);
+                            out.push((l, reduce(*eop, ty, mode, vals)));
                         }
                     }
                     GroupOp::Reduce | GroupOp::Clustered(_) => {
@@ -399,24 +420,24 @@ pub fn exec(
                         while start < s {
                             let cm = lane_mask(start + cluster) & !lane_mask(start) & tangle;
                             if cm != 0 {
-                                let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| {
-                                    combine(*eop, ty, acc, regs[r(a + c, l)], mode)
-                                });
+                                let vals = lanes(cm).map(|l| regs[r(a + c, l)]);
+                                let acc = reduce(*eop, ty, mode, vals);
                                 out.extend(lanes(cm).map(|l| (l, acc)));
                             }
                             start += cluster;
                         }
                     }
                     GroupOp::InclusiveScan | GroupOp::ExclusiveScan => {
-                        let mut acc = identity(*eop, ty);
-                        for l in lanes(tangle) {
+                        let mut acc = start_of(*eop, ty);
+                        for (k, l) in lanes(tangle).enumerate() {
                             let next = combine(*eop, ty, acc, regs[r(a + c, l)], mode);
                             out.push((
                                 l,
-                                if *group == GroupOp::InclusiveScan {
-                                    next
-                                } else {
-                                    acc
+                                match *group {
+                                    GroupOp::InclusiveScan => next,
+                                    // The first lane's exclusive scan is the identity.
+                                    _ if k == 0 => identity(*eop, ty),
+                                    _ => acc,
                                 },
                             ));
                             acc = next;
