@@ -381,118 +381,102 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
     }
     let (dst, n, tr) = cx.dst(inst)?;
     let arg = |k: usize| cx.val(inst, k);
-    let (sop, a, ta) =
-        match op {
-            Op::GroupNonUniformElect => (SubgroupOp::Elect, 0, tr),
-            Op::GroupNonUniformAll => (SubgroupOp::All, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformAny => (SubgroupOp::Any, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformAllEqual => (SubgroupOp::AllEqual, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformBroadcast => (
-                SubgroupOp::Broadcast { lane: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformBroadcastFirst => (SubgroupOp::BroadcastFirst, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformBallot => (SubgroupOp::Ballot, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformInverseBallot => (SubgroupOp::InverseBallot, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformBallotBitExtract => (
-                SubgroupOp::BallotBitExtract { index: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformBallotBitCount => {
-                let group = match inst.operands.get(1) {
-                    Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
-                    Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => {
-                        GroupOp::InclusiveScan
-                    }
-                    Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => {
-                        GroupOp::ExclusiveScan
-                    }
-                    other => {
-                        return Err(cx.invalid(
-                            inst,
-                            format!("group operation {other:?} for a ballot bit count"),
-                        ))
-                    }
-                };
-                (SubgroupOp::BallotBitCount(group), arg(2)?.0, arg(2)?.2)
-            }
-            Op::GroupNonUniformBallotFindLSB => (SubgroupOp::BallotFindLsb, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformBallotFindMSB => (SubgroupOp::BallotFindMsb, arg(1)?.0, arg(1)?.2),
-            Op::GroupNonUniformShuffle => (
-                SubgroupOp::Shuffle { lane: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformShuffleXor => (
-                SubgroupOp::ShuffleXor { mask: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformShuffleUp => (
-                SubgroupOp::ShuffleUp { delta: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformShuffleDown => (
-                SubgroupOp::ShuffleDown { delta: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformQuadBroadcast => (
-                SubgroupOp::QuadBroadcast { index: arg(2)?.0 },
-                arg(1)?.0,
-                arg(1)?.2,
-            ),
-            Op::GroupNonUniformRotateKHR => {
-                let cluster = if inst.operands.len() > 3 {
-                    let id = cx.id_op(inst, 3)?;
-                    if !cx.consts.contains_key(&id) {
-                        return Err(
-                            cx.invalid(inst, "ClusterSize must come from a constant instruction")
-                        );
-                    }
-                    Some(cx.value(inst, id)?.0)
-                } else {
-                    None
-                };
-                (
-                    SubgroupOp::Rotate {
-                        delta: arg(2)?.0,
-                        cluster,
-                    },
-                    arg(1)?.0,
-                    arg(1)?.2,
-                )
-            }
-            Op::GroupNonUniformQuadSwap => {
-                let id = cx.id_op(inst, 2)?;
-                match cx.consts.get(&id).and_then(|(_, v)| v.first().copied()) {
-                    Some(0..=2) => {}
-                    Some(d) => {
-                        return Err(cx.invalid(
-                            inst,
-                            format!(
-                                "OpGroupNonUniformQuadSwap Direction must be 0, 1 or 2 (it is {d})"
-                            ),
-                        ))
-                    }
-                    None => return Err(cx.invalid(
-                        inst,
-                        "OpGroupNonUniformQuadSwap Direction must come from a constant instruction",
-                    )),
+    let (sop, a, ta) = match op {
+        Op::GroupNonUniformElect => (SubgroupOp::Elect, 0, tr),
+        Op::GroupNonUniformAll => (SubgroupOp::All, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAny => (SubgroupOp::Any, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformAllEqual => (SubgroupOp::AllEqual, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBroadcast => (
+            SubgroupOp::Broadcast { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformBroadcastFirst => (SubgroupOp::BroadcastFirst, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallot => (SubgroupOp::Ballot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformInverseBallot => (SubgroupOp::InverseBallot, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotBitExtract => (
+            SubgroupOp::BallotBitExtract { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformBallotBitCount => {
+            let group = match inst.operands.get(1) {
+                Some(Operand::GroupOperation(GroupOperation::Reduce)) => GroupOp::Reduce,
+                Some(Operand::GroupOperation(GroupOperation::InclusiveScan)) => {
+                    GroupOp::InclusiveScan
                 }
-                (
-                    SubgroupOp::QuadSwap {
-                        direction: arg(2)?.0,
-                    },
-                    arg(1)?.0,
-                    arg(1)?.2,
-                )
-            }
-            _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
-        };
+                Some(Operand::GroupOperation(GroupOperation::ExclusiveScan)) => {
+                    GroupOp::ExclusiveScan
+                }
+                other => {
+                    return Err(cx.invalid(
+                        inst,
+                        format!("group operation {other:?} for a ballot bit count"),
+                    ))
+                }
+            };
+            (SubgroupOp::BallotBitCount(group), arg(2)?.0, arg(2)?.2)
+        }
+        Op::GroupNonUniformBallotFindLSB => (SubgroupOp::BallotFindLsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformBallotFindMSB => (SubgroupOp::BallotFindMsb, arg(1)?.0, arg(1)?.2),
+        Op::GroupNonUniformShuffle => (
+            SubgroupOp::Shuffle { lane: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleXor => (
+            SubgroupOp::ShuffleXor { mask: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleUp => (
+            SubgroupOp::ShuffleUp { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformShuffleDown => (
+            SubgroupOp::ShuffleDown { delta: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformQuadBroadcast => (
+            SubgroupOp::QuadBroadcast { index: arg(2)?.0 },
+            arg(1)?.0,
+            arg(1)?.2,
+        ),
+        Op::GroupNonUniformRotateKHR => {
+            let cluster = if inst.operands.len() > 3 {
+                let id = cx.id_op(inst, 3)?;
+                if !cx.consts.contains_key(&id) {
+                    return Err(
+                        cx.invalid(inst, "ClusterSize must come from a constant instruction")
+                    );
+                }
+                Some(cx.value(inst, id)?.0)
+            } else {
+                None
+            };
+            (
+                SubgroupOp::Rotate {
+                    delta: arg(2)?.0,
+                    cluster,
+                },
+                arg(1)?.0,
+                arg(1)?.2,
+            )
+        }
+        Op::GroupNonUniformQuadSwap => {
+            check_quad_swap_direction(cx, inst)?;
+            (
+                SubgroupOp::QuadSwap {
+                    direction: arg(2)?.0,
+                },
+                arg(1)?.0,
+                arg(1)?.2,
+            )
+        }
+        _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
+    };
     let _ = n;
     let width = cx.types.width(ta);
     Ok(Inst::Subgroup {
@@ -502,6 +486,17 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
         dst,
         a,
     })
+}
+
+/// OpGroupNonUniformQuadSwap's Direction: a constant instruction, 0, 1 or 2.
+fn check_quad_swap_direction(cx: &Ctx<'_>, inst: &Instruction) -> Result<(), LoadError> {
+    const RULE: &str = "OpGroupNonUniformQuadSwap Direction must";
+    let id = cx.id_op(inst, 2)?;
+    match cx.consts.get(&id).and_then(|(_, v)| v.first().copied()) {
+        Some(0..=2) => Ok(()),
+        Some(d) => Err(cx.invalid(inst, format!("{RULE} be 0, 1 or 2 (it is {d})"))),
+        None => Err(cx.invalid(inst, format!("{RULE} come from a constant instruction"))),
+    }
 }
 
 pub(super) fn lower_dot(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
