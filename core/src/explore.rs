@@ -42,7 +42,8 @@ pub struct OrderDependence {
 pub struct Exploration {
     pub runs: Vec<ScheduleRun>,
     pub order_dependence: Vec<OrderDependence>,
-    /// Differing words beyond those listed.
+    /// Differing words beyond those listed (each word counted once, however many schedules
+    /// disagree on it).
     pub more: usize,
 }
 
@@ -76,6 +77,8 @@ pub fn explore(
     let mut first: Option<(String, Outputs)> = None;
     let mut found = Vec::new();
     let mut more = 0;
+    // Per output buffer, one bit per word already found to differ (allocated at its first).
+    let mut differs: Vec<Vec<u64>> = Vec::new();
     for k in 0..n.max(1) {
         let schedule = Schedule::nth(k);
         let c = Config {
@@ -124,18 +127,22 @@ pub fn explore(
             first = Some((name, outs));
             continue;
         };
-        for ((slot, a, pa), (_, b, pb)) in ref_outs.iter().zip(&outs) {
+        differs.resize(ref_outs.len(), Vec::new());
+        for (((slot, a, pa), (_, b, pb)), seen) in ref_outs.iter().zip(&outs).zip(&mut differs) {
             let (set, binding, element) = slot;
             for (w, (x, y)) in a.iter().zip(b).enumerate() {
                 if x == y || pa.binary_search(&w).is_ok() || pb.binary_search(&w).is_ok() {
                     continue;
                 }
-                // One entry per word: the first schedule that disagrees.
-                if found.iter().any(|d: &OrderDependence| {
-                    (d.set, d.binding, d.element, d.word) == (*set, *binding, *element, w)
-                }) {
+                // One entry (or one count past the list) per word: the first schedule that
+                // disagrees.
+                if seen.is_empty() {
+                    *seen = vec![0; a.len().div_ceil(64)];
+                }
+                if seen[w / 64] >> (w % 64) & 1 == 1 {
                     continue;
                 }
+                seen[w / 64] |= 1 << (w % 64);
                 if found.len() >= MAX_LISTED {
                     more += 1;
                     continue;

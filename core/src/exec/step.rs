@@ -196,13 +196,33 @@ fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
 /// `acc + x * y`, the product and the sum each rounded to the type (every float type, bf16
 /// included) under `mode`, or wrapping integer arithmetic.
 fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64, mode: Mode) -> u64 {
-    let (mul, add) = if ty.is_any_float() {
-        (BinOp::FMul, BinOp::FAdd)
+    let add = if ty.is_any_float() {
+        BinOp::FAdd
     } else {
-        (BinOp::IMul, BinOp::IAdd)
+        BinOp::IAdd
     };
-    let p = alu::bin_in(mul, ty, x, y, mode).0;
-    alu::bin_in(add, ty, acc, p, mode).0
+    alu::bin_in(add, ty, acc, product(ty, x, y, mode), mode).0
+}
+
+/// The sum of the products of `pairs`, left to right from the first product (not from +0:
+/// +0 + -0 is +0, so a sum of -0 products started from +0 would lose its sign).
+fn dot_sum(ty: ScalarTy, mode: Mode, mut pairs: impl Iterator<Item = (u64, u64)>) -> u64 {
+    let Some((x, y)) = pairs.next() else {
+        return 0;
+    };
+    pairs.fold(product(ty, x, y, mode), |acc, (x, y)| {
+        arith_add(ty, acc, x, y, mode)
+    })
+}
+
+/// `x * y` rounded to the type under `mode`, or wrapping integer arithmetic.
+fn product(ty: ScalarTy, x: u64, y: u64, mode: Mode) -> u64 {
+    let mul = if ty.is_any_float() {
+        BinOp::FMul
+    } else {
+        BinOp::IMul
+    };
+    alu::bin_in(mul, ty, x, y, mode).0
 }
 
 /// A load of a PhysicalStorageBuffer pointer: the bits loaded, kept inside the physical address
@@ -550,12 +570,8 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             let regs = &mut *c.regs;
             let mode = c.prog.float_controls.of(*ty);
             each(c.mask, c.full, s, |l| {
-                // +0 in every float format and integer width alike.
-                let mut acc = 0;
-                for k in 0..*n {
-                    acc = arith_add(*ty, acc, regs[r(a + k, l)], regs[r(b + k, l)], mode);
-                }
-                regs[r(*dst, l)] = acc;
+                let pairs = (0..*n).map(|k| (regs[r(a + k, l)], regs[r(b + k, l)]));
+                regs[r(*dst, l)] = dot_sum(*ty, mode, pairs);
             });
         }
         Inst::Scale {
@@ -596,17 +612,15 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                 let mut out = Vec::with_capacity((rows * cols) as usize);
                 for j in 0..*cols {
                     for i in 0..*rows {
-                        let mut acc = 0;
-                        for k in 0..*inner {
+                        let pairs = (0..*inner).map(|k| {
                             let av = if *a_row_vector {
                                 regs[r(a + k, l)]
                             } else {
                                 regs[r(a + k * rows + i, l)]
                             };
-                            let bv = regs[r(b + j * inner + k, l)];
-                            acc = arith_add(*ty, acc, av, bv, mode);
-                        }
-                        out.push(acc);
+                            (av, regs[r(b + j * inner + k, l)])
+                        });
+                        out.push(dot_sum(*ty, mode, pairs));
                     }
                 }
                 for (k, v) in out.into_iter().enumerate() {

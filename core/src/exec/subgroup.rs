@@ -64,6 +64,29 @@ pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
     }
 }
 
+/// Where a reduction's accumulator starts: the identity, but -0 for a float sum, so that a sum
+/// of -0 values stays -0 (+0 + -0 is +0; -0 + x is x for every x, +0 included).
+fn start_of(op: ExtOp, ty: ScalarTy) -> u64 {
+    match op {
+        ExtOp::FAdd => fmt_of(ty).sign_bit(),
+        _ => identity(op, ty),
+    }
+}
+
+/// `vals` combined in order from [`start_of`]; the identity when there are none.
+fn reduce(op: ExtOp, ty: ScalarTy, mode: Mode, vals: impl Iterator<Item = u64>) -> u64 {
+    let mut any = false;
+    let acc = vals.fold(start_of(op, ty), |acc, v| {
+        any = true;
+        combine(op, ty, acc, v, mode)
+    });
+    if any {
+        acc
+    } else {
+        identity(op, ty)
+    }
+}
+
 /// FMin/FMax of a reduction: picks an operand (a NaN loses to a number, equal values keep `a`).
 fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let f = fmt_of(ty);
@@ -203,7 +226,7 @@ pub fn exec(
             }
         }
         SubgroupOp::Broadcast { lane } => {
-            let id = uniform(regs, *lane, &mut u) as usize;
+            let id = lane_id(uniform(regs, *lane, &mut u));
             permute(regs, &|_, _| Some(id), &mut u);
         }
         SubgroupOp::BroadcastFirst => {
@@ -222,8 +245,8 @@ pub fn exec(
         SubgroupOp::InverseBallot | SubgroupOp::BallotBitExtract { .. } => {
             for l in lanes(tangle) {
                 let idx = match op {
-                    SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)] as usize,
-                    _ => l,
+                    SubgroupOp::BallotBitExtract { index } => regs[r(*index, l)],
+                    _ => l as u64,
                 };
                 let v = if idx < 128 {
                     regs[r(a + (idx / 32) as u32, l)] >> (idx % 32) & 1
@@ -258,19 +281,19 @@ pub fn exec(
             }
         }
         SubgroupOp::Shuffle { lane } => {
-            permute(regs, &|regs, l| Some(regs[r(*lane, l)] as usize), &mut u);
+            permute(regs, &|regs, l| Some(lane_id(regs[r(*lane, l)])), &mut u);
         }
         SubgroupOp::ShuffleXor { mask } => {
             permute(
                 regs,
-                &|regs, l| Some(l ^ regs[r(*mask, l)] as usize),
+                &|regs, l| Some(lane_id(l as u64 ^ regs[r(*mask, l)])),
                 &mut u,
             );
         }
         SubgroupOp::ShuffleUp { delta } => {
             permute(
                 regs,
-                &|regs, l| l.checked_sub(regs[r(*delta, l)] as usize),
+                &|regs, l| (l as u64).checked_sub(regs[r(*delta, l)]).map(lane_id),
                 &mut u,
             );
         }
@@ -278,8 +301,11 @@ pub fn exec(
             permute(
                 regs,
                 &|regs, l| {
-                    let d = regs[r(*delta, l)] as usize;
-                    l.checked_add(d).filter(|x| *x < s)
+                    let d = regs[r(*delta, l)];
+                    (l as u64)
+                        .checked_add(d)
+                        .filter(|x| *x < s as u64)
+                        .map(lane_id)
                 },
                 &mut u,
             );
@@ -314,12 +340,24 @@ pub fn exec(
             }
         }
         SubgroupOp::QuadBroadcast { index } => {
-            let i = uniform(regs, *index, &mut u) as usize;
-            permute(regs, &|_, l| Some((l & !3) + (i & 3)), &mut u);
+            // An index of 4 or more is undefined: reported as a read of no lane, like a
+            // shuffle's id out of range.
+            let i = uniform(regs, *index, &mut u);
+            permute(
+                regs,
+                &|_, l| {
+                    Some(if i < 4 {
+                        (l & !3) + i as usize
+                    } else {
+                        usize::MAX
+                    })
+                },
+                &mut u,
+            );
         }
         SubgroupOp::QuadSwap { direction } => {
-            let d = uniform(regs, *direction, &mut u) as usize;
-            let x = match d {
+            // The loader refuses a Direction other than a constant 0, 1 or 2.
+            let x = match uniform(regs, *direction, &mut u) {
                 0 => 1,
                 1 => 2,
                 _ => 3,
@@ -330,7 +368,7 @@ pub fn exec(
             let g = match cluster {
                 Some(c) => {
                     let cs = uniform(regs, *c, &mut u);
-                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                    if cs == 0 || !cs.is_power_of_two() || cs > s as u64 {
                         u.bad_cluster = Some(cs);
                     }
                     // Still deterministic for a bad size: the largest power of two within range.
@@ -349,7 +387,7 @@ pub fn exec(
             let cluster = match group {
                 GroupOp::Clustered(c) => {
                     let cs = uniform(regs, *c, &mut u);
-                    if cs == 0 || !cs.is_power_of_two() || cs as usize > s {
+                    if cs == 0 || !cs.is_power_of_two() || cs > s as u64 {
                         u.bad_cluster = Some(cs);
                         s
                     } else {
@@ -373,10 +411,8 @@ pub fn exec(
                                 Some(true) => lane_mask(l + 1),
                                 Some(false) => lane_mask(l),
                             };
-                            let acc = lanes(part & upto).fold(identity(*eop, ty), |acc, m| {
-                                combine(*eop, ty, acc, regs[r(a + c, m)], mode)
-                            });
-                            out.push((l, acc));
+                            let vals = lanes(part & upto).map(|m| regs[r(a + c, m)]);
+                            out.push((l, reduce(*eop, ty, mode, vals)));
                         }
                     }
                     GroupOp::Reduce | GroupOp::Clustered(_) => {
@@ -384,24 +420,24 @@ pub fn exec(
                         while start < s {
                             let cm = lane_mask(start + cluster) & !lane_mask(start) & tangle;
                             if cm != 0 {
-                                let acc = lanes(cm).fold(identity(*eop, ty), |acc, l| {
-                                    combine(*eop, ty, acc, regs[r(a + c, l)], mode)
-                                });
+                                let vals = lanes(cm).map(|l| regs[r(a + c, l)]);
+                                let acc = reduce(*eop, ty, mode, vals);
                                 out.extend(lanes(cm).map(|l| (l, acc)));
                             }
                             start += cluster;
                         }
                     }
                     GroupOp::InclusiveScan | GroupOp::ExclusiveScan => {
-                        let mut acc = identity(*eop, ty);
-                        for l in lanes(tangle) {
+                        let mut acc = start_of(*eop, ty);
+                        for (k, l) in lanes(tangle).enumerate() {
                             let next = combine(*eop, ty, acc, regs[r(a + c, l)], mode);
                             out.push((
                                 l,
-                                if *group == GroupOp::InclusiveScan {
-                                    next
-                                } else {
-                                    acc
+                                match *group {
+                                    GroupOp::InclusiveScan => next,
+                                    // The first lane's exclusive scan is the identity.
+                                    _ if k == 0 => identity(*eop, ty),
+                                    _ => acc,
                                 },
                             ));
                             acc = next;
@@ -415,6 +451,13 @@ pub fn exec(
         }
     }
     u
+}
+
+/// A lane id operand (any width) as an index: one past `usize` on a narrow host stays out of
+/// range (never truncated to a lane), so every host picks the same lane.
+#[inline]
+fn lane_id(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
 }
 
 /// The lane a rotate reads: `((lane + delta) & (g - 1)) + (lane & !(g - 1))`, `g` the cluster

@@ -158,11 +158,16 @@ impl Ctx<'_> {
                 if self.types.get(cty) != &Type::Scalar(ScalarTy::Bool) {
                     return Err(self.invalid(inst, "condition must be a boolean scalar"));
                 }
-                Terminator::BranchConditional {
-                    cond,
-                    t: self.block_of(inst, self.id_op(inst, 1)?)?,
-                    f: self.block_of(inst, self.id_op(inst, 2)?)?,
+                let t = self.block_of(inst, self.id_op(inst, 1)?)?;
+                let f = self.block_of(inst, self.id_op(inst, 2)?)?;
+                let version = self.module.header.as_ref().map_or((1, 0), |h| h.version());
+                if t == f && version >= (1, 6) {
+                    return Err(self.invalid(
+                        inst,
+                        "OpBranchConditional: True Label and False Label must not be the same block from SPIR-V 1.6 on",
+                    ));
                 }
+                Terminator::BranchConditional { cond, t, f }
             }
             Op::Switch => {
                 let (selector, _, sty) = self.value(inst, self.id_op(inst, 0)?)?;

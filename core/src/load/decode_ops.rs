@@ -465,13 +465,16 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
                 arg(1)?.2,
             )
         }
-        Op::GroupNonUniformQuadSwap => (
-            SubgroupOp::QuadSwap {
-                direction: arg(2)?.0,
-            },
-            arg(1)?.0,
-            arg(1)?.2,
-        ),
+        Op::GroupNonUniformQuadSwap => {
+            check_quad_swap_direction(cx, inst)?;
+            (
+                SubgroupOp::QuadSwap {
+                    direction: arg(2)?.0,
+                },
+                arg(1)?.0,
+                arg(1)?.2,
+            )
+        }
         _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
     };
     let _ = n;
@@ -483,6 +486,17 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
         dst,
         a,
     })
+}
+
+/// OpGroupNonUniformQuadSwap's Direction: a constant instruction, 0, 1 or 2.
+fn check_quad_swap_direction(cx: &Ctx<'_>, inst: &Instruction) -> Result<(), LoadError> {
+    const RULE: &str = "OpGroupNonUniformQuadSwap Direction must";
+    let id = cx.id_op(inst, 2)?;
+    match cx.consts.get(&id).and_then(|(_, v)| v.first().copied()) {
+        Some(0..=2) => Ok(()),
+        Some(d) => Err(cx.invalid(inst, format!("{RULE} be 0, 1 or 2 (it is {d})"))),
+        None => Err(cx.invalid(inst, format!("{RULE} come from a constant instruction"))),
+    }
 }
 
 pub(super) fn lower_dot(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {

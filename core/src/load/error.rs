@@ -102,6 +102,9 @@ pub enum WarningCode {
     /// Only some workgroups run, and the shader has atomics on buffer memory: what they see can
     /// depend on the workgroups left out.
     PartialDispatchAtomics,
+    /// Specialization constants sharing one SpecId with different defaults, none specialized:
+    /// each keeps its own default.
+    SharedSpecId,
 }
 
 impl WarningCode {
@@ -113,6 +116,7 @@ impl WarningCode {
             Self::UnknownSpecId => "unknown-spec-id",
             Self::UnusedBinding => "unused-binding",
             Self::PartialDispatchAtomics => "partial-dispatch-atomics",
+            Self::SharedSpecId => "shared-spec-id",
         }
     }
 }

@@ -106,7 +106,90 @@ impl Ctx<'_> {
                 });
             }
         }
+        self.warn_shared_spec_ids(opts);
         Ok(())
+    }
+
+    /// Specialization constants sharing one SpecId with different defaults (ggml declares
+    /// `local_size_x_id = 0` and `constant_id = 0` with defaults 1 and 128): unspecialized, each
+    /// keeps its own default, which is rarely what the author meant (a 1x1x1 workgroup).
+    fn warn_shared_spec_ids(&mut self, opts: &LoadOptions) {
+        // Which workgroup dimension a constant gives, for the message.
+        let axis = ["local_size_x", "local_size_y", "local_size_z"];
+        let mut role: Vec<(u32, &str)> = Vec::new();
+        for m in &self.module.execution_modes {
+            if let Some(Operand::ExecutionMode(rspirv::spirv::ExecutionMode::LocalSizeId)) =
+                m.operands.get(1)
+            {
+                for (k, o) in m.operands.iter().skip(2).take(3).enumerate() {
+                    if let Operand::IdRef(id) = o {
+                        role.push((*id, axis[k]));
+                    }
+                }
+            }
+        }
+        if let Some(c) = self.workgroup_size_const {
+            let parts = self
+                .module
+                .types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(c))
+                .map(|i| i.operands.clone())
+                .unwrap_or_default();
+            for (k, o) in parts.iter().take(3).enumerate() {
+                if let Operand::IdRef(id) = o {
+                    role.push((*id, axis[k]));
+                }
+            }
+        }
+        let mut ids: Vec<u32> = self.spec_infos.iter().map(|i| i.spec_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for sid in ids {
+            if opts.spec.contains_key(&sid) {
+                continue;
+            }
+            let sharing: Vec<&SpecConstantInfo> = self
+                .spec_infos
+                .iter()
+                .filter(|i| i.spec_id == sid)
+                .collect();
+            let defaults: Vec<String> = sharing
+                .iter()
+                .map(|i| crate::value::format_scalar(i.ty, i.default))
+                .collect();
+            if defaults.iter().all(|d| *d == defaults[0]) {
+                continue;
+            }
+            let each: Vec<String> = sharing
+                .iter()
+                .zip(&defaults)
+                .map(|(i, d)| {
+                    let mut what = Vec::new();
+                    if !i.name.starts_with('%') {
+                        what.push(format!("%{}", i.result_id));
+                    }
+                    what.extend(
+                        role.iter()
+                            .filter(|(id, _)| *id == i.result_id)
+                            .map(|(_, r)| r.to_string()),
+                    );
+                    what.push(format!("default {d}"));
+                    format!("{} ({})", i.name, what.join(", "))
+                })
+                .collect();
+            let all = match sharing.len() {
+                2 => "both".to_string(),
+                n => format!("all {n}"),
+            };
+            self.warnings.push(Warning {
+                code: WarningCode::SharedSpecId,
+                message: format!(
+                    "specialization constants {} share SpecId {sid} with different defaults; unspecialized, each keeps its own default; --spec {sid}=VALUE sets {all}",
+                    each.join(", ")
+                ),
+            });
+        }
     }
 
     fn read_type(&mut self, inst: &Instruction) -> Result<(), LoadError> {
@@ -793,7 +876,8 @@ impl Ctx<'_> {
                     }) && self
                         .resources
                         .get(i + count as usize)
-                        .is_none_or(|r| (r.set, r.binding) != (set, binding));
+                        // A push-constant block has no set or binding: never an element.
+                        .is_none_or(|r| r.push_constant || (r.set, r.binding) != (set, binding));
                     if !same_shape {
                         return Err(self.unsupported(
                             inst,

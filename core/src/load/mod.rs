@@ -864,6 +864,9 @@ impl<'m> Ctx<'m> {
             .ok_or_else(|| LoadError::EntryPoint {
                 what: format!("entry point function %{entry_fn_id} has no body"),
             })?;
+        if maximal {
+            structure::check_maximal_branches(&functions, &blocks, entry_func)?;
+        }
         let is_reconv_target = structure::reconv_targets(&blocks);
         let fallthrough = structure::switch_fallthrough(&functions, &blocks);
         structure::check(&functions, &blocks, self)?;

@@ -2,8 +2,46 @@
 //! reconvergence targets, dominators, and which switch cases fall through into which.
 
 use super::{Ctx, LoadError, Location};
-use crate::program::{Block, BlockId, Function, Merge, Terminator};
+use crate::program::{Block, BlockId, FuncId, Function, Inst, Merge, Terminator};
 use std::collections::BTreeMap;
+
+/// SPV_KHR_maximal_reconvergence: in a function the entry point reaches, a conditional branch
+/// must have two different targets.
+pub(super) fn check_maximal_branches(
+    functions: &[Function],
+    blocks: &[Block],
+    entry: FuncId,
+) -> Result<(), LoadError> {
+    let mut reached = vec![false; functions.len()];
+    let mut todo = vec![entry];
+    while let Some(f) = todo.pop() {
+        let Some(seen) = reached.get_mut(f as usize) else {
+            continue;
+        };
+        if std::mem::replace(seen, true) {
+            continue;
+        }
+        for &b in &functions[f as usize].blocks {
+            let b = &blocks[b as usize];
+            todo.extend(b.insts.iter().filter_map(|i| match i {
+                Inst::Call { func, .. } => Some(*func),
+                _ => None,
+            }));
+            if matches!(b.term, Terminator::BranchConditional { t, f: e, .. } if t == e) {
+                return Err(LoadError::Invalid {
+                    what: "OpBranchConditional: True Label and False Label must not be the same block in a function reached from an entry point with MaximallyReconvergesKHR".into(),
+                    at: Location {
+                        instruction: b.inst_indices.last().copied(),
+                        id: Some(b.label),
+                        function: Some(functions[f as usize].name.clone()),
+                        ..Location::default()
+                    },
+                });
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Blocks that are a merge block, a continue target or a switch target somewhere.
 pub(super) fn reconv_targets(blocks: &[Block]) -> Vec<bool> {

@@ -135,6 +135,11 @@ impl Simulator {
         let mut groups: Vec<(u32, Mask)> = Vec::new();
         match &block.term {
             Terminator::Branch { target } => groups.push((*target, t.mask)),
+            // Both targets the same block (valid before SPIR-V 1.6): every lane takes one
+            // edge into one dynamic instance, whatever the condition.
+            Terminator::BranchConditional { t: tb, f, .. } if tb == f => {
+                groups.push((*tb, t.mask));
+            }
             Terminator::BranchConditional { cond, t: tb, f } => {
                 let regs = &self.sgs[g].regs;
                 let tm = lanes_of(t.mask)
