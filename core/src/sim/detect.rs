@@ -2,32 +2,99 @@
 //! earlier accesses to the same bytes for an order the memory model gives, as Lanescope
 //! executes it.
 //!
-//! Orders it knows:
+//! Orders it knows (the Vulkan memory model's happens-before, for the barriers a compute
+//! shader has):
 //! - program order within one invocation;
-//! - a Workgroup-scope OpControlBarrier orders the workgroup's accesses to Workgroup memory
-//!   before it with those after it, and to buffer memory when its memory semantics (or an
-//!   OpMemoryBarrier's just before it) include UniformMemory or ImageMemory (images are buffer
-//!   memory here);
-//! - a Subgroup-scope OpControlBarrier does the same for its subgroup;
+//! - an OpControlBarrier orders the accesses of the invocations of its execution scope (the
+//!   workgroup, or the subgroup) to one memory before it with those after it only when its
+//!   semantics (or an OpMemoryBarrier's just before it) carry both that memory's storage class
+//!   bit (WorkgroupMemory for Workgroup memory; UniformMemory or ImageMemory for buffers and
+//!   images, which are buffer memory here) and Acquire and Release (AcquireRelease, or
+//!   SequentiallyConsistent, which Vulkan takes as AcquireRelease). Without them the invocations
+//!   wait for each other but their accesses stay unordered: a release barrier synchronizes with
+//!   an acquire barrier through a control barrier, and both must name the storage class. A
+//!   race across such a barrier names it and what it lacked;
 //! - nothing orders accesses of different workgroups (to buffer memory) but atomics, and
 //!   atomics never race with atomics.
 //!
 //! Invocations of one subgroup are not ordered by running in lockstep: such races are reported
-//! too, marked as relying on lockstep. Each word keeps its last write and up to two reads since
-//! (of different invocations), which finds a race whenever one exists between the last write
-//! and any later access, and between reads and the next write.
+//! too, marked as relying on lockstep.
+//!
+//! What each byte remembers. Within a workgroup, access `E` happens before a later `X` exactly
+//! when they are of one invocation, or of one subgroup with an ordering barrier reaching that
+//! subgroup between them (`sg_ord` differs), or of two subgroups with an ordering workgroup
+//! barrier between them (`wg_ord` differs); accesses of two workgroups are never ordered. These
+//! epochs only grow, so the order is transitive. Per byte and per kind of access (read, write,
+//! atomic read, atomic write: which pairs conflict depends only on the kinds), a new access `N`
+//! keeps itself and at most one earlier record, and that suffices: whenever a future access
+//! `X` races with any record of that kind ever made, it races with a kept one. By induction it
+//! is enough that {kept} represents {earlier kept} + `N`; the one kept beside `N` is the latest
+//! of the first of:
+//! 1. a record of another (finished) workgroup: every future access is of another workgroup
+//!    than it, so it races with every future conflicting access;
+//! 2. a record of `N`'s workgroup and workgroup epoch in another subgroup: a future `X` of
+//!    `N`'s subgroup races with it, one of another subgroup with `N` (until an ordering
+//!    workgroup barrier, after which nothing of this workgroup races with either, and later
+//!    workgroups race with `N`);
+//! 3. a record of `N`'s subgroup and subgroup epoch by another invocation: what else is left is
+//!    older epochs (ordered before every future access of this workgroup, and racing with later
+//!    workgroups only, as `N` does), the same invocation as `N` (racing with a subset of what
+//!    `N` races with), or records of `N`'s subgroup ordered before its future accesses (racing
+//!    only with other subgroups, as `N` does); a future `X` of `N`'s subgroup in this epoch
+//!    races with `N` unless it is `N`'s invocation, and then with this one.
+//!
+//! A plain write that raced with nothing replaces every record of its bytes: each earlier
+//! access then happened before it, so a future access racing with one of them is not ordered
+//! after the write and races with it (a plain write conflicts with every kind). So a byte holds
+//! at most two records per kind, a word at most 32 (one or two in practice).
 
 use crate::exec::memory::{Access, AccessKind};
 use crate::program::Space;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// UniformMemory in memory semantics.
+/// Memory semantics bits.
+const ACQUIRE: u32 = 0x2;
+const RELEASE: u32 = 0x4;
+const ACQUIRE_RELEASE: u32 = 0x8;
+const SEQUENTIALLY_CONSISTENT: u32 = 0x10;
 const UNIFORM_MEMORY: u32 = 0x40;
-/// ImageMemory in memory semantics: images live in buffer memory here, so it orders buffer
-/// accesses as UniformMemory does (a barrier with only ImageMemory then also orders plain
-/// buffer accesses, hiding such a race rather than inventing one).
+const WORKGROUP_MEMORY: u32 = 0x100;
+/// ImageMemory: images live in buffer memory here, so it orders buffer accesses as
+/// UniformMemory does (a barrier with only ImageMemory then also orders plain buffer accesses,
+/// hiding such a race rather than inventing one).
 const IMAGE_MEMORY: u32 = 0x800;
+
+/// The memories ordered separately, by index: Workgroup memory, buffer (and image) memory; and
+/// the storage class semantics that order each.
+const SHARED: usize = 0;
+const BUFFER: usize = 1;
+const CLASS_BITS: [u32; 2] = [WORKGROUP_MEMORY, UNIFORM_MEMORY | IMAGE_MEMORY];
+
+fn class_of(space: Space) -> usize {
+    if space == Space::Workgroup {
+        SHARED
+    } else {
+        BUFFER
+    }
+}
+
+/// What barrier semantics `memory` lack to order memory class `c`: bit 0 its storage class,
+/// bit 1 Acquire, bit 2 Release (0: they order it).
+fn lacks(memory: u32, c: usize) -> u8 {
+    let both = memory & (ACQUIRE_RELEASE | SEQUENTIALLY_CONSISTENT) != 0;
+    let mut l = 0;
+    if memory & CLASS_BITS[c] == 0 {
+        l |= 1;
+    }
+    if !both && memory & ACQUIRE == 0 {
+        l |= 2;
+    }
+    if !both && memory & RELEASE == 0 {
+        l |= 4;
+    }
+    l
+}
 
 /// Most distinct races reported (each instruction pair once).
 const MAX_RACES: usize = 64;
@@ -36,32 +103,63 @@ const MAX_WORDS: usize = 8 << 20;
 /// Buffer words per page of the detector's table.
 const PAGE_BITS: u32 = 6;
 
+/// What an access did: atomics are told apart by whether they wrote (an atomic load, or a
+/// compare-exchange that failed, only reads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Read,
+    Write,
+    AtomicRead,
+    AtomicWrite,
+}
+
+impl Kind {
+    fn writes(self) -> bool {
+        matches!(self, Kind::Write | Kind::AtomicWrite)
+    }
+    fn atomic(self) -> bool {
+        matches!(self, Kind::AtomicRead | Kind::AtomicWrite)
+    }
+}
+
+/// Whether accesses of kinds `a` and `b` to one byte race when nothing orders them.
+fn conflict(a: Kind, b: Kind) -> bool {
+    (a.writes() || b.writes()) && !(a.atomic() && b.atomic())
+}
+
 /// One access as the detector remembers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rec {
     pub inv: u32,
     pub wg: u32,
     pub sg: u32,
-    /// Workgroup barrier epochs (any barrier; barriers ordering buffer memory).
-    pub wg_epoch: u32,
-    pub buf_epoch: u32,
-    pub sg_epoch: u32,
+    /// Barriers so far in its workgroup that order its memory: workgroup barriers, and those
+    /// (of either scope) reaching its subgroup.
+    pub wg_ord: u32,
+    pub sg_ord: u32,
+    /// Control barriers so far, whatever their semantics (to name one that did not order).
+    pub wg_ctl: u32,
+    pub sg_ctl: u32,
     pub step: u64,
     /// Module instruction index, and the block it is in.
     pub instr: u32,
     pub block: u32,
     pub bytes: u8,
-    pub kind: AccessKind,
+    pub kind: Kind,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Word {
-    write: Option<Rec>,
-    reads: [Option<Rec>; 2],
+/// The records of one word (see the module's notes on which are kept).
+type Word = Vec<Rec>;
+
+/// A control barrier that did not order a memory: its module instruction index and semantics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Gap {
+    pub instr: u32,
+    pub memory: u32,
 }
 
-/// A found race: the two accesses (earlier first), where, and whether only lockstep execution
-/// orders them here.
+/// A found race: the two accesses (earlier first), where, whether only lockstep execution
+/// orders them here, and the barrier between them that did not order this memory.
 #[derive(Clone, Debug)]
 pub(crate) struct Race {
     pub first: Rec,
@@ -70,6 +168,7 @@ pub(crate) struct Race {
     pub region: u32,
     pub offset: u32,
     pub lockstep: bool,
+    pub unordered_by: Option<Gap>,
 }
 
 /// A cheap hasher for word keys (the map never reaches any output order).
@@ -99,13 +198,18 @@ pub(crate) struct Detect {
     /// Buffer memory of the whole dispatch, in pages of words found by (storage, page), and
     /// the page the last access found (accesses are mostly near each other).
     page_of: HashMap<u64, usize, BuildHasherDefault<WordHasher>>,
-    pages: Vec<Box<[Word; 1 << PAGE_BITS]>>,
+    pages: Vec<[Word; 1 << PAGE_BITS]>,
     last_page: (u64, usize),
-    wg_epoch: u32,
-    buf_epoch: u32,
-    sg_epoch: Vec<u32>,
-    /// UniformMemory semantics seen since the last workgroup barrier (per subgroup: a memory
-    /// barrier before the control barrier).
+    /// Epochs of the current workgroup: control barriers of the workgroup and reaching each
+    /// subgroup, and per memory class those that ordered it.
+    wg_ctl: u32,
+    sg_ctl: Vec<u32>,
+    wg_ord: [u32; 2],
+    sg_ord: [Vec<u32>; 2],
+    /// Per memory class, the last control barrier of the workgroup, and the last reaching each
+    /// subgroup, that did not order it.
+    wg_gap: [Option<Gap>; 2],
+    sg_gap: [Vec<Option<Gap>>; 2],
     reported: std::collections::BTreeSet<(u32, u32)>,
     pub races: Vec<Race>,
     /// Set when detection stopped at the word limit.
@@ -123,16 +227,19 @@ impl Detect {
     pub fn start_workgroup(&mut self, subgroups: usize, workgroup_bytes: usize) {
         let words = workgroup_bytes.div_ceil(4);
         if self.shared.len() != words {
-            self.shared = vec![Word::default(); words];
+            self.shared = vec![Word::new(); words];
         } else {
             for w in self.touched.drain(..) {
-                self.shared[w as usize] = Word::default();
+                self.shared[w as usize].clear();
             }
         }
         self.touched.clear();
-        self.wg_epoch = 0;
-        self.buf_epoch = self.buf_epoch.wrapping_add(1);
-        self.sg_epoch = vec![0; subgroups];
+        self.wg_ctl = 0;
+        self.sg_ctl = vec![0; subgroups];
+        self.wg_ord = [0; 2];
+        self.sg_ord = [vec![0; subgroups], vec![0; subgroups]];
+        self.wg_gap = [None; 2];
+        self.sg_gap = [vec![None; subgroups], vec![None; subgroups]];
     }
 
     /// The step and module instruction of the last write to buffer word `w` of storage
@@ -140,25 +247,47 @@ impl Detect {
     pub fn last_write(&self, storage: u32, w: u32) -> Option<(u64, u32)> {
         let key = (u64::from(storage) << 32) | u64::from(w >> PAGE_BITS);
         let page = self.pages.get(*self.page_of.get(&key)?)?;
-        let rec = page[(w & ((1 << PAGE_BITS) - 1)) as usize].write?;
-        Some((rec.step, rec.instr))
+        page[(w & ((1 << PAGE_BITS) - 1)) as usize]
+            .iter()
+            .filter(|r| r.kind.writes())
+            .max_by_key(|r| r.step)
+            .map(|r| (r.step, r.instr))
     }
 
-    /// A Workgroup-scope barrier released the workgroup.
-    pub fn workgroup_barrier(&mut self, memory: u32) {
-        self.wg_epoch += 1;
-        if memory & (UNIFORM_MEMORY | IMAGE_MEMORY) != 0 {
-            self.buf_epoch += 1;
+    /// A Workgroup-scope control barrier (module instruction `instr`, semantics `memory`)
+    /// released the workgroup.
+    pub fn workgroup_barrier(&mut self, memory: u32, instr: u32) {
+        self.wg_ctl = self.wg_ctl.wrapping_add(1);
+        for e in &mut self.sg_ctl {
+            *e = e.wrapping_add(1);
         }
-        for e in &mut self.sg_epoch {
-            *e += 1;
+        for c in [SHARED, BUFFER] {
+            if lacks(memory, c) == 0 {
+                self.wg_ord[c] = self.wg_ord[c].wrapping_add(1);
+                for e in &mut self.sg_ord[c] {
+                    *e = e.wrapping_add(1);
+                }
+            } else {
+                let gap = Some(Gap { instr, memory });
+                self.wg_gap[c] = gap;
+                self.sg_gap[c].fill(gap);
+            }
         }
     }
 
-    /// A Subgroup-scope barrier of subgroup `g`.
-    pub fn subgroup_barrier(&mut self, g: usize, _memory: u32) {
-        if let Some(e) = self.sg_epoch.get_mut(g) {
-            *e += 1;
+    /// A Subgroup-scope control barrier of subgroup `g`.
+    pub fn subgroup_barrier(&mut self, g: usize, memory: u32, instr: u32) {
+        if let Some(e) = self.sg_ctl.get_mut(g) {
+            *e = e.wrapping_add(1);
+        }
+        for c in [SHARED, BUFFER] {
+            if lacks(memory, c) == 0 {
+                if let Some(e) = self.sg_ord[c].get_mut(g) {
+                    *e = e.wrapping_add(1);
+                }
+            } else if let Some(x) = self.sg_gap[c].get_mut(g) {
+                *x = Some(Gap { instr, memory });
+            }
         }
     }
 
@@ -174,20 +303,42 @@ impl Detect {
         if self.overflow {
             return;
         }
+        // The access an atomic instruction read, waiting for its write: an atomic logs its
+        // read of the bytes, then (when it stores) its write of them by the same invocation.
+        let mut atomic_read: Option<&Access> = None;
         for a in log {
+            let kind = match a.kind {
+                AccessKind::Read => Kind::Read,
+                AccessKind::Write => Kind::Write,
+                AccessKind::Atomic => {
+                    let same = |p: &&Access| {
+                        (p.space, p.storage, p.offset, p.size, p.inv)
+                            == (a.space, a.storage, a.offset, a.size, a.inv)
+                    };
+                    if atomic_read.is_some_and(|p| same(&p)) {
+                        Kind::AtomicWrite
+                    } else {
+                        Kind::AtomicRead
+                    }
+                }
+            };
+            atomic_read = (kind == Kind::AtomicRead).then_some(a);
             let sg = a.inv / s;
+            let c = class_of(a.space);
+            let at = |v: &Vec<u32>| v.get(sg as usize).copied().unwrap_or(0);
             let here = Rec {
                 inv: a.inv,
                 wg,
                 sg,
-                wg_epoch: self.wg_epoch,
-                buf_epoch: self.buf_epoch,
-                sg_epoch: self.sg_epoch.get(sg as usize).copied().unwrap_or(0),
+                wg_ord: self.wg_ord[c],
+                sg_ord: at(&self.sg_ord[c]),
+                wg_ctl: self.wg_ctl,
+                sg_ctl: at(&self.sg_ctl),
                 step,
                 instr,
                 block,
                 bytes: 0,
-                kind: a.kind,
+                kind,
             };
             // Each word the access touches, with the bytes of it.
             let first = a.offset / 4;
@@ -208,7 +359,7 @@ impl Detect {
                 let Some(word) = self.shared.get_mut(w as usize) else {
                     return;
                 };
-                if word.write.is_none() && word.reads[0].is_none() {
+                if word.is_empty() {
                     self.touched.push(w);
                 }
                 word
@@ -227,7 +378,7 @@ impl Detect {
                                 return;
                             }
                             e.insert(n);
-                            self.pages.push(Box::new([Word::default(); 1 << PAGE_BITS]));
+                            self.pages.push(std::array::from_fn(|_| Word::new()));
                             n
                         }
                     };
@@ -237,37 +388,26 @@ impl Detect {
                 &mut self.pages[page][(w & ((1 << PAGE_BITS) - 1)) as usize]
             }
         };
-        // At most the last write and two reads race with this access.
-        let mut found = [None; 3];
-        let writes = rec.kind != AccessKind::Read;
-        if let Some(prev) = word.write {
-            if let Some(lockstep) = race(&prev, &rec, a.space) {
-                found[0] = Some((prev, lockstep));
-            }
-        }
-        if writes {
-            for (k, r) in word.reads.iter().enumerate() {
-                if let Some(r) = r {
-                    if let Some(lockstep) = race(r, &rec, a.space) {
-                        found[k + 1] = Some((*r, lockstep));
-                    }
+        // Every kept record this access races with (a few at most: two per kind and byte).
+        let mut found = [None; 8];
+        let mut n = 0;
+        let mut raced = false;
+        for r in word.iter() {
+            if let Some(lockstep) = race(r, &rec) {
+                raced = true;
+                if n < found.len() {
+                    found[n] = Some((*r, lockstep));
+                    n += 1;
                 }
             }
-            word.write = Some(rec);
-            word.reads = [None, None];
-        } else {
-            // Keep the latest read of up to two invocations.
-            match word.reads {
-                [Some(r), _] if r.inv == rec.inv && r.wg == rec.wg => word.reads[0] = Some(rec),
-                [_, Some(r)] if r.inv == rec.inv && r.wg == rec.wg => word.reads[1] = Some(rec),
-                [None, _] => word.reads[0] = Some(rec),
-                _ => word.reads[1] = Some(rec),
-            }
         }
+        keep(word, rec, raced);
+        let c = class_of(a.space);
         for (prev, lockstep) in found.into_iter().flatten() {
             if self.races.len() >= MAX_RACES || !self.reported.insert((prev.instr, rec.instr)) {
                 continue;
             }
+            let unordered_by = self.gap(c, &prev, &rec);
             self.races.push(Race {
                 first: prev,
                 second: rec,
@@ -275,11 +415,88 @@ impl Detect {
                 region: a.region,
                 offset: w * 4 + (rec.bytes & prev.bytes).trailing_zeros(),
                 lockstep,
+                unordered_by,
             });
+        }
+    }
+
+    /// The control barrier that separated racing `a` and `b` (of memory class `c`, `b` now)
+    /// without ordering them, if one did: the last one reaching them that did not order the
+    /// class (every one since `a` did not, or the order epochs would differ).
+    fn gap(&self, c: usize, a: &Rec, b: &Rec) -> Option<Gap> {
+        if a.wg != b.wg {
+            None
+        } else if a.sg == b.sg {
+            (a.sg_ctl != b.sg_ctl)
+                .then(|| self.sg_gap[c].get(b.sg as usize).copied().flatten())
+                .flatten()
+        } else {
+            (a.wg_ctl != b.wg_ctl).then_some(self.wg_gap[c]).flatten()
         }
     }
 }
 
+/// Records `n` among a word's records `recs` (`raced`: it raced with one of them), keeping what
+/// the module's notes say.
+fn keep(recs: &mut Word, n: Rec, raced: bool) {
+    if n.kind == Kind::Write && !raced {
+        for r in recs.iter_mut() {
+            r.bytes &= !n.bytes;
+        }
+    } else {
+        // Per byte of `n`, the records of its kind that cover it (bytes with the same ones
+        // are decided together).
+        let mut cover = [0u64; 4];
+        for (k, r) in recs.iter().enumerate().take(64) {
+            if r.kind == n.kind && r.bytes & n.bytes != 0 {
+                for (b, m) in cover.iter_mut().enumerate() {
+                    if r.bytes & n.bytes & (1 << b) != 0 {
+                        *m |= 1 << k;
+                    }
+                }
+            }
+        }
+        let mut done = 0u8;
+        for b in 0..4 {
+            if (n.bytes & !done) & (1 << b) == 0 || cover[b] == 0 {
+                continue;
+            }
+            let same = (b..4)
+                .filter(|&x| n.bytes & (1 << x) != 0 && cover[x] == cover[b])
+                .fold(0u8, |m, x| m | 1 << x);
+            done |= same;
+            let kept = one_beside(recs, cover[b], &n);
+            for (k, r) in recs.iter_mut().enumerate().take(64) {
+                if cover[b] & (1 << k) != 0 && Some(k) != kept {
+                    r.bytes &= !same;
+                }
+            }
+        }
+    }
+    recs.retain(|r| r.bytes != 0);
+    recs.push(n);
+}
+
+/// Which one of the records `cands` (bits of indices into `recs`, all of `n`'s kind) to keep
+/// beside `n`: the latest of the first class the module's notes list that has one.
+fn one_beside(recs: &[Rec], cands: u64, n: &Rec) -> Option<usize> {
+    let (mut other_wg, mut other_sg, mut same_sg) = (None, None, None);
+    for (k, r) in recs.iter().enumerate().take(64) {
+        if cands & (1 << k) == 0 {
+            continue;
+        }
+        if r.wg != n.wg {
+            other_wg = Some(k);
+        } else if r.wg_ord == n.wg_ord {
+            if r.sg != n.sg {
+                other_sg = Some(k);
+            } else if r.sg_ord == n.sg_ord && r.inv != n.inv {
+                same_sg = Some(k);
+            }
+        }
+    }
+    other_wg.or(other_sg).or(same_sg)
+}
 impl super::Simulator {
     /// Feeds the race detector the accesses the last step made, and reports new races.
     pub(super) fn check_accesses(&mut self, block: u32, inst: u32) {
@@ -323,10 +540,10 @@ impl super::Simulator {
         }
         let [nx, ny, _] = self.cfg.workgroups;
         let wg_id = |l: u32| [l % nx, (l / nx) % ny, l / (nx * ny)];
-        let kind = |k: AccessKind| match k {
-            AccessKind::Read => "read",
-            AccessKind::Write => "write",
-            AccessKind::Atomic => "atomic",
+        let kind = |k: Kind| match k {
+            Kind::Read => "read",
+            Kind::Write => "write",
+            Kind::AtomicRead | Kind::AtomicWrite => "atomic",
         };
         let access = |a: &Rec| {
             let src = self.prog.source_ref(a.instr);
@@ -373,7 +590,41 @@ impl super::Simulator {
             place(&second),
             second.step,
         );
-        if r.lockstep {
+        if let Some(gap) = r.unordered_by {
+            let at = self
+                .prog
+                .source_ref(gap.instr)
+                .describe()
+                .unwrap_or_else(|| format!("instruction #{}", gap.instr));
+            let c = class_of(r.space);
+            let l = lacks(gap.memory, c);
+            let mut missing = Vec::new();
+            if l & 1 != 0 {
+                missing.push(if c == SHARED {
+                    "no WorkgroupMemory semantics"
+                } else {
+                    "no UniformMemory semantics"
+                });
+            }
+            missing.push(match l & 6 {
+                6 => "no Acquire/Release semantics",
+                2 => "no Acquire semantics",
+                4 => "no Release semantics",
+                _ => "",
+            });
+            missing.retain(|m| !m.is_empty());
+            message.push_str(&format!(
+                ": the barrier at {at} between them has {} (semantics {:#x}), so it does not order {}",
+                missing.join(" and "),
+                gap.memory,
+                if c == SHARED { "Workgroup memory" } else { "buffer memory" },
+            ));
+            if r.lockstep {
+                message.push_str(
+                    " (only the lockstep execution of their subgroup orders them here, which the memory model does not promise)",
+                );
+            }
+        } else if r.lockstep {
             message.push_str(" except the lockstep execution of their subgroup, which the memory model does not promise (a subgroup or workgroup barrier orders them)");
         } else if r.first.wg != r.second.wg {
             message.push_str(
@@ -415,32 +666,15 @@ impl super::Simulator {
 
 /// Whether `a` (earlier) and `b` race: `Some(lockstep)` when nothing orders them (`lockstep`:
 /// they are in one subgroup, where only lockstep execution orders them here).
-fn race(a: &Rec, b: &Rec, space: Space) -> Option<bool> {
-    if (a.inv, a.wg) == (b.inv, b.wg) || a.bytes & b.bytes == 0 {
+fn race(a: &Rec, b: &Rec) -> Option<bool> {
+    if a.bytes & b.bytes == 0 || (a.inv, a.wg) == (b.inv, b.wg) || !conflict(a.kind, b.kind) {
         return None;
     }
-    let atomic = |r: &Rec| r.kind == AccessKind::Atomic;
-    if atomic(a) && atomic(b) {
-        return None;
+    if a.wg != b.wg {
+        Some(false)
+    } else if a.sg == b.sg {
+        (a.sg_ord == b.sg_ord).then_some(true)
+    } else {
+        (a.wg_ord == b.wg_ord).then_some(false)
     }
-    if a.kind == AccessKind::Read && b.kind == AccessKind::Read {
-        return None;
-    }
-    let same_sg = a.wg == b.wg && a.sg == b.sg;
-    match space {
-        Space::Workgroup => {
-            if a.wg_epoch != b.wg_epoch || (same_sg && a.sg_epoch != b.sg_epoch) {
-                return None;
-            }
-        }
-        _ => {
-            if a.wg != b.wg {
-                return Some(false);
-            }
-            if a.buf_epoch != b.buf_epoch || (same_sg && a.sg_epoch != b.sg_epoch) {
-                return None;
-            }
-        }
-    }
-    Some(same_sg)
 }

@@ -748,7 +748,8 @@ impl Simulator {
             )
             .fold(0, |m, x| m | x);
         if let Some(d) = &mut self.detect {
-            d.workgroup_barrier(memory);
+            let (b, i) = sites.keys().next().copied().unwrap_or((0, 0));
+            d.workgroup_barrier(memory, self.prog.step_index(b, i));
         }
         if !exited.is_empty() || !elsewhere.is_empty() || sites.len() > 1 {
             let ranges = |v: &[u32]| crate::view::index_ranges(v, ",");
@@ -957,7 +958,7 @@ impl Simulator {
                     };
                     let (live, finished) = (sg.live, sg.finished);
                     if let Some(d) = &mut self.detect {
-                        d.subgroup_barrier(g, memory);
+                        d.subgroup_barrier(g, memory, prog.step_index(t.block, t.inst));
                     }
                     if t.mask != expected {
                         let exited = finished & live & !t.mask;
