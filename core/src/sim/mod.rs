@@ -1038,6 +1038,7 @@ impl Simulator {
             address: None,
             variable: None,
             lockstep: false,
+            observed: true,
         });
     }
 }
