@@ -244,7 +244,10 @@ pub struct Diagnostic {
     /// For a data race: false when the value the racing read returned reached nothing
     /// observable by the end of the run (never stored to a buffer, branched on, used as an
     /// address or index, fed to an atomic or subgroup operation). Still a race: the read's
-    /// value is undefined, only nothing depended on it this time. True for everything else.
+    /// value is undefined, only nothing depended on it this time. Only a race whose read is
+    /// the later access (a load) is followed; one whose read came first (its uses already
+    /// ran), or whose read is an atomic's or a copy's, counts as observed. True for every
+    /// other diagnostic.
     #[serde(skip_serializing_if = "is_true")]
     pub observed: bool,
 }

@@ -3,7 +3,13 @@
 //! second taint layer beside poison, with the same propagation (through arithmetic, copies,
 //! phis, calls and memory), and reported where it is *used observably*: stored to a buffer,
 //! branched on, used as an index or address, or fed to a subgroup operation or an atomic.
-//! Copies, partial composites, phis and inserts only carry it.
+//! Copies, partial composites, phis and inserts only carry it. Memory is tracked by byte, so
+//! an 8- or 16-bit store defines only what it writes; an atomic store or exchange defines its
+//! word, the other atomics keep it undefined (they compute from the old value).
+//!
+//! The value a racing read returned (a data race's later access, a load) is undefined too:
+//! it is followed by the same layer under its race's name, and reaching an observable use
+//! marks the race observed instead of reporting an uninitialized read.
 
 use super::Simulator;
 use crate::exec::memory::PoisonMaps;
@@ -229,9 +235,8 @@ impl Simulator {
             return;
         }
         let origin = if undefined.is_empty() {
-            // Nothing remembered where it came from (it went through memory past the
-            // remembered pointers): say so rather than guess.
-            "undefined data (from memory nobody wrote)".to_string()
+            // Nothing remembered where it came from: say so rather than guess.
+            "an undefined value (from memory nobody wrote or an OpUndef)".to_string()
         } else {
             undefined.join(" or ")
         };
@@ -283,9 +288,24 @@ impl Simulator {
         if sg.uninit.is_empty() {
             sg.uninit = vec![0; prog.num_slots as usize];
         }
+        // Registers keep one origin per slot: other lanes' uninitialized data there keeps its
+        // name (a report must not lose it), and the race counts as observed.
+        let others = any(&sg.uninit, *dst, width) & !(1 << l);
+        let shared = (0..width)
+            .any(|k| matches!(u.slot_origin[g].get(&(dst + k)), Some(Origin::Undefined(_))));
+        if others != 0 && shared {
+            self.uninit = Some(u);
+            return false;
+        }
         crate::exec::poison::set(&mut sg.uninit, *dst, width, 1 << l, Mask::MAX);
         for k in 0..width {
             u.slot_origin[g].insert(dst + k, Origin::Race(diag));
+        }
+        // For registers the origin does not follow into (phis, calls).
+        let list = &mut u.origin[g];
+        list.push(Origin::Race(diag));
+        if list.len() > 3 {
+            list.remove(0);
         }
         u.regs[g] = true;
         self.uninit = Some(u);
