@@ -154,6 +154,9 @@ pub fn summary_text(sim: &Simulator) -> String {
         let _ = writeln!(s, "diagnostics   {}", d.len());
         for x in d {
             let _ = writeln!(s, "  [{}] {} (function {}, block {}, instruction #{}, workgroup {:?}, subgroup {}, lanes {:?})", x.code, x.message, x.function, x.block, x.instruction, x.workgroup, x.subgroup, x.lanes);
+            if let Some(note) = x.unobserved_note() {
+                let _ = writeln!(s, "      {note}");
+            }
         }
     }
     let p = sim.poison_stores();

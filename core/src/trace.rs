@@ -241,6 +241,28 @@ pub struct Diagnostic {
     /// here, which the memory model does not promise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub lockstep: bool,
+    /// For a data race: false when the value the racing read returned reached nothing
+    /// observable by the end of the run (never stored to a buffer, branched on, used as an
+    /// address or index, fed to an atomic or subgroup operation). Still a race: the read's
+    /// value is undefined, only nothing depended on it this time. Only a race whose read is
+    /// the later access (a load) is followed; one whose read came first (its uses already
+    /// ran), or whose read is an atomic's or a copy's, counts as observed. True for every
+    /// other diagnostic.
+    #[serde(skip_serializing_if = "is_true")]
+    pub observed: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl Diagnostic {
+    /// Why an unobserved race still matters, for people reading it (None when observed).
+    pub fn unobserved_note(&self) -> Option<&'static str> {
+        (!self.observed).then_some(
+            "unobserved: the value the racing read returned reached nothing observable in this run, but the read is still undefined behaviour (another order or an optimizing compiler may use it)",
+        )
+    }
 }
 
 /// One access of a data race.

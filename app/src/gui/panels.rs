@@ -1144,7 +1144,13 @@ fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     for (i, d) in diags.iter().enumerate() {
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.label(egui::RichText::new(d.code.as_str()).strong().color(error));
+                // An unobserved race is still a race, shown in the quieter warning colour.
+                let colour = if d.observed {
+                    error
+                } else {
+                    ui.visuals().warn_fg_color
+                };
+                ui.label(egui::RichText::new(d.code.as_str()).strong().color(colour));
                 let place = match (&d.source.file, d.source.line) {
                     (Some(f), Some(l)) => format!("{f}:{l}"),
                     (None, Some(l)) => format!("line {l}"),
@@ -1154,7 +1160,13 @@ fn diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 if d.lockstep {
                     ui.weak("· relies on lockstep");
                 }
+                if !d.observed {
+                    ui.weak("· unobserved");
+                }
             });
+            if let Some(note) = d.unobserved_note() {
+                ui.add(egui::Label::new(egui::RichText::new(note).weak().small()).wrap());
+            }
             ui.add(egui::Label::new(&d.message).wrap());
             ui.add(
                 egui::Label::new(egui::RichText::new(d.code.explanation()).weak().small()).wrap(),

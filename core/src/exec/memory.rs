@@ -13,7 +13,8 @@ pub struct Memory {
     /// `invocations * per_invocation` bytes: Private, Function and Input variables.
     pub invocation: Vec<u8>,
     pub per_invocation: usize,
-    /// Poison, one bit per 4-byte word, parallel to each memory; empty until something is poison.
+    /// Poison, one bit per byte, parallel to each memory (so an 8- or 16-bit store defines only
+    /// its own bytes); empty until something is poison.
     pub poison: PoisonMaps,
     /// Accesses to shared memory (Workgroup and buffers) made by the current step, when the
     /// race detector listens.
@@ -77,13 +78,13 @@ pub struct PoisonMaps {
     buffers: Vec<Vec<u64>>,
     workgroup: Vec<u64>,
     invocation: Vec<u64>,
-    /// Words marked now, per space (buffer, workgroup, invocation): lets a step that touches
+    /// Bytes marked now, per space (buffer, workgroup, invocation): lets a step that touches
     /// only clean memory skip the bookkeeping.
     marked: [u64; 3],
 }
 
 impl PoisonMaps {
-    /// Whether any word of `space` is marked now.
+    /// Whether any byte of `space` is marked now.
     pub fn marked_in(&self, space: Space) -> bool {
         self.marked[space_index(space)] != 0
     }
@@ -97,18 +98,33 @@ fn space_index(space: Space) -> usize {
     }
 }
 
-/// Sets or clears words `w0..w1` of `map`, keeping `marked` the number set.
-fn mark_words(map: &mut [u64], w0: usize, w1: usize, on: bool, marked: &mut u64) {
-    for w in w0..w1 {
-        let bit = 1u64 << (w % 64);
-        let was = map[w / 64] & bit != 0;
-        if on && !was {
-            map[w / 64] |= bit;
-            *marked += 1;
-        } else if !on && was {
-            map[w / 64] &= !bit;
-            *marked -= 1;
-        }
+/// The bits of `map` from `b0` to `b1`, as (index in `map`, mask) per 64-bit chunk.
+fn chunks(b0: usize, b1: usize) -> impl Iterator<Item = (usize, u64)> {
+    let (c0, c1) = (b0 / 64, b1.div_ceil(64));
+    (c0..c1).map(move |c| {
+        let lo = b0.max(c * 64) - c * 64;
+        let hi = b1.min(c * 64 + 64) - c * 64;
+        let m = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        (c, m)
+    })
+}
+
+/// Whether any of bits `b0..b1` of `map` is set (bits past the map's end are clear).
+fn any_bits(map: &[u64], b0: usize, b1: usize) -> bool {
+    chunks(b0, b1).any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
+}
+
+/// Sets or clears bits `b0..b1` of `map`, keeping `marked` the number set.
+fn mark_bits(map: &mut [u64], b0: usize, b1: usize, on: bool, marked: &mut u64) {
+    for (c, m) in chunks(b0, b1) {
+        let was = map[c];
+        let now = if on { was | m } else { was & !m };
+        map[c] = now;
+        *marked = *marked + u64::from(now.count_ones()) - u64::from(was.count_ones());
     }
 }
 
@@ -349,7 +365,7 @@ impl Memory {
         }
     }
 
-    /// The poison bitmap and word range a leaf covers, if in bounds.
+    /// The poison bitmap and bit (byte) range a leaf covers, if in bounds.
     fn poison_words(
         &mut self,
         ptr: u64,
@@ -359,7 +375,8 @@ impl Memory {
         self.poison_span(ptr, leaf.offset, leaf.ty.size_bytes(), inv)
     }
 
-    /// The poison bitmap and word range of `size` bytes at `off` past `ptr`, if in bounds.
+    /// The poison bitmap and bit (byte) range of `size` bytes at `off` past `ptr`, if in
+    /// bounds.
     fn poison_span(
         &mut self,
         ptr: u64,
@@ -390,31 +407,30 @@ impl Memory {
         if end > len as u64 {
             return None;
         }
-        let total_words = match space {
+        let total = match space {
             Space::Invocation => self.invocation.len(),
             Space::Buffer => len,
             Space::Workgroup => len,
+        };
+        if map.len() < total.div_ceil(64) {
+            map.resize(total.div_ceil(64), 0);
         }
-        .div_ceil(4);
-        if map.len() < total_words.div_ceil(64) {
-            map.resize(total_words.div_ceil(64), 0);
-        }
-        let w0 = (lo + start as usize) / 4;
-        let w1 = (lo + end as usize).div_ceil(4);
-        Some((map, w0, w1, total_words))
+        let b0 = lo + start as usize;
+        let b1 = lo + end as usize;
+        Some((map, b0, b1, total))
     }
 
-    /// Whether any word of `size` bytes at `off` past `ptr` is marked (no bounds error: an
+    /// Whether any byte of `size` bytes at `off` past `ptr` is marked (no bounds error: an
     /// access out of bounds reads as unmarked).
     pub fn span_marked(&mut self, ptr: u64, off: u32, size: u32, inv: usize) -> bool {
         if !self.poison.any {
             return false;
         }
         self.poison_span(ptr, off, size, inv)
-            .is_some_and(|(map, w0, w1, _)| (w0..w1).any(|w| map[w / 64] >> (w % 64) & 1 == 1))
+            .is_some_and(|(map, b0, b1, _)| any_bits(map, b0, b1))
     }
 
-    /// Whether any word of `size` bytes at `off` past any of the pointers (each with its
+    /// Whether any byte of `size` bytes at `off` past any of the pointers (each with its
     /// invocation) is marked: the per-lane check of a load or store, without the bookkeeping of
     /// [`Self::span_marked`] (maps shorter than the memory hold no marks past their end).
     pub fn any_span_marked(
@@ -452,15 +468,14 @@ impl Memory {
             if start + size as usize > len {
                 continue;
             }
-            let (w0, w1) = ((lo + start) / 4, (lo + start + size as usize).div_ceil(4));
-            if (w0..w1).any(|w| map.get(w / 64).is_some_and(|m| m >> (w % 64) & 1 == 1)) {
+            if any_bits(map, lo + start, lo + start + size as usize) {
                 return true;
             }
         }
         false
     }
 
-    /// Marks (or clears) the words of `size` bytes at `ptr` as poison.
+    /// Marks (or clears) the `size` bytes at `ptr` as poison.
     pub fn set_poison_range(&mut self, ptr: u64, size: u32, inv: usize, on: bool) {
         if !on && !self.poison.any {
             return;
@@ -470,22 +485,22 @@ impl Memory {
         }
         let k = space_index(decode_ptr(ptr).0);
         let mut marked = self.poison.marked[k];
-        if let Some((map, w0, w1, _)) = self.poison_span(ptr, 0, size, inv) {
-            mark_words(map, w0, w1, on, &mut marked);
+        if let Some((map, b0, b1, _)) = self.poison_span(ptr, 0, size, inv) {
+            mark_bits(map, b0, b1, on, &mut marked);
         }
         self.poison.marked[k] = marked;
     }
 
-    /// Whether any word of the leaf at `ptr` holds poison.
+    /// Whether any byte of the leaf at `ptr` holds poison.
     pub fn is_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> bool {
         if !self.poison.any {
             return false;
         }
         self.poison_words(ptr, leaf, inv)
-            .is_some_and(|(map, w0, w1, _)| (w0..w1).any(|w| map[w / 64] >> (w % 64) & 1 == 1))
+            .is_some_and(|(map, b0, b1, _)| any_bits(map, b0, b1))
     }
 
-    /// Mark (or clear) the words of the leaf at `ptr` as poison.
+    /// Mark (or clear) the bytes of the leaf at `ptr` as poison.
     pub fn set_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize, on: bool) {
         if !on && !self.poison.any {
             return;
@@ -495,13 +510,14 @@ impl Memory {
         }
         let k = space_index(decode_ptr(ptr).0);
         let mut marked = self.poison.marked[k];
-        if let Some((map, w0, w1, _)) = self.poison_words(ptr, leaf, inv) {
-            mark_words(map, w0, w1, on, &mut marked);
+        if let Some((map, b0, b1, _)) = self.poison_words(ptr, leaf, inv) {
+            mark_bits(map, b0, b1, on, &mut marked);
         }
         self.poison.marked[k] = marked;
     }
 
-    /// Poisoned words of the buffer of resource `index` (word indices), for reports.
+    /// Poisoned words of the buffer of resource `index` (indices of the 4-byte words holding a
+    /// poisoned byte), for reports.
     pub fn poisoned_words(&self, index: usize) -> Vec<usize> {
         let Some(map) = self
             .storage(index as u32)
@@ -509,8 +525,9 @@ impl Memory {
         else {
             return Vec::new();
         };
-        (0..map.len() * 64)
-            .filter(|w| map[w / 64] >> (w % 64) & 1 == 1)
+        // A word's four bits share one byte of the map: a nibble per word.
+        (0..map.len() * 16)
+            .filter(|w| map[w / 16] >> (w % 16 * 4) & 0xf != 0)
             .collect()
     }
 

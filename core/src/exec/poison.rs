@@ -2,8 +2,9 @@
 //! undefined, and everything computed from it. Undefined results get a deterministic value; the
 //! flag is how the app shows where undefined data travelled.
 //!
-//! Registers keep one lane mask per slot (`Subgroup::poison`), memories one bit per word
-//! (`memory::PoisonMaps`). Nothing is tracked until the first poison appears.
+//! Registers keep one lane mask per slot (`Subgroup::poison`), memories one bit per byte
+//! (`memory::PoisonMaps`: an 8- or 16-bit store defines only its own bytes). Nothing is
+//! tracked until the first poison appears.
 
 use super::Mask;
 

@@ -413,8 +413,8 @@ impl Simulator {
             .iter()
             .map(|g| g.regs.len() * 8 + g.poison.len() * std::mem::size_of::<Mask>())
             .sum();
-        // Poison maps are at most one bit per word of memory.
-        (mem + mem / 32 + regs) as u64
+        // Poison maps (poison and uninitialized data) are at most one bit per byte of memory.
+        (mem + mem / 4 + regs) as u64
     }
 
     /// A copy of the state without the trace, for checkpoints: the trace only grows, so a
@@ -1039,6 +1039,7 @@ impl Simulator {
             address: None,
             variable: None,
             lockstep: false,
+            observed: true,
         });
     }
 }

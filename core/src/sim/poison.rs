@@ -169,7 +169,13 @@ impl Simulator {
                         );
                     }
                     if *op != crate::program::AtomicOp::Load {
-                        let bad = old && *op != crate::program::AtomicOp::Store || vp >> l & 1 == 1;
+                        // A store or an exchange writes its value whatever the memory held;
+                        // the others compute the new value from the old one.
+                        let replaces = matches!(
+                            op,
+                            crate::program::AtomicOp::Store | crate::program::AtomicOp::Exchange
+                        );
+                        let bad = old && !replaces || vp >> l & 1 == 1;
                         self.mem.set_poison(p, leaf, inv_base + l, bad);
                         if bad {
                             stored |= 1 << l;
@@ -215,6 +221,80 @@ impl Simulator {
                 // Component-precise copies keep composites' clean parts clean.
                 for k in 0..*n {
                     let p = sg.poison[(src + k) as usize] | new;
+                    set(&mut sg.poison, dst + k, 1, t.mask, p);
+                }
+                return;
+            }
+            Inst::Insert {
+                dst,
+                composite,
+                width,
+                object,
+                offset,
+                n,
+            } => {
+                // The inserted components take the object's poison, the others keep the
+                // composite's: a composite filled part by part is defined once every part is.
+                for k in 0..*width {
+                    let p = if k >= *offset && k < offset + n {
+                        sg.poison[(object + k - offset) as usize]
+                    } else {
+                        sg.poison[(composite + k) as usize]
+                    };
+                    set(&mut sg.poison, dst + k, 1, t.mask, p | new);
+                }
+                return;
+            }
+            Inst::Select {
+                dst,
+                cond,
+                cond_vector,
+                a,
+                b,
+                n,
+            } => {
+                // A defined condition picks one operand: only that one's poison comes along.
+                for k in 0..*n {
+                    let ck = if *cond_vector { cond + k } else { *cond };
+                    let (cp, ap, bp) = (
+                        sg.poison[ck as usize],
+                        sg.poison[(a + k) as usize],
+                        sg.poison[(b + k) as usize],
+                    );
+                    let mut p = new | cp;
+                    for l in lanes(t.mask & !cp) {
+                        let picked = if sg.regs[ck as usize * s + l] != 0 {
+                            ap
+                        } else {
+                            bp
+                        };
+                        p |= picked & 1 << l;
+                    }
+                    set(&mut sg.poison, dst + k, 1, t.mask, p);
+                }
+                return;
+            }
+            Inst::Bin {
+                op: op @ (crate::program::BinOp::LogicalAnd | crate::program::BinOp::LogicalOr),
+                n,
+                dst,
+                a,
+                b,
+                ..
+            } => {
+                // `false && x` and `true || x` are defined whatever x is.
+                let decisive = u64::from(*op == crate::program::BinOp::LogicalOr);
+                for k in 0..*n {
+                    let (ap, bp) = (sg.poison[(a + k) as usize], sg.poison[(b + k) as usize]);
+                    let mut p = new;
+                    for l in lanes((ap | bp) & t.mask) {
+                        let settles = |slot: u32, poison: Mask| {
+                            poison >> l & 1 == 0 && sg.regs[slot as usize * s + l] == decisive
+                        };
+                        if !settles(a + k, ap) && !settles(b + k, bp) {
+                            p |= 1 << l;
+                        }
+                    }
                     set(&mut sg.poison, dst + k, 1, t.mask, p);
                 }
                 return;

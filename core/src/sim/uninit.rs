@@ -3,7 +3,13 @@
 //! second taint layer beside poison, with the same propagation (through arithmetic, copies,
 //! phis, calls and memory), and reported where it is *used observably*: stored to a buffer,
 //! branched on, used as an index or address, or fed to a subgroup operation or an atomic.
-//! Copies, partial composites, phis and inserts only carry it.
+//! Copies, partial composites, phis and inserts only carry it. Memory is tracked by byte, so
+//! an 8- or 16-bit store defines only what it writes; an atomic store or exchange defines its
+//! word, the other atomics keep it undefined (they compute from the old value).
+//!
+//! The value a racing read returned (a data race's later access, a load) is undefined too:
+//! it is followed by the same layer under its race's name, and reaching an observable use
+//! marks the race observed instead of reporting an uninitialized read.
 
 use super::Simulator;
 use crate::exec::memory::PoisonMaps;
@@ -13,24 +19,37 @@ use crate::program::{decode_ptr, encode_ptr, AccessStep, Inst, Space, Terminator
 use crate::sched::Tangle;
 use crate::trace::DiagCode;
 
+/// Where tainted data came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Origin {
+    /// Memory nobody wrote, or an OpUndef: the words of the report naming it.
+    Undefined(String),
+    /// The value a racing read returned: the index of the race's diagnostic. It is not an
+    /// uninitialized read; reaching an observable use marks that race observed.
+    Race(usize),
+}
+
 /// What the detector keeps between steps.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Uninit {
-    /// The memory layer: one bit per word of Workgroup and invocation memory not yet written.
+    /// The memory layer: one bit per byte of Workgroup and invocation memory not yet written.
     mem: PoisonMaps,
     /// Per subgroup, the memory its latest uninitialized reads came from (for the report; the
     /// few latest distinct ones, most recent last).
-    origin: Vec<Vec<String>>,
+    origin: Vec<Vec<Origin>>,
     /// Per subgroup, whether any register holds uninitialized data (skip the work when not).
     regs: Vec<bool>,
-    /// Per subgroup, where the data in a register came from, by its first slot (carried along
-    /// by the instructions that compute from it).
-    slot_origin: Vec<std::collections::BTreeMap<u32, String>>,
+    /// Per subgroup, where the data in a register came from, by slot (carried along by the
+    /// instructions that compute from it).
+    slot_origin: Vec<std::collections::BTreeMap<u32, Origin>>,
     /// Where undefined data stored to memory came from, by (pointer, invocation for
     /// invocation memory): a later load names the first memory read, not the variable the
     /// data passed through.
-    mem_origin: std::collections::HashMap<(u64, usize), String>,
+    mem_origin: std::collections::HashMap<(u64, usize), Origin>,
 }
+
+/// Most pointers whose stored data's origin is remembered.
+const MAX_MEM_ORIGINS: usize = 1 << 16;
 
 impl Simulator {
     /// A workgroup starts: its Workgroup memory and every invocation's Private memory are
@@ -67,12 +86,28 @@ impl Simulator {
             }
         }
         std::mem::swap(&mut self.mem.poison, &mut u.mem);
-        for sg in &mut self.sgs {
+        // OpUndef values are named by their ids.
+        let mut undef = std::collections::BTreeMap::new();
+        if !prog.undef_slots.is_empty() {
+            for (id, (slot, _, _)) in &prog.id_slots {
+                if prog.undef_slots.iter().any(|(s, _)| s == slot) {
+                    undef.insert(*slot, *id);
+                }
+            }
+        }
+        for (g, sg) in self.sgs.iter_mut().enumerate() {
             sg.uninit.clear();
             if !prog.undef_slots.is_empty() {
                 sg.uninit = vec![0; prog.num_slots as usize];
                 for &(slot, width) in &prog.undef_slots {
                     crate::exec::poison::set(&mut sg.uninit, slot, width, Mask::MAX, Mask::MAX);
+                    let name = undef.get(&slot).map_or_else(
+                        || "an OpUndef value".to_string(),
+                        |id| format!("the OpUndef value {}", prog.name_of(*id)),
+                    );
+                    for k in 0..width {
+                        u.slot_origin[g].insert(slot + k, Origin::Undefined(name.clone()));
+                    }
                 }
             }
         }
@@ -168,7 +203,7 @@ impl Simulator {
 
     fn report_uninit(&mut self, g: usize, t: &Tangle, lanes: Mask, what: &str, slots: &[u32]) {
         // Where the data came from: the registers' own origins, else the latest reads.
-        let mut origins: Vec<String> = Vec::new();
+        let mut origins: Vec<Origin> = Vec::new();
         if let Some(u) = &self.uninit {
             for s in slots {
                 if let Some(o) = u.slot_origin.get(g).and_then(|m| m.get(s)) {
@@ -181,10 +216,29 @@ impl Simulator {
                 origins = u.origin.get(g).cloned().unwrap_or_default();
             }
         }
-        let origin = if origins.is_empty() {
-            "an undefined value (OpUndef)".to_string()
+        // A racing read's value reached an observable use: its race is observed.
+        for o in &origins {
+            if let Origin::Race(k) = o {
+                if let Some(d) = self.diags.get_mut(*k) {
+                    d.observed = true;
+                }
+            }
+        }
+        let undefined: Vec<&str> = origins
+            .iter()
+            .filter_map(|o| match o {
+                Origin::Undefined(s) => Some(s.as_str()),
+                Origin::Race(_) => None,
+            })
+            .collect();
+        if undefined.is_empty() && !origins.is_empty() {
+            return;
+        }
+        let origin = if undefined.is_empty() {
+            // Nothing remembered where it came from: say so rather than guess.
+            "an undefined value (from memory nobody wrote or an OpUndef)".to_string()
         } else {
-            origins.join(" or ")
+            undefined.join(" or ")
         };
         self.diagnose(
             DiagCode::UninitializedRead,
@@ -196,6 +250,66 @@ impl Simulator {
             t.inst,
             lanes,
         );
+    }
+
+    /// A data race was reported as diagnostic `diag`: when its read is the load this step
+    /// made, the value it returned is tracked like uninitialized data, and the race stays
+    /// unobserved unless that value reaches an observable use. Returns whether it is tracked
+    /// (a read that came first has run its uses already, and an atomic's or a copy's read is
+    /// not followed: those count as observed).
+    pub(super) fn uninit_track_race(
+        &mut self,
+        diag: usize,
+        reader: u32,
+        block: u32,
+        instr: u32,
+    ) -> bool {
+        let s = self.cfg.subgroup_size as usize;
+        let (g, l) = (reader as usize / s, reader as usize % s);
+        let prog = std::sync::Arc::clone(&self.prog);
+        let Some(b) = prog.blocks.get(block as usize) else {
+            return false;
+        };
+        let Some(k) = b.inst_indices.iter().position(|i| *i == instr) else {
+            return false;
+        };
+        let Some(Inst::Load { dst, .. }) = b.insts.get(k) else {
+            return false;
+        };
+        let Some(mut u) = self.uninit.take() else {
+            return false;
+        };
+        if g >= self.sgs.len() || g >= u.regs.len() {
+            self.uninit = Some(u);
+            return false;
+        }
+        let width = prog.slot_width.get(dst).copied().unwrap_or(1);
+        let sg = &mut self.sgs[g];
+        if sg.uninit.is_empty() {
+            sg.uninit = vec![0; prog.num_slots as usize];
+        }
+        // Registers keep one origin per slot: other lanes' uninitialized data there keeps its
+        // name (a report must not lose it), and the race counts as observed.
+        let others = any(&sg.uninit, *dst, width) & !(1 << l);
+        let shared = (0..width)
+            .any(|k| matches!(u.slot_origin[g].get(&(dst + k)), Some(Origin::Undefined(_))));
+        if others != 0 && shared {
+            self.uninit = Some(u);
+            return false;
+        }
+        crate::exec::poison::set(&mut sg.uninit, *dst, width, 1 << l, Mask::MAX);
+        for k in 0..width {
+            u.slot_origin[g].insert(dst + k, Origin::Race(diag));
+        }
+        // For registers the origin does not follow into (phis, calls).
+        let list = &mut u.origin[g];
+        list.push(Origin::Race(diag));
+        if list.len() > 3 {
+            list.remove(0);
+        }
+        u.regs[g] = true;
+        self.uninit = Some(u);
+        true
     }
 
     /// After an instruction: the uninitialized layer follows the data, as poison does (the two
@@ -306,56 +420,49 @@ impl Simulator {
         } else {
             self.propagate_poison(g, t, inst, 0, perm);
         }
-        // Which memory a load read undefined data from: named in a later report.
-        if let Inst::Load {
-            dst, ptr, leaves, ..
-        } = inst
-        {
+        // Which memory a load or an atomic read undefined data from: named in a later report.
+        let read = match inst {
+            Inst::Load {
+                dst, ptr, leaves, ..
+            } => Some((*dst, *ptr, Some(*leaves), "load")),
+            Inst::Atomic {
+                dst: Some(dst),
+                ptr,
+                ..
+            } => Some((*dst, *ptr, None, "atomic")),
+            _ => None,
+        };
+        if let Some((dst, ptr, leaves, kind)) = read {
             let sg = &self.sgs[g];
-            let width = self.prog.slot_width.get(dst).copied().unwrap_or(1);
+            let width = match leaves {
+                Some(_) => self.prog.slot_width.get(&dst).copied().unwrap_or(1),
+                None => 1,
+            };
             let got = if sg.poison.is_empty() {
                 0
             } else {
-                any(&sg.poison, *dst, width) & t.mask
+                any(&sg.poison, dst, width) & t.mask
             };
             if got != 0 {
                 let l = got.trailing_zeros() as usize;
-                let p = sg.regs[*ptr as usize * s + l];
+                let p = sg.regs[ptr as usize * s + l];
                 // The first undefined component read, by its leaf's offset.
-                let table = &self.prog.leaf_tables[*leaves as usize];
                 let first = (0..width)
                     .find(|k| sg.poison[(dst + k) as usize] >> l & 1 == 1)
                     .unwrap_or(0);
-                let leaf_off = table.get(first as usize).map_or(0, |lf| lf.offset);
-                let (space, region, base) = decode_ptr(p);
-                let off = base + leaf_off;
-                let name = self.prog.describe_address(space, region, off);
-                let var = self.prog.variables.iter().find(|v| {
-                    v.space == space && off >= v.offset && off < v.offset + v.size.max(1)
-                });
-                let declared = var.map(|v| {
-                    self.prog
-                        .source_ref(v.instruction)
-                        .describe()
-                        .unwrap_or_else(|| format!("OpVariable %{}", v.id))
-                });
-                let what = match space {
-                    Space::Workgroup => "Workgroup memory",
-                    _ if var.is_some_and(|v| v.storage_class == "Private") => "Private memory",
-                    _ => "Function memory",
-                };
-                let inv = if space == Space::Invocation {
+                let leaf_off = leaves
+                    .and_then(|t| self.prog.leaf_tables[t as usize].get(first as usize))
+                    .map_or(0, |lf| lf.offset);
+                let inv = if decode_ptr(p).0 == Space::Invocation {
                     g * s + l
                 } else {
                     0
                 };
-                let origin = u.mem_origin.get(&(p, inv)).cloned().unwrap_or_else(|| {
-                    format!(
-                        "data read from `{}` ({what}{})",
-                        name.unwrap_or_else(|| "memory".into()),
-                        declared.map_or_else(String::new, |d| format!(", declared at {d}"))
-                    )
-                });
+                let at = crate::program::ptr_offset(p, i64::from(leaf_off));
+                let origin =
+                    u.mem_origin.get(&(at, inv)).cloned().unwrap_or_else(|| {
+                        Origin::Undefined(self.describe_read(p, leaf_off, t, kind))
+                    });
                 for k in 0..width {
                     if sg.poison[(dst + k) as usize] & t.mask != 0 {
                         u.slot_origin[g].insert(dst + k, origin.clone());
@@ -370,40 +477,90 @@ impl Simulator {
                 u.regs[g] = true;
             }
         }
-        // Undefined data stored: remember where it came from, for the loads that follow.
-        if let Inst::Store { ptr, src, .. } = inst {
+        // Undefined data stored: remember where it came from, for the loads that follow (per
+        // lane and per leaf, so a load of any part through any pointer finds it).
+        if let Inst::Store {
+            ptr, src, leaves, ..
+        } = inst
+        {
             let sg = &self.sgs[g];
+            let table = &self.prog.leaf_tables[*leaves as usize];
             if !sg.poison.is_empty() {
-                let width = self.prog.slot_width.get(src).copied().unwrap_or(1);
-                let tainted = any(&sg.poison, *src, width) & t.mask;
-                if tainted != 0 {
-                    let l = tainted.trailing_zeros() as usize;
-                    let from = (0..width).find_map(|k| u.slot_origin[g].get(&(src + k)).cloned());
-                    if let Some(o) = from {
-                        let p = sg.regs[*ptr as usize * s + l];
-                        let inv = if decode_ptr(p).0 == Space::Invocation {
-                            g * s + l
-                        } else {
-                            0
+                let n = table.len() as u32;
+                let tainted = any(&sg.poison, *src, n) & t.mask;
+                let mut lost = Vec::new();
+                for l in crate::view::LaneMask(tainted).iter().map(|l| l as usize) {
+                    let p = sg.regs[*ptr as usize * s + l];
+                    let inv = if decode_ptr(p).0 == Space::Invocation {
+                        g * s + l
+                    } else {
+                        0
+                    };
+                    for (k, leaf) in table.iter().enumerate() {
+                        let slot = src + k as u32;
+                        if sg.poison[slot as usize] >> l & 1 == 0 {
+                            continue;
+                        }
+                        let Some(o) = u.slot_origin[g].get(&slot) else {
+                            continue;
                         };
-                        if u.mem_origin.len() < 1 << 16 {
-                            u.mem_origin.insert((p, inv), o);
+                        let at = crate::program::ptr_offset(p, i64::from(leaf.offset));
+                        if u.mem_origin.len() < MAX_MEM_ORIGINS {
+                            u.mem_origin.insert((at, inv), o.clone());
+                        } else {
+                            lost.push(o.clone());
+                        }
+                    }
+                }
+                // A racing read's value whose way through memory is not remembered cannot be
+                // followed: count it observed rather than lose it.
+                for o in lost {
+                    if let Origin::Race(k) = o {
+                        if let Some(d) = self.diags.get_mut(k) {
+                            d.observed = true;
                         }
                     }
                 }
             }
         }
-        // Computed data inherits its operands' origin.
-        if u.regs[g] && !self.sgs[g].poison.is_empty() && !matches!(inst, Inst::Load { .. }) {
+        // Computed data inherits its operands' origin (undefined memory before a race: a
+        // report must not lose it; a race mixed with it is counted observed).
+        if u.regs[g] && !self.sgs[g].poison.is_empty() && read.is_none() {
             if let Some((d, w)) = inst.writes() {
                 let sg = &self.sgs[g];
                 if any(&sg.poison, d, w) & t.mask != 0 {
-                    let from = inst.reads().iter().find_map(|(sl, wd)| {
-                        (0..*wd).find_map(|k| u.slot_origin[g].get(&(sl + k)).cloned())
-                    });
-                    if let Some(o) = from {
+                    let from: Vec<&Origin> = inst
+                        .reads()
+                        .iter()
+                        .flat_map(|(sl, wd)| (0..*wd).map(move |k| sl + k))
+                        .filter(|sl| any(&sg.poison, *sl, 1) & t.mask != 0)
+                        .filter_map(|sl| u.slot_origin[g].get(&sl))
+                        .collect();
+                    let undefined = from
+                        .iter()
+                        .find(|o| matches!(o, Origin::Undefined(_)))
+                        .copied();
+                    let pick = undefined.or(from.first().copied()).cloned();
+                    let races: Vec<usize> = if undefined.is_some() {
+                        from.iter()
+                            .filter_map(|o| match o {
+                                Origin::Race(k) => Some(*k),
+                                Origin::Undefined(_) => None,
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    if let Some(o) = pick {
                         for k in 0..w {
-                            u.slot_origin[g].insert(d + k, o.clone());
+                            if any(&sg.poison, d + k, 1) & t.mask != 0 {
+                                u.slot_origin[g].insert(d + k, o.clone());
+                            }
+                        }
+                    }
+                    for k in races {
+                        if let Some(d) = self.diags.get_mut(k) {
+                            d.observed = true;
                         }
                     }
                 }
@@ -420,6 +577,57 @@ impl Simulator {
         // The propagation noted stores of the layer's data as poison stores: they are not.
         self.poison_stores.truncate(stores_before);
         self.uninit = Some(u);
+    }
+}
+
+impl Simulator {
+    /// Names undefined data a load or atomic read: the variable (and member or element), the
+    /// memory, where it is declared and where it was read.
+    fn describe_read(&self, p: u64, leaf_off: u32, t: &Tangle, kind: &str) -> String {
+        let prog = &self.prog;
+        let (space, region, base) = decode_ptr(p);
+        let off = base + leaf_off;
+        let var = prog
+            .variables
+            .iter()
+            .find(|v| v.space == space && off >= v.offset && off < v.offset + v.size.max(1));
+        // The source's own name for the variable, when the debug information gives one.
+        let source_var = var.and_then(|v| {
+            prog.debug.as_ref()?.variables.iter().find(|sv| {
+                matches!(sv.home, crate::program::debug::VarHome::Memory { pointer } if pointer == v.id)
+            })
+        });
+        let name = prog
+            .describe_address(space, region, off)
+            .filter(|n| !n.is_empty() && !n.starts_with('%'))
+            .or_else(|| source_var.map(|sv| sv.name.clone()))
+            .or_else(|| prog.describe_address(space, region, off));
+        let declared = var.and_then(|v| {
+            prog.source_ref(v.instruction).describe().or_else(|| {
+                let d = prog.debug.as_ref()?;
+                let pos = source_var?.pos?;
+                Some(format!(
+                    "{}:{}",
+                    d.file_name(pos.file).unwrap_or("?"),
+                    pos.line
+                ))
+            })
+        });
+        let what = match space {
+            Space::Workgroup => "Workgroup memory",
+            _ if var.is_some_and(|v| v.storage_class == "Private") => "Private memory",
+            _ => "Function memory",
+        };
+        let instruction = prog.step_index(t.block, t.inst);
+        let at = prog.source_ref(instruction).describe().map_or_else(
+            || format!("instruction #{instruction}"),
+            |d| format!("{d} (instruction #{instruction})"),
+        );
+        format!(
+            "data read from `{}` ({what}{}) by the {kind} at {at}",
+            name.unwrap_or_else(|| "memory".into()),
+            declared.map_or_else(String::new, |d| format!(", declared at {d}"))
+        )
     }
 }
 
