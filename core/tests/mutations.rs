@@ -10,7 +10,7 @@
 
 mod mutation;
 
-use mutation::{mutate, pseudo_random, Case, Truth};
+use mutation::{mutate, pseudo_random, Case, Op, Truth};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -59,7 +59,7 @@ fn the_detectors_find_every_observable_mutant_and_stay_silent_on_harmless_ones()
     let mut report = String::new();
     let mut misses = Vec::new();
     let mut alarms = Vec::new();
-    let (mut observable, mut caught, mut harmless, mut latent) = (0, 0, 0, 0);
+    let (mut observable, mut caught, mut harmless, mut latent, mut weakened) = (0, 0, 0, 0, 0);
     for c in cases() {
         // The shaders themselves are correct.
         for s in mutation::schedules() {
@@ -77,7 +77,30 @@ fn the_detectors_find_every_observable_mutant_and_stay_silent_on_harmless_ones()
             "{}: mutants that did not run: {skipped:?}",
             c.name
         );
+        // A barrier without memory semantics, or without Acquire/Release, orders nothing: the
+        // detectors must treat it as deleted (reported exactly when deleting it is), unless a
+        // memory barrier right before it orders the memory.
         for o in &outcomes {
+            if let Op::Weaken(k) | Op::Unacquire(k) = o.op {
+                let dropped = outcomes
+                    .iter()
+                    .find(|d| d.op == Op::DropBarrier(k))
+                    .unwrap();
+                weakened += 1;
+                let module = mutation::Module::new(&c.spv);
+                let expected = !module.fenced(k) && dropped.found_under_any();
+                if o.found_under_all() != expected || o.found_under_any() != expected {
+                    misses.push(format!(
+                        "{} {}: {:?}, while deleting the barrier gives {:?}",
+                        c.name, o.op, o.found, dropped.found
+                    ));
+                }
+            }
+        }
+        for o in &outcomes {
+            if matches!(o.op, Op::Weaken(_) | Op::Unacquire(_)) {
+                continue;
+            }
             let codes: Vec<String> = o.codes().into_iter().collect();
             match o.truth {
                 Truth::Observable => {
@@ -109,7 +132,7 @@ fn the_detectors_find_every_observable_mutant_and_stay_silent_on_harmless_ones()
         }
     }
     eprintln!(
-        "mutants: {observable} observable ({caught} caught under every schedule), {harmless} harmless ({} false alarms), {latent} latent",
+        "mutants: {observable} observable ({caught} caught under every schedule), {harmless} harmless ({} false alarms), {latent} latent, {weakened} barriers weakened",
         alarms.len()
     );
     assert!(observable >= 40, "too few observable mutants: {observable}");

@@ -36,6 +36,12 @@ pub enum Op {
     DropStore(usize),
     /// The last index of the k-th access chain into Workgroup memory replaced by 0.
     AliasIndex(usize),
+    /// The k-th OpControlBarrier left without memory semantics (it still synchronises
+    /// execution, so no output changes, but it orders no memory: as harmful as deleting it).
+    Weaken(usize),
+    /// The k-th OpControlBarrier's semantics keep every storage class but lose
+    /// Acquire/Release (again ordering nothing).
+    Unacquire(usize),
     /// Harmless: the k-th OpControlBarrier doubled.
     DupBarrier(usize),
     /// Harmless: the k-th OpControlBarrier given AcquireRelease and every storage class.
@@ -61,6 +67,8 @@ impl fmt::Display for Op {
             Op::HoistBarrier(k) => write!(f, "hoist-barrier #{k}"),
             Op::DropStore(k) => write!(f, "drop-store #{k}"),
             Op::AliasIndex(k) => write!(f, "alias-index #{k}"),
+            Op::Weaken(k) => write!(f, "weaken #{k}"),
+            Op::Unacquire(k) => write!(f, "unacquire #{k}"),
             Op::DupBarrier(k) => write!(f, "dup-barrier #{k}"),
             Op::Strengthen(k) => write!(f, "strengthen #{k}"),
             Op::FenceBefore(k) => write!(f, "fence-before #{k}"),
@@ -143,6 +151,13 @@ impl Module {
         self.find(|_, op, _| op == "OpControlBarrier")
     }
 
+    /// Whether an OpMemoryBarrier comes right before the k-th OpControlBarrier (then it orders
+    /// memory whatever the control barrier's own semantics).
+    pub fn fenced(&self, k: usize) -> bool {
+        let at = self.barriers()[k];
+        at > 0 && parse(&self.lines[at - 1]).1 == "OpMemoryBarrier"
+    }
+
     fn workgroup_stores(&self) -> Vec<usize> {
         self.find(|_, op, a| op == "OpStore" && a.first().is_some_and(|p| self.is_wg(p)))
     }
@@ -169,6 +184,8 @@ impl Module {
             }
             v.push(Op::DupBarrier(k));
             if self.uint.is_some() {
+                v.push(Op::Weaken(k));
+                v.push(Op::Unacquire(k));
                 v.push(Op::Strengthen(k));
                 v.push(Op::FenceBefore(k));
             }
@@ -409,6 +426,17 @@ impl Module {
                 let at = self.barriers()[k];
                 let b = lines[at].clone();
                 lines.insert(at, b);
+            }
+            Op::Weaken(k) | Op::Unacquire(k) => {
+                let at = self.barriers()[k];
+                let (_, _, a) = parse(&lines[at]);
+                lines[at] = format!("OpControlBarrier {} {} %mut_sem", a[0], a[1]);
+                let sem = if matches!(op, Op::Weaken(_)) {
+                    0
+                } else {
+                    STRONG_SEMANTICS & !0x8
+                };
+                add_constant(&mut lines, "mut_sem", sem);
             }
             Op::Strengthen(k) => {
                 let at = self.barriers()[k];
