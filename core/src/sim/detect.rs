@@ -664,7 +664,7 @@ impl super::Simulator {
         });
         // A read racing with an earlier write, made by this step's load: its value is
         // followed, and the race stays unobserved unless it reaches an observable use.
-        if r.second.kind == AccessKind::Read {
+        if r.second.kind == Kind::Read {
             let k = self.diags.len() - 1;
             if self.uninit_track_race(k, r.second.inv, r.second.block, r.second.instr) {
                 self.diags[k].observed = false;
