@@ -535,7 +535,13 @@ pub fn run_words(
                 "data-race" | "uninitialized-read" | "barrier-divergence"
             )
         })
-        .map(|d| d.code.to_string())
+        .map(|d| {
+            if d.observed {
+                d.code.to_string()
+            } else {
+                format!("{} (unobserved)", d.code)
+            }
+        })
         .collect();
     Ok(RunResult { output, findings })
 }
