@@ -2,6 +2,10 @@
 //!
 //! The SPIR-V carries naga's debug information (`OpSource` with the text, `OpLine` per
 //! statement, `OpName`s), so the source view maps every step back to the WGSL line.
+//!
+//! The directives at the top of a module are read here first, so WGSL in the form browsers
+//! require (`enable subgroups;`, which naga 30 refuses) compiles: see `ENABLES` and
+//! `REQUIRES` for what is taken and what is refused.
 
 use crate::compile::{CompileError, Compiled, Diagnostic};
 use naga::back::spv;
