@@ -1035,3 +1035,63 @@ fn descriptor_array_elements_are_bound_with_an_index() {
         .collect();
     assert_eq!(words, [11, 1002, 1003, 1004, 1005, 6]);
 }
+
+/// WGSL in the form a browser requires runs from the command line; a directive naga cannot
+/// compile is an error at its place in the file.
+#[test]
+fn wgsl_with_browser_directives_runs() {
+    let src = tmp("browser_form.wgsl");
+    std::fs::write(
+        &src,
+        "enable subgroups;\nenable f16;\nrequires packed_4x8_integer_dot_product;\n\
+         diagnostic(off, subgroup_uniformity);\n\n\
+         @group(0) @binding(0) var<storage, read_write> outp: array<u32>;\n\n\
+         @compute @workgroup_size(32)\n\
+         fn main(@builtin(local_invocation_index) l: u32) {\n\
+         \x20   if (l % 3u == 0u) {\n\
+         \x20       outp[l] = subgroupBallot(true).x;\n\
+         \x20   }\n\
+         \x20   outp[32u + l] = u32(f16(l) + 0.5h) + dot4U8Packed(l, 0x01010101u);\n\
+         }\n",
+    )
+    .unwrap();
+    let buf = tmp("browser_form.in");
+    let out = tmp("browser_form.out");
+    write_words(&buf, std::iter::repeat_n(0, 64));
+    let o = exe()
+        .args([
+            "run",
+            src.to_str().unwrap(),
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--out",
+            &format!("0:0={}", out.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    let w = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().unwrap());
+    let every_third = (0..32).filter(|l| l % 3 == 0).fold(0u32, |m, l| m | 1 << l);
+    for l in 0..32u32 {
+        let ballot = if l % 3 == 0 { every_third } else { 0 };
+        assert_eq!(w(l as usize), ballot, "ballot of invocation {l}");
+        assert_eq!(w(32 + l as usize), l + l, "invocation {l}");
+    }
+
+    let bad = tmp("browser_form_bad.wgsl");
+    std::fs::write(
+        &bad,
+        "enable subgroups;\nrequires unrestricted_pointer_parameters;\n\
+         @compute @workgroup_size(1)\nfn main() {}\n",
+    )
+    .unwrap();
+    let o = exe().args(["run", bad.to_str().unwrap()]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(&format!("{}:2:10: ", bad.display())),
+        "{err}"
+    );
+    assert!(err.contains("not implemented by naga 30"), "{err}");
+}

@@ -1,8 +1,8 @@
 // A divergent loop: invocation L loops L % 4 + 1 times. Each iteration a ballot records which
-// invocations are still looping together (the tangle); step through it and watch the loop's
-// tangle shrink as invocations leave, then everyone meet again after it.
-//
+// invocations are still looping together (the tangle): watch it shrink, then all meet again.
 // Buffers: binding 0 holds each word's index (the input), binding 1 receives the results.
+enable subgroups;
+diagnostic(off, subgroup_uniformity); // the ballots in the loop run in divergent control flow
 
 @group(0) @binding(0) var<storage, read> inp: array<u32>;
 @group(0) @binding(1) var<storage, read_write> outp: array<u32>;

@@ -4,6 +4,8 @@
 //
 // Buffers: binding 0 holds each word's index (the packed inputs), binding 1 the results.
 
+requires packed_4x8_integer_dot_product;
+
 @group(0) @binding(0) var<storage, read> inp: array<u32>;
 @group(0) @binding(1) var<storage, read_write> outp: array<u32>;
 

@@ -4,6 +4,8 @@
 //
 // Buffers: binding 0 holds each word's index (the input), binding 1 receives the sum.
 
+enable subgroups;
+
 @group(0) @binding(0) var<storage, read> inp: array<u32>;
 @group(0) @binding(1) var<storage, read_write> outp: array<u32>;
 

@@ -297,6 +297,38 @@ try {
   check((await other.title()).endsWith("divergent_loop.wgsl — step 3"), `the link opens the edited source at its step: "${await other.title()}"`);
   await other.screenshot({ path: join(shots, "15-editor-link.png") });
   await other.close();
+  // 7b. WGSL in the form a browser requires (`enable subgroups;`, `requires`, `diagnostic(off,
+  // subgroup_uniformity)` for a ballot in divergent control flow) opens and runs to the end.
+  const browserForm = join(shots, "browser_form.wgsl");
+  await writeFile(browserForm, [
+    "enable subgroups;",
+    "enable f16;",
+    "requires packed_4x8_integer_dot_product;",
+    "diagnostic(off, subgroup_uniformity);",
+    "",
+    "@group(0) @binding(0) var<storage, read_write> outp: array<u32>;",
+    "",
+    "@compute @workgroup_size(32)",
+    "fn main(@builtin(local_invocation_index) l: u32) {",
+    "    if (l % 3u == 0u) {",
+    "        outp[l] = subgroupBallot(true).x;",
+    "    }",
+    "    outp[32u + l] = u32(f16(l) + 0.5h) + dot4U8Packed(l, 0x01010101u);",
+    "}",
+    "",
+  ].join("\n"));
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles(browserForm);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("browser_form.wgsl — step 0"), null, { timeout: 15_000 }).catch(() => {});
+  check((await page.title()).includes("browser_form.wgsl — step 0"), `opened WGSL with \`enable subgroups;\`: "${await page.title()}"`);
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("F5");
+  await page.waitForFunction(() => !/step 0$/.test(document.title), null, { timeout: 30_000 }).catch(() => {});
+  await page.waitForTimeout(1000);
+  const browserRan = await page.title();
+  check(/browser_form\.wgsl — step [1-9]\d*/.test(browserRan), `F5 runs the browser-form WGSL: "${browserRan}"`);
   // A hostile link is an error in the app, not a dead page.
   await page.goto(`${base}#module=x.spv:AAAA&step=5`);
   await page.waitForTimeout(1000);
