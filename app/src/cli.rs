@@ -172,6 +172,13 @@ pub struct RunArgs {
     /// The bound buffers and push constants together, checked before a file is read.
     #[arg(long = "max-buffer-memory", value_name = "MIB", default_value_t = Config::default().max_buffer_memory >> 20)]
     pub max_buffer_memory_mib: u64,
+    /// Most debugPrintf lines kept; the number dropped past it is said at the end.
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_printf_lines)]
+    pub max_printf_lines: usize,
+    /// Write the debugPrintf lines to FILE instead of stdout (with `--json` they are in the
+    /// summary's `printf` too).
+    #[arg(long, value_name = "FILE")]
+    pub printf: Option<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -734,6 +741,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         only_workgroups: a.only_workgroups.clone(),
         schedule: a.schedule,
         detectors: !a.no_detectors,
+        max_printf_lines: a.max_printf_lines,
         ..Config::default()
     };
     if a.portability {
@@ -797,10 +805,21 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         };
         lanescope_core::explore::explore(&prog, &c, &bindings, n, a.max_steps)
     });
+    // debugPrintf lines: to their file, or before the text summary (the JSON summary has them).
+    let printed = crate::report::printf_text(&sim);
+    if let Some(f) = &a.printf {
+        std::fs::write(f, &printed)
+            .map_err(|e| CliError::Failed(format!("cannot write `{f}`: {e}")))?;
+    }
     if a.json {
         Ok(crate::report::summary_json_with(&sim, exploration.as_ref()))
     } else {
-        let mut out = crate::report::summary_text(&sim);
+        let mut out = if a.printf.is_none() {
+            printed
+        } else {
+            String::new()
+        };
+        out.push_str(&crate::report::summary_text(&sim));
         if let Some(x) = &exploration {
             out.push_str(&crate::report::exploration_text(x));
         }

@@ -35,7 +35,60 @@ pub fn summary_value(sim: &Simulator) -> Value {
         "diagnostics": sim.diagnostics(),
         "poison_stores": sim.poison_stores(),
         "warnings": sim.warnings(),
+        "printf": printf_value(sim),
+        "printf_dropped": sim.printf_lines().dropped(),
     })
+}
+
+/// The debugPrintf lines as JSON: who printed each, at which step, from which instruction and
+/// source line (when the module has line information).
+pub fn printf_value(sim: &Simulator) -> Value {
+    let p = sim.program();
+    let lines: Vec<Value> = sim
+        .printf_lines()
+        .iter()
+        .map(|l| {
+            let mut v = json!({
+                "workgroup": l.workgroup,
+                "invocation": l.invocation,
+                "subgroup": l.subgroup,
+                "lane": l.lane,
+                "step": l.step,
+                "instruction": l.instruction,
+                "text": l.text,
+            });
+            let src = p.source_ref(l.instruction);
+            if let (Some(obj), Some(line)) = (v.as_object_mut(), src.line) {
+                if let Some(f) = src.file {
+                    obj.insert("file".into(), json!(f));
+                }
+                obj.insert("line".into(), json!(line));
+            }
+            v
+        })
+        .collect();
+    Value::Array(lines)
+}
+
+/// The debugPrintf lines as text, one `[wg X,Y,Z inv N] text` each (a text's own final newline
+/// is the line's end), then how many the limit dropped.
+pub fn printf_text(sim: &Simulator) -> String {
+    let mut s = String::new();
+    for l in sim.printf_lines().iter() {
+        let [x, y, z] = l.workgroup;
+        let text = l.text.strip_suffix('\n').unwrap_or(&l.text);
+        let _ = writeln!(s, "[wg {x},{y},{z} inv {}] {text}", l.invocation);
+    }
+    let dropped = sim.printf_lines().dropped();
+    if dropped > 0 {
+        let _ = writeln!(
+            s,
+            "[printf] {} dropped: {} kept, the limit (raise it with --max-printf-lines)",
+            count(dropped, "line"),
+            count(sim.printf_lines().len() as u64, "line")
+        );
+    }
+    s
 }
 
 pub fn summary_json(sim: &Simulator) -> String {

@@ -1095,3 +1095,103 @@ fn wgsl_with_browser_directives_runs() {
     );
     assert!(err.contains("not implemented by naga 30"), "{err}");
 }
+
+#[test]
+fn debug_printf_lines_on_stdout_in_a_file_and_in_json() {
+    let shader = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/data/printf/printf_divergent.spv")
+        .display()
+        .to_string();
+    let buf = tmp("printf.buf");
+    write_words(&buf, std::iter::repeat_n(0, 8));
+    let base = [
+        "run".to_string(),
+        shader,
+        "--buffer".into(),
+        format!("0:0={}", buf.display()),
+    ];
+    let o = exe().args(&base).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "[wg 0,0,0 inv 0] even 0 v=100");
+    assert_eq!(lines[4], "[wg 0,0,0 inv 1] odd 1 v=6");
+    assert_eq!(
+        lines[15],
+        "[wg 0,0,0 inv 7] after 7: 7.000000, 0.500000 7696581394432 10.50%"
+    );
+    assert!(lines[16].starts_with("entry point"), "{out}");
+
+    // --printf FILE: the lines go there, not to stdout.
+    let file = tmp("printf.txt");
+    let o = exe()
+        .args(&base)
+        .args(["--printf", &file.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.starts_with("entry point"), "{out}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written.lines().count(), 16);
+    assert!(written.starts_with("[wg 0,0,0 inv 0] even 0 v=100\n"));
+
+    // --json: every line with who printed it and when.
+    let o = exe().args(&base).arg("--json").output().unwrap();
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = v["printf"].as_array().unwrap();
+    assert_eq!(p.len(), 16);
+    assert_eq!(p[4]["text"], "odd 1 v=6");
+    assert_eq!(p[4]["lane"], 1);
+    assert_eq!(p[4]["invocation"], 1);
+    assert_eq!(p[4]["subgroup"], 0);
+    assert_eq!(p[4]["workgroup"], serde_json::json!([0, 0, 0]));
+    assert!(p[4]["step"].as_u64().unwrap() > p[0]["step"].as_u64().unwrap());
+    assert!(p[4]["instruction"].as_u64().is_some());
+    assert_eq!(v["printf_dropped"], 0);
+
+    // From the GLSL source (compiled with debug information): each line's source line.
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/data/printf/printf_divergent.comp")
+        .display()
+        .to_string();
+    let o = exe()
+        .args([
+            "run",
+            &source,
+            "--buffer",
+            &format!("0:0={}", buf.display()),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = v["printf"].as_array().unwrap();
+    assert_eq!(
+        (p[0]["text"].as_str(), p[0]["line"].as_u64()),
+        (Some("even 0 v=100"), Some(17))
+    );
+    assert_eq!(
+        (p[4]["text"].as_str(), p[4]["line"].as_u64()),
+        (Some("odd 1 v=6"), Some(22))
+    );
+    assert_eq!(p[8]["line"], 26);
+
+    // The limit: what is dropped is counted in a last line.
+    let o = exe()
+        .args(&base)
+        .args(["--max-printf-lines", "3"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[2], "[wg 0,0,0 inv 4] even 4 v=112");
+    assert!(
+        lines[3].starts_with("[printf] 13 lines dropped")
+            && lines[3].contains("--max-printf-lines"),
+        "{out}"
+    );
+}

@@ -54,6 +54,7 @@ pub mod float;
 pub mod glsl450;
 pub mod history;
 pub mod load;
+pub mod printf;
 pub mod program;
 pub mod value;
 pub mod view;

@@ -14,6 +14,7 @@ pub mod palette;
 mod panels;
 pub mod permalink;
 mod picture;
+mod printf;
 pub mod session;
 mod tabs;
 #[cfg(test)]

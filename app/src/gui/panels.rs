@@ -800,6 +800,16 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         .id_salt("diagnostics")
                         .default_open(true)
                         .show(ui, |ui| diagnostics(app, ui));
+                    let printed = app
+                        .session
+                        .as_ref()
+                        .map_or(0, |s| s.sim().printf_lines().len());
+                    if printed > 0 {
+                        egui::CollapsingHeader::new(format!("Printf ({printed})"))
+                            .id_salt("printf")
+                            .default_open(true)
+                            .show(ui, |ui| super::printf::panel(app, ui));
+                    }
                     let has_vars = app.session.as_ref().is_some_and(|s| {
                         s.program
                             .debug

@@ -6,6 +6,7 @@ pub mod image;
 mod memops;
 pub mod memory;
 pub mod poison;
+pub mod printf;
 pub mod step;
 pub mod subgroup;
 

@@ -21,8 +21,13 @@ impl Ctx<'_> {
         let label_index = self.cur_index;
         // Memory semantics of OpMemoryBarriers waiting for the next OpControlBarrier.
         let mut pending_semantics = 0u32;
+        let mut printfs = Vec::new();
+        let mut prev = label_index;
         for inst in &b.instructions {
             self.set_cur(inst);
+            // debugPrintf calls between the last kept instruction and this one run before it.
+            self.lower_printfs(prev + 1..self.cur_index, insts.len() as u32, &mut printfs)?;
+            prev = self.cur_index;
             if inst.class.opcode == Op::MemoryBarrier {
                 pending_semantics |= self.scope(inst, 1).unwrap_or(0);
                 continue;
@@ -71,6 +76,7 @@ impl Ctx<'_> {
             merge,
             first_inst_index,
             inst_indices,
+            printfs,
         })
     }
 

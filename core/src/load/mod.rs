@@ -7,6 +7,7 @@ mod decode;
 mod decode_coop;
 mod decode_image;
 mod decode_ops;
+mod decode_printf;
 mod error;
 mod float_controls;
 mod sections;
@@ -581,6 +582,8 @@ pub(crate) struct Ctx<'m> {
     pub float_controls: crate::float::FloatControls,
     /// FPRoundingMode decorations by target id.
     pub fp_rounding: HashMap<u32, rspirv::spirv::FPRoundingMode>,
+    /// The DebugPrintf imports and strings, read on first use.
+    pub printf: decode_printf::Tables,
 }
 
 impl<'m> Ctx<'m> {
@@ -640,6 +643,7 @@ impl<'m> Ctx<'m> {
             plain_workgroup_vars: false,
             float_controls: crate::float::FloatControls::default(),
             fp_rounding: HashMap::new(),
+            printf: decode_printf::Tables::default(),
         }
     }
 

@@ -222,6 +222,19 @@ pub enum AccessStep {
     },
 }
 
+/// A `NonSemantic.DebugPrintf` call. It takes no step of its own (it was no instruction of the
+/// schedule before Lanescope printed): it runs at the start of the step of the instruction it
+/// precedes in its block (`Block::printfs`), on that step's lanes.
+#[derive(Clone, Debug)]
+pub struct Printf {
+    /// Module instruction index of the `OpExtInst`.
+    pub instruction: u32,
+    pub format: std::sync::Arc<crate::printf::Format>,
+    /// The arguments' first slots, in order.
+    pub args: Vec<Opnd>,
+    pub tys: Vec<crate::printf::ArgTy>,
+}
+
 #[derive(Clone, Debug)]
 pub enum Inst {
     Nop,

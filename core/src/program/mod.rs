@@ -12,7 +12,7 @@ mod types;
 // form is the executor's own (front ends read instructions through `crate::view`).
 pub use fields::{Field, Fields};
 pub(crate) use inst::{
-    AccessStep, AtomicOp, ExtOp, GroupOp, Inst, Opnd, SubgroupOp, Terminator, WideOp,
+    AccessStep, AtomicOp, ExtOp, GroupOp, Inst, Opnd, Printf, SubgroupOp, Terminator, WideOp,
     BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
 pub use inst::{BinOp, ConvOp, UnOp};
@@ -71,6 +71,9 @@ pub struct Block {
     pub first_inst_index: u32,
     /// Module instruction index of each step (insts, then the terminator).
     pub inst_indices: Vec<u32>,
+    /// debugPrintf calls, each with the step (index into insts, or the terminator's) it runs
+    /// before, in order.
+    pub(crate) printfs: Vec<(u32, Printf)>,
 }
 
 impl Block {

@@ -57,6 +57,8 @@ pub struct Config {
     /// Run the bug detectors (data races; barrier divergence counts invocations that have
     /// exited). Off, a run costs less and reports only what the spec's rules say directly.
     pub detectors: bool,
+    /// Most debugPrintf lines kept; later ones are counted as dropped.
+    pub max_printf_lines: usize,
 }
 
 /// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
@@ -87,6 +89,7 @@ impl Default for Config {
             only_workgroups: Vec::new(),
             schedule: Schedule::Default,
             detectors: true,
+            max_printf_lines: 1_000_000,
         }
     }
 }
@@ -223,6 +226,8 @@ pub struct Simulator {
     footprint: Option<Box<parallel::Footprint>>,
     /// How many threads ran the dispatch (1 unless `run_threads` ran it in parallel).
     threads_used: usize,
+    /// The debugPrintf lines so far.
+    printf: crate::printf::PrintfLog,
 }
 
 impl Simulator {
@@ -372,6 +377,7 @@ impl Simulator {
             current: None,
             finished: false,
             poison_stores: Vec::new(),
+            printf: crate::printf::PrintfLog::default(),
         };
         if sim.cfg.detectors {
             sim.detect = Some(Box::default());
@@ -400,6 +406,11 @@ impl Simulator {
 
     pub fn trace(&self) -> &[StepEvent] {
         &self.trace
+    }
+
+    /// The debugPrintf lines printed so far, in execution order (and how many were dropped).
+    pub fn printf_lines(&self) -> &crate::printf::PrintfLog {
+        &self.printf
     }
 
     /// Bytes this state holds (registers, memories, poison maps), not counting the trace: what
@@ -881,6 +892,18 @@ impl Simulator {
                 block: t.block,
                 inst: t.inst,
             });
+        }
+        if !self.prog.blocks[t.block as usize].printfs.is_empty() {
+            let at = crate::exec::printf::At {
+                workgroup: self.workgroup_id(),
+                subgroup: g as u32,
+                subgroup_size: s,
+                step: self.stats.steps,
+                max_lines: self.cfg.max_printf_lines,
+            };
+            let block = &self.prog.blocks[t.block as usize];
+            let regs = &self.sgs[g].regs;
+            crate::exec::printf::emit(&mut self.printf, block, t.inst, regs, t.mask, &at);
         }
         if (t.inst as usize) < block_len {
             let mut found = Findings::default();

@@ -226,6 +226,13 @@ impl Simulator {
                 }
             }
         }
+        // Each run counted its steps from 0; the serial run counts on through the dispatch.
+        let mut printf = crate::printf::PrintfLog::default();
+        let mut before = 0;
+        for r in &runs {
+            printf.append(&r.printf, self.cfg.max_printf_lines, before);
+            before += r.stats.steps;
+        }
         let mut stats = Stats::default();
         for r in &runs {
             stats.steps += r.stats.steps;
@@ -245,6 +252,7 @@ impl Simulator {
         self.mem.buffers = buffers;
         self.mem.log = log;
         self.stats = stats;
+        self.printf = printf;
         self.cfg = cfg;
         self.wg_pos = wg_order.len().saturating_sub(1);
         self.wg_order = wg_order;

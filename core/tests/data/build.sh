@@ -29,3 +29,6 @@ for f in divergence/*.comp; do
     $g "$f" -o "${f%.comp}.spv"
     $g -DFIXED "$f" -o "${f%.comp}_fixed.spv"
 done
+# debugPrintfEXT: the shader with its printing, and without (NO_PRINTF).
+$g printf/printf_divergent.comp -o printf/printf_divergent.spv
+$g -DNO_PRINTF printf/printf_divergent.comp -o printf/printf_divergent_plain.spv
