@@ -223,6 +223,11 @@ pub struct Simulator {
     footprint: Option<Box<parallel::Footprint>>,
     /// How many threads ran the dispatch (1 unless `run_threads` ran it in parallel).
     threads_used: usize,
+    /// The starting state, for the replay that judges races whose read came first (kept with
+    /// the detectors on and when small: see `uninit::MAX_REPLAY_BYTES`).
+    initial: Option<Arc<Simulator>>,
+    /// A tangle was run by hand (`step_tangle`): a replay under the schedule is another run.
+    steered: bool,
 }
 
 impl Simulator {
@@ -372,6 +377,8 @@ impl Simulator {
             current: None,
             finished: false,
             poison_stores: Vec::new(),
+            initial: None,
+            steered: false,
         };
         if sim.cfg.detectors {
             sim.detect = Some(Box::default());
@@ -379,6 +386,9 @@ impl Simulator {
             sim.mem.log = Some(crate::exec::memory::AccessLog::default());
         }
         sim.start_workgroup();
+        if sim.cfg.detectors && sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES {
+            sim.initial = Some(Arc::new(sim.clone()));
+        }
         Ok(sim)
     }
 
@@ -661,6 +671,13 @@ impl Simulator {
             };
             let Some(next) = next else {
                 self.finished = true;
+                // A parallel run's part is not the run (and has no race when it is kept).
+                if let Some(initial) = self.initial.take() {
+                    if !self.steered && self.footprint.is_none() {
+                        self.uninit_classify_war(&initial);
+                    }
+                    self.initial = Some(initial);
+                }
                 return Ok(None);
             };
             self.wg_linear = next;
@@ -855,6 +872,7 @@ impl Simulator {
             return Ok(false);
         };
         self.current = Some((subgroup, id));
+        self.steered = true;
         self.exec_step(subgroup, i)?;
         Ok(true)
     }
@@ -940,6 +958,7 @@ impl Simulator {
                 self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
             }
             self.check_accesses(t.block, t.inst);
+            self.uninit_replay_step(g, &t);
             let sg = &mut self.sgs[g];
             match flow {
                 Flow::Next => sg.tangles[ti].inst += 1,
