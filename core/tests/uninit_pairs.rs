@@ -581,3 +581,57 @@ fn a_race_whose_read_is_dead_is_unobserved() {
         assert_eq!(json.contains("\"observed\":false"), !observed, "{json}");
     }
 }
+
+/// Invocations 0..3 (subgroup 0) read word 7 of the buffer, then invocation 32 (subgroup 1)
+/// writes it with no barrier between: under the default schedule the read comes first.
+/// `use_it`: the readers store what they read to their own word.
+fn war_module(use_it: bool) -> String {
+    let body = format!(
+        "%id = OpLoad %u32 %lid
+%p7 = OpAccessChain %pout %out %c0 %c7
+%early = OpULessThan %bool %id %c4
+OpSelectionMerge %m0 None
+OpBranchConditional %early %t %m0
+%t = OpLabel
+%v = OpLoad %u32 %p7
+%big = OpUGreaterThan %bool %v %c2
+{}
+OpBranch %m0
+%m0 = OpLabel
+%w = OpIEqual %bool %id %c32
+OpSelectionMerge %m None
+OpBranchConditional %w %e %m
+%e = OpLabel
+OpStore %p7 %c5
+OpBranch %m
+%m = OpLabel",
+        if use_it {
+            "%o = OpAccessChain %pout %out %c0 %id\nOpStore %o %v"
+        } else {
+            ""
+        }
+    );
+    module(64, "", "", "%c32 = OpConstant %u32 32", &body)
+}
+
+#[test]
+fn a_race_whose_read_came_first_and_is_dead_is_unobserved() {
+    for (use_it, observed) in [(false, false), (true, true)] {
+        let sim = run_text(&war_module(use_it));
+        let races: Vec<&Diagnostic> = sim
+            .diagnostics()
+            .iter()
+            .filter(|d| d.code == "data-race" && d.accesses[0].kind == "read")
+            .collect();
+        assert!(!races.is_empty(), "{:?}", sim.diagnostics());
+        for r in &races {
+            assert_eq!(r.accesses[1].kind, "write", "{r:?}");
+            assert!(r.accesses[0].step < r.accesses[1].step, "{r:?}");
+            assert_eq!(r.observed, observed, "{r:?}");
+            assert_eq!(r.unobserved_note().is_some(), !observed);
+        }
+        assert!(uninit_reads(&sim).is_empty(), "{:?}", sim.diagnostics());
+        let json = serde_json::to_string(races[0]).unwrap();
+        assert_eq!(json.contains("\"observed\":false"), !observed, "{json}");
+    }
+}

@@ -670,6 +670,11 @@ impl super::Simulator {
                 self.diags[k].observed = false;
             }
         }
+        // A read that came first: its uses have run; the replay at the end of the run judges
+        // it.
+        if r.first.kind == Kind::Read && r.second.kind.writes() {
+            self.uninit_note_war(self.diags.len() - 1, &r.first);
+        }
     }
 }
 

@@ -228,6 +228,11 @@ pub struct Simulator {
     threads_used: usize,
     /// The debugPrintf lines so far.
     printf: crate::printf::PrintfLog,
+    /// The starting state, for the replay that judges races whose read came first (kept with
+    /// the detectors on and when small: see `uninit::MAX_REPLAY_BYTES`).
+    initial: Option<Arc<Simulator>>,
+    /// A tangle was run by hand (`step_tangle`): a replay under the schedule is another run.
+    steered: bool,
 }
 
 impl Simulator {
@@ -378,6 +383,8 @@ impl Simulator {
             finished: false,
             poison_stores: Vec::new(),
             printf: crate::printf::PrintfLog::default(),
+            initial: None,
+            steered: false,
         };
         if sim.cfg.detectors {
             sim.detect = Some(Box::default());
@@ -385,6 +392,9 @@ impl Simulator {
             sim.mem.log = Some(crate::exec::memory::AccessLog::default());
         }
         sim.start_workgroup();
+        if sim.cfg.detectors && sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES {
+            sim.initial = Some(Arc::new(sim.clone()));
+        }
         Ok(sim)
     }
 
@@ -672,6 +682,13 @@ impl Simulator {
             };
             let Some(next) = next else {
                 self.finished = true;
+                // A parallel run's part is not the run (and has no race when it is kept).
+                if let Some(initial) = self.initial.take() {
+                    if !self.steered && self.footprint.is_none() {
+                        self.uninit_classify_war(&initial);
+                    }
+                    self.initial = Some(initial);
+                }
                 return Ok(None);
             };
             self.wg_linear = next;
@@ -866,6 +883,7 @@ impl Simulator {
             return Ok(false);
         };
         self.current = Some((subgroup, id));
+        self.steered = true;
         self.exec_step(subgroup, i)?;
         Ok(true)
     }
@@ -963,6 +981,7 @@ impl Simulator {
                 self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
             }
             self.check_accesses(t.block, t.inst);
+            self.uninit_replay_step(g, &t);
             let sg = &mut self.sgs[g];
             match flow {
                 Flow::Next => sg.tangles[ti].inst += 1,

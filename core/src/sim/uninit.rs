@@ -10,6 +10,13 @@
 //! The value a racing read returned (a data race's later access, a load) is undefined too:
 //! it is followed by the same layer under its race's name, and reaching an observable use
 //! marks the race observed instead of reporting an uninitialized read.
+//!
+//! A race whose read came first (read, then a write) is found after the read's uses ran. When
+//! the run finishes, the dispatch is replayed from its start (the run is deterministic): the
+//! replay taints those reads as they happen, under names of their own, and a race whose read
+//! reached nothing observable there is marked unobserved. The replay needs the starting state,
+//! kept only while it is small ([`MAX_REPLAY_BYTES`]); past it, or after a run steered tangle by
+//! tangle, such races stay observed.
 
 use super::Simulator;
 use crate::exec::memory::PoisonMaps;
@@ -18,6 +25,36 @@ use crate::exec::Mask;
 use crate::program::{decode_ptr, encode_ptr, AccessStep, Inst, Space, Terminator};
 use crate::sched::Tangle;
 use crate::trace::DiagCode;
+
+/// Origins of the reads a replay follows: `Origin::Race(REPLAY_BASE + i)` is its `i`th.
+const REPLAY_BASE: usize = usize::MAX / 2;
+/// Most pairs of races whose data mixed (they share their fate); past it both count observed.
+const MAX_JOINS: usize = 1 << 12;
+/// Largest starting state (buffers, memories, registers) kept for the replay, in bytes.
+pub(super) const MAX_REPLAY_BYTES: u64 = 64 << 20;
+
+/// A race's read that came before its write: the moment to find it again in a replay.
+#[derive(Clone, Debug)]
+pub(crate) struct WarRead {
+    /// The race's diagnostic.
+    diag: usize,
+    step: u64,
+    inv: u32,
+    wg: u32,
+    block: u32,
+    instr: u32,
+}
+
+/// What a replay follows and found, by target.
+#[derive(Clone, Debug, Default)]
+struct Replay {
+    targets: Vec<WarRead>,
+    /// The first target not yet due.
+    next: usize,
+    /// The read ran where it was expected and its value was followed.
+    hit: Vec<bool>,
+    observed: Vec<bool>,
+}
 
 /// Where tainted data came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +83,75 @@ pub(crate) struct Uninit {
     /// invocation memory): a later load names the first memory read, not the variable the
     /// data passed through.
     mem_origin: std::collections::HashMap<(u64, usize), Origin>,
+    /// Races whose read came first, for the replay at the end of the run.
+    war: Vec<WarRead>,
+    /// In a replay: the reads it follows.
+    replay: Option<Box<Replay>>,
+    /// Pairs of races whose data mixed in one register: when one is observed, so is the other.
+    joined: Vec<(usize, usize)>,
+}
+
+impl Uninit {
+    /// Race `k` (a diagnostic, or a replay's target) reached an observable use: it, and every
+    /// race whose data mixed with it, is observed.
+    fn mark_observed(&mut self, diags: &mut [crate::trace::Diagnostic], k: usize) {
+        let mut todo = vec![k];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(k) = todo.pop() {
+            if !seen.insert(k) {
+                continue;
+            }
+            if let Some(i) = k.checked_sub(REPLAY_BASE) {
+                if let Some(x) = self.replay.as_mut().and_then(|r| r.observed.get_mut(i)) {
+                    *x = true;
+                }
+            } else if let Some(d) = diags.get_mut(k) {
+                d.observed = true;
+            }
+            for &(a, b) in &self.joined {
+                if a == k {
+                    todo.push(b);
+                } else if b == k {
+                    todo.push(a);
+                }
+            }
+        }
+    }
+
+    /// The data of races `a` and `b` mixed in a register, which keeps one origin: from now on
+    /// they are observed together (too many such pairs: both are observed now).
+    fn join(&mut self, diags: &mut [crate::trace::Diagnostic], a: usize, b: usize) {
+        if a == b || self.joined.contains(&(a, b)) || self.joined.contains(&(b, a)) {
+            return;
+        }
+        if self.joined.len() >= MAX_JOINS {
+            self.mark_observed(diags, a);
+            self.mark_observed(diags, b);
+        } else {
+            self.joined.push((a, b));
+        }
+    }
+
+    /// Slot `slot` of subgroup `g` gets origin `o` while `others` (lanes outside the
+    /// instruction's) still hold data of its old origin: a race's data there is not lost.
+    fn set_origin(
+        &mut self,
+        diags: &mut [crate::trace::Diagnostic],
+        g: usize,
+        slot: u32,
+        o: Origin,
+        others: bool,
+    ) {
+        if others {
+            if let Some(Origin::Race(old)) = self.slot_origin[g].get(&slot).cloned() {
+                match o {
+                    Origin::Race(new) => self.join(diags, old, new),
+                    Origin::Undefined(_) => self.mark_observed(diags, old),
+                }
+            }
+        }
+        self.slot_origin[g].insert(slot, o);
+    }
 }
 
 /// Most pointers whose stored data's origin is remembered.
@@ -217,10 +323,10 @@ impl Simulator {
             }
         }
         // A racing read's value reached an observable use: its race is observed.
-        for o in &origins {
-            if let Origin::Race(k) = o {
-                if let Some(d) = self.diags.get_mut(*k) {
-                    d.observed = true;
+        if let Some(u) = self.uninit.as_mut() {
+            for o in &origins {
+                if let Origin::Race(k) = o {
+                    u.mark_observed(&mut self.diags, *k);
                 }
             }
         }
@@ -299,7 +405,8 @@ impl Simulator {
         }
         crate::exec::poison::set(&mut sg.uninit, *dst, width, 1 << l, Mask::MAX);
         for k in 0..width {
-            u.slot_origin[g].insert(dst + k, Origin::Race(diag));
+            let others = any(&sg.uninit, dst + k, 1) & !(1 << l) != 0;
+            u.set_origin(&mut self.diags, g, dst + k, Origin::Race(diag), others);
         }
         // For registers the origin does not follow into (phis, calls).
         let list = &mut u.origin[g];
@@ -464,8 +571,10 @@ impl Simulator {
                         Origin::Undefined(self.describe_read(p, leaf_off, t, kind))
                     });
                 for k in 0..width {
-                    if sg.poison[(dst + k) as usize] & t.mask != 0 {
-                        u.slot_origin[g].insert(dst + k, origin.clone());
+                    let lanes = sg.poison[(dst + k) as usize];
+                    if lanes & t.mask != 0 {
+                        let others = lanes & !t.mask != 0;
+                        u.set_origin(&mut self.diags, g, dst + k, origin.clone(), others);
                     }
                 }
                 let list = &mut u.origin[g];
@@ -516,9 +625,7 @@ impl Simulator {
                 // followed: count it observed rather than lose it.
                 for o in lost {
                     if let Origin::Race(k) = o {
-                        if let Some(d) = self.diags.get_mut(k) {
-                            d.observed = true;
-                        }
+                        u.mark_observed(&mut self.diags, k);
                     }
                 }
             }
@@ -541,26 +648,39 @@ impl Simulator {
                         .find(|o| matches!(o, Origin::Undefined(_)))
                         .copied();
                     let pick = undefined.or(from.first().copied()).cloned();
-                    let races: Vec<usize> = if undefined.is_some() {
-                        from.iter()
-                            .filter_map(|o| match o {
-                                Origin::Race(k) => Some(*k),
-                                Origin::Undefined(_) => None,
-                            })
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
-                    if let Some(o) = pick {
+                    let races: Vec<usize> = from
+                        .iter()
+                        .filter_map(|o| match o {
+                            Origin::Race(k) => Some(*k),
+                            Origin::Undefined(_) => None,
+                        })
+                        .collect();
+                    let mut sets = Vec::new();
+                    if pick.is_some() {
                         for k in 0..w {
-                            if any(&sg.poison, d + k, 1) & t.mask != 0 {
-                                u.slot_origin[g].insert(d + k, o.clone());
+                            let lanes = any(&sg.poison, d + k, 1);
+                            if lanes & t.mask != 0 {
+                                sets.push((d + k, lanes & !t.mask != 0));
                             }
                         }
                     }
-                    for k in races {
-                        if let Some(d) = self.diags.get_mut(k) {
-                            d.observed = true;
+                    for (slot, others) in sets {
+                        if let Some(o) = pick.as_ref() {
+                            u.set_origin(&mut self.diags, g, slot, o.clone(), others);
+                        }
+                    }
+                    // Races mixed with undefined data are observed; several races mixed
+                    // share their fate under the one origin the result keeps.
+                    match pick {
+                        Some(Origin::Race(p)) => {
+                            for k in races {
+                                u.join(&mut self.diags, p, k);
+                            }
+                        }
+                        _ => {
+                            for k in races {
+                                u.mark_observed(&mut self.diags, k);
+                            }
                         }
                     }
                 }
@@ -581,6 +701,114 @@ impl Simulator {
 }
 
 impl Simulator {
+    /// Race diagnostic `diag`'s read (`read`) came before its write: it is followed in the
+    /// replay at the end of the run.
+    pub(super) fn uninit_note_war(&mut self, diag: usize, read: &super::detect::Rec) {
+        if let Some(u) = self.uninit.as_mut() {
+            u.war.push(WarRead {
+                diag,
+                step: read.step,
+                inv: read.inv,
+                wg: read.wg,
+                block: read.block,
+                instr: read.instr,
+            });
+        }
+    }
+
+    /// In a replay, after the step of tangle `t` of subgroup `g`: the reads due at this step
+    /// are tainted as a racing read that came second is.
+    pub(super) fn uninit_replay_step(&mut self, g: usize, t: &Tangle) {
+        let Some(r) = self.uninit.as_mut().and_then(|u| u.replay.as_mut()) else {
+            return;
+        };
+        let step = self.stats.steps;
+        let mut due = Vec::new();
+        while let Some(w) = r.targets.get(r.next).filter(|w| w.step <= step) {
+            if w.step == step {
+                due.push((r.next, w.clone()));
+            }
+            r.next += 1;
+        }
+        if due.is_empty() {
+            return;
+        }
+        let s = self.cfg.subgroup_size as usize;
+        let instr = self.prog.step_index(t.block, t.inst);
+        let mut prev: Option<(usize, u32)> = None;
+        for (i, w) in due {
+            // The same read as the previous target's (one load, two races): one taint.
+            if let Some((p, inv)) = prev.filter(|(_, inv)| *inv == w.inv) {
+                if let Some(u) = self.uninit.as_mut() {
+                    u.join(&mut self.diags, REPLAY_BASE + p, REPLAY_BASE + i);
+                    if let Some(r) = u.replay.as_mut() {
+                        r.hit[i] = r.hit[p];
+                    }
+                }
+                prev = Some((p, inv));
+                continue;
+            }
+            prev = Some((i, w.inv));
+            let (wg, l) = (w.inv as usize / s, w.inv as usize % s);
+            // The moment is the read's only when the step ran its instruction for its lane.
+            let here = w.wg == self.wg_linear
+                && (w.block, w.instr) == (t.block, instr)
+                && wg == g
+                && t.mask >> l & 1 == 1;
+            let followed = here && self.uninit_track_race(REPLAY_BASE + i, w.inv, w.block, w.instr);
+            if let Some(r) = self.uninit.as_mut().and_then(|u| u.replay.as_mut()) {
+                r.hit[i] = followed;
+            }
+        }
+    }
+
+    /// The run finished: races whose read came first are judged by a replay of the dispatch
+    /// from `initial` (its starting state) following those reads; one whose read reached
+    /// nothing observable there is marked unobserved. At most one replay per run.
+    pub(super) fn uninit_classify_war(&mut self, initial: &Simulator) {
+        let Some(u) = self.uninit.as_mut() else {
+            return;
+        };
+        let mut targets = std::mem::take(&mut u.war);
+        targets.retain(|w| self.diags.get(w.diag).is_some_and(|d| d.observed));
+        if targets.is_empty() {
+            return;
+        }
+        targets.sort_by_key(|w| (w.step, w.inv));
+        let n = targets.len();
+        let mut r = initial.clone();
+        // Only the followed reads matter: no race detection, no trace.
+        r.detect = None;
+        r.mem.log = None;
+        r.footprint = None;
+        r.cfg.record_trace = false;
+        let Some(ru) = r.uninit.as_mut() else {
+            return;
+        };
+        ru.replay = Some(Box::new(Replay {
+            targets: targets.clone(),
+            next: 0,
+            hit: vec![false; n],
+            observed: vec![false; n],
+        }));
+        let steps = self.stats.steps;
+        let same = matches!(r.run(steps.saturating_add(1)), Ok(super::Outcome::Finished))
+            && r.stats.steps == steps;
+        let Some(rep) = r.uninit.as_mut().and_then(|u| u.replay.take()) else {
+            return;
+        };
+        if !same {
+            return;
+        }
+        for (i, w) in targets.iter().enumerate() {
+            if rep.hit[i] && !rep.observed[i] {
+                if let Some(d) = self.diags.get_mut(w.diag) {
+                    d.observed = false;
+                }
+            }
+        }
+    }
+
     /// Names undefined data a load or atomic read: the variable (and member or element), the
     /// memory, where it is declared and where it was read.
     fn describe_read(&self, p: u64, leaf_off: u32, t: &Tangle, kind: &str) -> String {
