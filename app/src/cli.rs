@@ -66,6 +66,10 @@ pub enum Command {
         #[arg(long)]
         source_lines: bool,
     },
+    /// Internal: compile the request on stdin under its memory limit and answer on stdout (what
+    /// bounded GLSL compiles run as their child process).
+    #[command(hide = true)]
+    CompileWorker,
     /// Print a shell completion script (e.g. `lanescope completions bash > ~/.bash_completion.d/lanescope`).
     Completions {
         #[arg(value_enum)]
@@ -179,6 +183,12 @@ pub struct RunArgs {
     /// summary's `printf` too).
     #[arg(long, value_name = "FILE")]
     pub printf: Option<String>,
+    /// Stop a GLSL compile after this many seconds (glslang runs in a child process).
+    #[arg(long = "compile-timeout", value_name = "SECONDS", value_parser = parse_seconds, default_value_t = lanescope_front::DEFAULT_COMPILE_SECONDS)]
+    pub compile_timeout: f64,
+    /// The GLSL compiler process's memory (its address space), MiB.
+    #[arg(long = "compile-memory", value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..), default_value_t = lanescope_front::DEFAULT_COMPILE_MEMORY_MIB)]
+    pub compile_memory_mib: u64,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -232,6 +242,13 @@ fn parse_u32(s: &str) -> Result<u32, String> {
         s.parse()
     };
     v.map_err(|_| format!("`{s}` is not a number"))
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| *v > 0.0 && *v <= 1e6)
+        .ok_or_else(|| format!("`{s}` is not a number of seconds (more than 0, at most 1000000)"))
 }
 
 fn parse_workgroups(s: &str) -> Result<[u32; 3], String> {
@@ -503,14 +520,28 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
         Language::SpirvBinary => run_bytes(a, &bytes),
         Language::Amber => run_amber(a, &bytes),
         Language::SpirvAsm | Language::Wgsl | Language::Glsl => {
-            let module = compile_source(&a.shader, &bytes, language)?;
+            let module = compile_source(&a.shader, &bytes, language, &compile_limits(a))?;
             run_bytes(a, &module)
         }
     }
 }
 
-/// Compiles a source file in-process; errors as `file:line:col: message` with the line.
-fn compile_source(path: &str, bytes: &[u8], language: Language) -> Result<Vec<u8>, CliError> {
+/// The compile limits `--compile-timeout` and `--compile-memory` set.
+fn compile_limits(a: &RunArgs) -> lanescope_front::CompileLimits {
+    lanescope_front::CompileLimits {
+        time: std::time::Duration::from_secs_f64(a.compile_timeout),
+        memory: a.compile_memory_mib.saturating_mul(1 << 20),
+    }
+}
+
+/// Compiles a source file (GLSL in the compile worker, under the limits); errors as
+/// `file:line:col: message` with the line.
+fn compile_source(
+    path: &str,
+    bytes: &[u8],
+    language: Language,
+    limits: &lanescope_front::CompileLimits,
+) -> Result<Vec<u8>, CliError> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| CliError::Failed(format!("{path}: not UTF-8 text: {e}")))?;
     let file_name = std::path::Path::new(path)
@@ -520,7 +551,7 @@ fn compile_source(path: &str, bytes: &[u8], language: Language) -> Result<Vec<u8
         file_name,
         target_env: None,
     };
-    match lanescope_front::compile(language, text, &opts) {
+    match lanescope_front::compile_bounded(language, text, &opts, limits, crate::compile_worker()) {
         Ok(c) => {
             for w in &c.warnings {
                 eprintln!("{path}:{w}");
@@ -590,9 +621,11 @@ pub fn asm(
 }
 
 /// The compilers an AmberScript's shaders go through on the command line: SPIR-V assembly by
-/// Lanescope's assembler; files named by the script read beside it.
+/// Lanescope's assembler, GLSL by glslang under the compile limits; files named by the script
+/// read beside it.
 struct ScriptCompiler {
     dir: std::path::PathBuf,
+    limits: lanescope_front::CompileLimits,
 }
 
 impl amber::Compile for ScriptCompiler {
@@ -603,8 +636,12 @@ impl amber::Compile for ScriptCompiler {
         target_env: Option<&str>,
         name: &str,
     ) -> Result<Vec<u32>, amber::CompileError> {
-        // The in-process compilers, as everywhere else.
-        lanescope_front::InProcess.compile(format, source, target_env, name)
+        // GLSL in the compile worker, as for a source file.
+        let bounded = lanescope_front::Bounded {
+            limits: self.limits,
+            worker: crate::compile_worker(),
+        };
+        bounded.compile(format, source, target_env, name)
     }
 
     fn read_file(&self, path: &str) -> Option<Result<Vec<u8>, String>> {
@@ -644,7 +681,14 @@ fn run_amber(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         .parent()
         .map(std::path::Path::to_path_buf)
         .unwrap_or_default();
-    let report = amber::run_text(text, &ScriptCompiler { dir }, &opts);
+    let report = amber::run_text(
+        text,
+        &ScriptCompiler {
+            dir,
+            limits: compile_limits(a),
+        },
+        &opts,
+    );
     let mut out = if a.json {
         report.to_json()
     } else {

@@ -11,8 +11,21 @@ fn main() {
     use cli::{Cli, CliError, Command};
     // clap prints help and version itself (exit 0) and usage errors with exit status 2.
     let args = Cli::parse();
+    // GLSL compiles run in this same executable as a worker process, so they can be stopped.
+    if let Ok(program) = std::env::current_exe() {
+        lanescope::set_compile_worker(lanescope_front::WorkerCommand {
+            program,
+            args: vec!["compile-worker".into()],
+        });
+    }
     let result = match (args.command, args.open) {
         (Some(Command::Run(a)), _) => cli::run(&a),
+        (Some(Command::CompileWorker), _) => {
+            let stdout = std::io::stdout();
+            lanescope_front::serve_compile_worker(std::io::stdin().lock(), stdout.lock())
+                .map(|()| String::new())
+                .map_err(CliError::Failed)
+        }
         (Some(Command::Example { name }), _) => examples::run_example(name.as_deref()),
         (Some(Command::Dis { file, raw_id, out }), _) => cli::dis(&file, raw_id, out.as_deref()),
         (

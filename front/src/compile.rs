@@ -4,7 +4,7 @@
 use crate::Language;
 
 /// A compiler message at a place in the source.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// 1-based line; 0 when the compiler names no line.
     pub line: u32,
@@ -188,24 +188,67 @@ impl crate::amber::Compile for InProcess {
         target_env: Option<&str>,
         name: &str,
     ) -> Result<Vec<u32>, crate::amber::CompileError> {
-        use crate::amber::{CompileError as E, ShaderFormat as F};
-        let language = match format {
-            F::Glsl => Language::Glsl,
-            F::SpirvAsm => Language::SpirvAsm,
-            F::SpirvHex => return Err(E::Failed("SPIR-V hex is decoded, not compiled".into())),
-        };
-        if !can_compile(language) {
-            return Err(E::Unavailable(format!(
-                "no {} compiler in this build",
-                format.keyword()
-            )));
-        }
-        let opts = CompileOptions {
-            file_name: name.to_owned(),
-            target_env: target_env.and_then(|e| e.parse().ok()),
-        };
-        compile(language, source, &opts)
-            .map(|c| c.words)
-            .map_err(|e| E::Failed(format!("shader {name}: {e}")))
+        script_shader(
+            format,
+            source,
+            target_env,
+            name,
+            |language, source, opts| compile(language, source, opts),
+        )
     }
+}
+
+/// Like [`InProcess`], GLSL through [`crate::compile_bounded`] (a worker process under limits).
+pub struct Bounded<'a> {
+    pub limits: crate::CompileLimits,
+    pub worker: Option<&'a crate::WorkerCommand>,
+}
+
+impl crate::amber::Compile for Bounded<'_> {
+    fn compile(
+        &self,
+        format: crate::amber::ShaderFormat,
+        source: &str,
+        target_env: Option<&str>,
+        name: &str,
+    ) -> Result<Vec<u32>, crate::amber::CompileError> {
+        script_shader(
+            format,
+            source,
+            target_env,
+            name,
+            |language, source, opts| {
+                crate::compile_bounded(language, source, opts, &self.limits, self.worker)
+            },
+        )
+    }
+}
+
+/// One script shader through `compile`.
+fn script_shader(
+    format: crate::amber::ShaderFormat,
+    source: &str,
+    target_env: Option<&str>,
+    name: &str,
+    compile: impl FnOnce(Language, &str, &CompileOptions) -> Result<Compiled, CompileError>,
+) -> Result<Vec<u32>, crate::amber::CompileError> {
+    use crate::amber::{CompileError as E, ShaderFormat as F};
+    let language = match format {
+        F::Glsl => Language::Glsl,
+        F::SpirvAsm => Language::SpirvAsm,
+        F::SpirvHex => return Err(E::Failed("SPIR-V hex is decoded, not compiled".into())),
+    };
+    if !can_compile(language) {
+        return Err(E::Unavailable(format!(
+            "no {} compiler in this build",
+            format.keyword()
+        )));
+    }
+    let opts = CompileOptions {
+        file_name: name.to_owned(),
+        target_env: target_env.and_then(|e| e.parse().ok()),
+    };
+    compile(language, source, &opts)
+        .map(|c| c.words)
+        .map_err(|e| E::Failed(format!("shader {name}: {e}")))
 }

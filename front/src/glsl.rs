@@ -22,6 +22,52 @@ pub fn compile(_source: &str, _file_name: &str) -> Result<Compiled, CompileError
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::compile;
 
+/// Limits this process's address space to `bytes` (0: no limit), for a compile worker (see
+/// `bounded.rs`): glslang's allocations past it fail and end the worker, not the machine.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+pub fn limit_memory(bytes: u64) -> Result<(), String> {
+    if bytes == 0 {
+        return Ok(());
+    }
+    let mut now = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `rlimit` we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut now) } != 0 {
+        return Err(format!(
+            "compile worker: cannot read the memory limit: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // Never above the hard limit already set (raising it needs privileges).
+    let want = libc::rlim_t::try_from(bytes).unwrap_or(libc::RLIM_INFINITY);
+    let limit = if now.rlim_max == libc::RLIM_INFINITY {
+        want
+    } else {
+        want.min(now.rlim_max)
+    };
+    let new = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: setrlimit reads one `rlimit` we own; it affects only this process.
+    if unsafe { libc::setrlimit(libc::RLIMIT_AS, &new) } != 0 {
+        return Err(format!(
+            "compile worker: cannot set the memory limit: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
+/// No address-space limits here (not Unix): the worker is bounded by the time limit alone.
+#[cfg(not(unix))]
+pub fn limit_memory(_bytes: u64) -> Result<(), String> {
+    Ok(())
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(unsafe_code)]
 mod native {

@@ -2,7 +2,8 @@
 //!
 //! - [`Language`]: which language a source is in (from its file name or its first bytes).
 //! - [`compile`]: WGSL (naga, every build), GLSL (glslang, native builds) and SPIR-V assembly
-//!   (the core's assembler) to a SPIR-V module with debug information, or positioned errors.
+//!   (the core's assembler) to a SPIR-V module with debug information, or positioned errors;
+//!   [`compile_bounded`] the same under time and memory limits (GLSL in a worker process).
 //! - [`amber`]: AmberScript tests (compute subset): parse, run on the simulator, check the
 //!   expectations, save a session as a script.
 //!
@@ -11,12 +12,17 @@
 //! so in their errors).
 
 pub mod amber;
+mod bounded;
 mod compile;
 mod glsl;
 mod language;
 mod wgsl;
 
+pub use bounded::{
+    compile_bounded, serve_compile_worker, CompileLimits, WorkerCommand,
+    DEFAULT_COMPILE_MEMORY_MIB, DEFAULT_COMPILE_SECONDS,
+};
 pub use compile::{
-    can_compile, compile, CompileError, CompileOptions, Compiled, Diagnostic, InProcess,
+    can_compile, compile, Bounded, CompileError, CompileOptions, Compiled, Diagnostic, InProcess,
 };
 pub use language::Language;

@@ -27,13 +27,23 @@ pub struct Editor {
 }
 
 impl Editor {
-    /// Compiles the text as the file it is named after.
-    pub fn compile(&self) -> Result<lanescope_front::Compiled, lanescope_front::CompileError> {
+    /// Compiles the text as the file it is named after, GLSL in the compile worker under
+    /// `limits` (in-process where there is no worker: the browser has no GLSL, tests).
+    pub fn compile(
+        &self,
+        limits: &lanescope_front::CompileLimits,
+    ) -> Result<lanescope_front::Compiled, lanescope_front::CompileError> {
         let opts = lanescope_front::CompileOptions {
             file_name: self.name.clone(),
             target_env: None,
         };
-        lanescope_front::compile(self.language, &self.text, &opts)
+        lanescope_front::compile_bounded(
+            self.language,
+            &self.text,
+            &opts,
+            limits,
+            crate::compile_worker(),
+        )
     }
 
     pub fn new(name: &str, language: Language, text: String) -> Self {

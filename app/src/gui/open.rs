@@ -65,7 +65,7 @@ impl LanescopeApp {
         };
         let mut ed = editor::Editor::new(name, l, text);
         self.left_tab = LeftTab::Source;
-        match ed.compile() {
+        match ed.compile(&st.compile_limits()) {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
                 let opened = self.open_under(name, c.bytes(), st);
@@ -134,7 +134,11 @@ impl LanescopeApp {
             capture_run: Some(run_index),
             ..amber::RunOptions::default()
         };
-        let ex = amber::execute(&script, &lanescope_front::InProcess, &opts);
+        let compiler = lanescope_front::Bounded {
+            limits: st.compile_limits(),
+            worker: crate::compile_worker(),
+        };
+        let ex = amber::execute(&script, &compiler, &opts);
         let scenario = Scenario {
             name: name.to_owned(),
             report: ex.report.to_text(),
@@ -253,7 +257,7 @@ impl LanescopeApp {
     pub fn recompile(&mut self) {
         let Some(ed) = &mut self.editor else { return };
         ed.edited_at = None;
-        match ed.compile() {
+        match ed.compile(&self.settings.compile_limits()) {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
                 let name = ed.name.clone();

@@ -291,6 +291,20 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         )
                         .labelled_by(l.id)
                         .changed();
+                    // They bound the next compile; the run on screen stays as it is.
+                    let l = ui.label("GLSL compile time (s)");
+                    ui.add(
+                        egui::DragValue::new(&mut app.settings.compile_seconds)
+                            .range(0.5..=3600.0)
+                            .speed(0.5),
+                    )
+                    .labelled_by(l.id);
+                    let l = ui.label("GLSL compile memory (MiB)");
+                    ui.add(
+                        egui::DragValue::new(&mut app.settings.compile_memory_mib)
+                            .range(64..=65536),
+                    )
+                    .labelled_by(l.id);
                 });
             if changed {
                 app.reset();

@@ -31,6 +31,10 @@ pub struct Settings {
     pub max_invocations: u32,
     /// Memory all buffers together may take, MiB.
     pub max_buffer_mib: u64,
+    /// Seconds a GLSL compile may take before it is stopped.
+    pub compile_seconds: f64,
+    /// Memory a GLSL compile's process may map, MiB.
+    pub compile_memory_mib: u64,
     /// Instructions per second of the animated run.
     pub speed: f32,
     /// Cooperative-matrix fragment layout (a built-in name).
@@ -55,6 +59,8 @@ impl Default for Settings {
             max_trace_steps: 1_000_000,
             max_invocations: 4096,
             max_buffer_mib: 256,
+            compile_seconds: lanescope_front::DEFAULT_COMPILE_SECONDS,
+            compile_memory_mib: lanescope_front::DEFAULT_COMPILE_MEMORY_MIB,
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
             detectors: true,
@@ -81,8 +87,22 @@ impl Settings {
             max_trace_steps: other.max_trace_steps,
             max_invocations: other.max_invocations,
             max_buffer_mib: other.max_buffer_mib,
+            compile_seconds: other.compile_seconds,
+            compile_memory_mib: other.compile_memory_mib,
             speed: other.speed,
             ..self
+        }
+    }
+
+    /// How long and how big a GLSL compile may get (a nonsense persisted value: the default).
+    pub fn compile_limits(&self) -> lanescope_front::CompileLimits {
+        let seconds = self.compile_seconds;
+        lanescope_front::CompileLimits {
+            time: std::time::Duration::try_from_secs_f64(seconds)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .unwrap_or_else(|| lanescope_front::CompileLimits::default().time),
+            memory: self.compile_memory_mib.max(16).saturating_mul(1 << 20),
         }
     }
 

@@ -1,0 +1,207 @@
+//! GLSL compiles run in a worker process (`lanescope compile-worker`) under a time and a memory
+//! limit: a source that would keep glslang busy for hours ends in an error naming the limit.
+
+use lanescope_front::{
+    compile, compile_bounded, CompileLimits, CompileOptions, Language, WorkerCommand,
+};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn worker() -> WorkerCommand {
+    WorkerCommand {
+        program: env!("CARGO_BIN_EXE_lanescope").into(),
+        args: vec!["compile-worker".into()],
+    }
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("lanescope-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// Forty nested macros, each twice the one before: `M40` is 2^40 tokens for the preprocessor.
+fn macro_bomb() -> String {
+    let mut s = String::from("#version 450\nlayout(local_size_x = 1) in;\n#define M0 1\n");
+    for k in 1..=40 {
+        s.push_str(&format!("#define M{k} M{j}+1 M{j}+1\n", j = k - 1));
+    }
+    s.push_str("layout(set = 0, binding = 0) buffer B { int x; };\nvoid main() { x = M40; }\n");
+    s
+}
+
+const NORMAL: &str = include_str!("../../core/tests/data/alias_binding.comp");
+
+#[test]
+fn a_macro_bomb_on_the_command_line_stops_at_the_compile_time_limit() {
+    let path = tmp("bomb.comp");
+    std::fs::write(&path, macro_bomb()).unwrap();
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_lanescope"))
+        .args(["run", &path.display().to_string(), "--compile-timeout", "2"])
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("GLSL compile stopped after 2 s: the compile time limit"),
+        "{err}"
+    );
+    assert!(err.contains("--compile-timeout"), "{err}");
+    // The limit plus the margin a loaded machine needs to start and kill a process.
+    assert!(took < Duration::from_secs(12), "took {took:?}");
+}
+
+#[test]
+fn a_macro_bomb_in_an_amber_script_stops_at_the_compile_time_limit() {
+    let path = tmp("bomb.amber");
+    let script = format!(
+        "#!amber\nSHADER compute bomb GLSL\n{}END\nBUFFER b DATA_TYPE int32 SIZE 1 FILL 0\n\
+         PIPELINE compute p\n  ATTACH bomb\n  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\n\
+         END\nRUN p 1 1 1\n",
+        macro_bomb()
+    );
+    std::fs::write(&path, script).unwrap();
+    let start = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_lanescope"))
+        .args(["run", &path.display().to_string(), "--compile-timeout", "2"])
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(all.contains("the compile time limit"), "{all}");
+    assert!(took < Duration::from_secs(12), "took {took:?}");
+}
+
+#[test]
+fn the_worker_runs_under_the_compile_memory_limit() {
+    // Too little for glslang to work in: the worker's allocations fail, and the error says which
+    // limit (the bomb's memory grows too slowly to reach a larger limit in a test's time).
+    let limits = CompileLimits {
+        time: Duration::from_secs(60),
+        memory: 32 << 20,
+    };
+    let e = compile_bounded(
+        Language::Glsl,
+        &macro_bomb(),
+        &CompileOptions::default(),
+        &limits,
+        Some(&worker()),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("32 MiB") && e.contains("compile memory limit"),
+        "{e}"
+    );
+    // The default leaves room for a real shader.
+    compile_bounded(
+        Language::Glsl,
+        NORMAL,
+        &CompileOptions::default(),
+        &CompileLimits::default(),
+        Some(&worker()),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_normal_glsl_file_compiles_to_the_same_module_through_the_worker() {
+    let opts = CompileOptions {
+        file_name: "alias_binding.comp".into(),
+        target_env: None,
+    };
+    let direct = compile(Language::Glsl, NORMAL, &opts).unwrap();
+    let bounded = compile_bounded(
+        Language::Glsl,
+        NORMAL,
+        &opts,
+        &CompileLimits::default(),
+        Some(&worker()),
+    )
+    .unwrap();
+    assert!(!direct.words.is_empty());
+    assert_eq!(bounded.words, direct.words);
+    assert_eq!(bounded.warnings, direct.warnings);
+    // Errors come back positioned, as in-process.
+    let bad = NORMAL.replace("float(i)", "float(nope)");
+    let direct = compile(Language::Glsl, &bad, &opts).unwrap_err();
+    let bounded = compile_bounded(
+        Language::Glsl,
+        &bad,
+        &opts,
+        &CompileLimits::default(),
+        Some(&worker()),
+    )
+    .unwrap_err();
+    assert_eq!(bounded, direct);
+    assert!(bounded.diagnostics[0].line > 0, "{bounded:?}");
+}
+
+#[test]
+fn a_normal_glsl_file_runs_through_the_command_line() {
+    let path = tmp("alias_binding.comp");
+    let buffer = tmp("alias_binding.buf");
+    std::fs::write(&path, NORMAL).unwrap();
+    std::fs::write(&buffer, [0u8; 32]).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_lanescope"))
+        .args([
+            "run",
+            &path.display().to_string(),
+            "--compile-timeout",
+            "30",
+        ])
+        .args(["--buffer", &format!("0:0={}", buffer.display())])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_wgsl_chain_that_overflows_naga_stack_is_an_error_not_a_crash() {
+    let src = format!(
+        "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+         @compute @workgroup_size(1) fn main() {{ o[0] = {}; }}\n",
+        vec!["1u"; 200_000].join("+")
+    );
+    let limits = CompileLimits {
+        time: Duration::from_secs(30),
+        ..CompileLimits::default()
+    };
+    let e = compile_bounded(
+        Language::Wgsl,
+        &src,
+        &CompileOptions::default(),
+        &limits,
+        Some(&worker()),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("WGSL"), "{e}");
+}
+
+#[test]
+fn wgsl_compiles_to_the_same_module_through_the_worker() {
+    let src = include_str!("../../assets/templates/divergent_loop.wgsl");
+    let opts = CompileOptions {
+        file_name: "divergent_loop.wgsl".into(),
+        target_env: None,
+    };
+    let direct = compile(Language::Wgsl, src, &opts).unwrap();
+    let bounded = compile_bounded(
+        Language::Wgsl,
+        src,
+        &opts,
+        &CompileLimits::default(),
+        Some(&worker()),
+    )
+    .unwrap();
+    assert_eq!(bounded.words, direct.words);
+}
