@@ -562,14 +562,14 @@ pub enum Truth {
 
 /// One mutant's outcome.
 #[derive(Clone, Debug)]
-pub struct Outcome1 {
+pub struct MutantResult {
     pub op: Op,
     pub truth: Truth,
     /// Detector codes under each schedule (in `schedules()` order).
     pub found: Vec<BTreeSet<String>>,
 }
 
-impl Outcome1 {
+impl MutantResult {
     pub fn found_under_all(&self) -> bool {
         self.found.iter().all(|f| !f.is_empty())
     }
@@ -607,9 +607,12 @@ fn filled(text: &str, spec: &BTreeMap<u32, u64>) -> Result<[Vec<u32>; 2], String
     }
 }
 
+/// Mutants that did not assemble, load or finish, with the reason.
+pub type Skipped = Vec<(Op, String)>;
+
 /// Runs every mutant of `case`. Mutants that do not assemble, load or finish are left out
 /// (with the reason in the second list).
-pub fn mutate(case: &Case) -> Result<(Vec<Outcome1>, Vec<(Op, String)>), String> {
+pub fn mutate(case: &Case) -> Result<(Vec<MutantResult>, Skipped), String> {
     let scheds = schedules();
     let module = Module::new(&case.spv);
     let base: Vec<RunResult> = scheds
@@ -620,7 +623,7 @@ pub fn mutate(case: &Case) -> Result<(Vec<Outcome1>, Vec<(Op, String)>), String>
     let mut skipped = Vec::new();
     for op in module.ops() {
         let text = module.apply(op);
-        let judged = (|| -> Result<Outcome1, String> {
+        let judged = (|| -> Result<MutantResult, String> {
             let words = asm(&text)?;
             let fills = filled(&text, &case.spec)?;
             let mut truth = if op.harmless() {
@@ -645,7 +648,7 @@ pub fn mutate(case: &Case) -> Result<(Vec<Outcome1>, Vec<(Op, String)>), String>
                 first.get_or_insert(a);
                 found.push(run_words(case, &words, *s, true)?.findings);
             }
-            Ok(Outcome1 { op, truth, found })
+            Ok(MutantResult { op, truth, found })
         })();
         match judged {
             Ok(o) => out.push(o),
