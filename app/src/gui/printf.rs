@@ -69,7 +69,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         return;
     }
     // The lane filter lives in egui's memory: it is a view setting, not the session's.
-    let id = egui::Id::new("printf-lane");
+    let id = ui.scope_id().with("printf-lane");
     let mut filter: String = ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
     ui.horizontal(|ui| {
         ui.label("Lane");
