@@ -42,7 +42,7 @@ fi
 
 echo "== fuzz smoke run (hostile input; the regression inputs above run as ordinary tests)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    for target in load run settings differential amber spvasm wgsl permalink; do
+    for target in load run settings differential; do
         bash scripts/fuzz.sh "$target" "${LANESCOPE_FUZZ_SECONDS:-20}"
     done
 else
