@@ -188,13 +188,7 @@ impl crate::amber::Compile for InProcess {
         target_env: Option<&str>,
         name: &str,
     ) -> Result<Vec<u32>, crate::amber::CompileError> {
-        script_shader(
-            format,
-            source,
-            target_env,
-            name,
-            |language, source, opts| compile(language, source, opts),
-        )
+        script_shader(format, source, target_env, name, compile)
     }
 }
 
