@@ -80,6 +80,7 @@ fn the_detectors_find_every_observable_mutant_and_stay_silent_on_harmless_ones()
         // A barrier without memory semantics, or without Acquire/Release, orders nothing: the
         // detectors must treat it as deleted (reported exactly when deleting it is), unless a
         // memory barrier right before it orders the memory.
+        let module = mutation::Module::new(&c.spv);
         for o in &outcomes {
             if let Op::Weaken(k) | Op::Unacquire(k) = o.op {
                 let dropped = outcomes
@@ -87,7 +88,6 @@ fn the_detectors_find_every_observable_mutant_and_stay_silent_on_harmless_ones()
                     .find(|d| d.op == Op::DropBarrier(k))
                     .unwrap();
                 weakened += 1;
-                let module = mutation::Module::new(&c.spv);
                 let expected = !module.fenced(k) && dropped.found_under_any();
                 if o.found_under_all() != expected || o.found_under_any() != expected {
                     misses.push(format!(

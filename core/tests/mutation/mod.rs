@@ -83,6 +83,11 @@ pub struct Module {
     workgroup_ptrs: BTreeSet<String>,
     /// The 32-bit unsigned integer type's id.
     uint: Option<String>,
+    /// Line numbers of the OpControlBarriers, the OpStores to Workgroup memory and the access
+    /// chains into it (found once: every mutant indexes them).
+    barriers: Vec<usize>,
+    stores: Vec<usize>,
+    chains: Vec<usize>,
 }
 
 fn tokens(line: &str) -> Vec<&str> {
@@ -130,11 +135,18 @@ impl Module {
                 _ => {}
             }
         }
-        Module {
+        let mut m = Module {
             lines,
             workgroup_ptrs,
             uint,
-        }
+            barriers: Vec::new(),
+            stores: Vec::new(),
+            chains: Vec::new(),
+        };
+        m.barriers = m.find_barriers();
+        m.stores = m.find_workgroup_stores();
+        m.chains = m.find_workgroup_chains();
+        m
     }
 
     /// Line numbers of the lines `pick` selects.
@@ -147,22 +159,22 @@ impl Module {
             .collect()
     }
 
-    fn barriers(&self) -> Vec<usize> {
+    fn find_barriers(&self) -> Vec<usize> {
         self.find(|_, op, _| op == "OpControlBarrier")
     }
 
     /// Whether an OpMemoryBarrier comes right before the k-th OpControlBarrier (then it orders
     /// memory whatever the control barrier's own semantics).
     pub fn fenced(&self, k: usize) -> bool {
-        let at = self.barriers()[k];
+        let at = self.barriers[k];
         at > 0 && parse(&self.lines[at - 1]).1 == "OpMemoryBarrier"
     }
 
-    fn workgroup_stores(&self) -> Vec<usize> {
+    fn find_workgroup_stores(&self) -> Vec<usize> {
         self.find(|_, op, a| op == "OpStore" && a.first().is_some_and(|p| self.is_wg(p)))
     }
 
-    fn workgroup_chains(&self) -> Vec<usize> {
+    fn find_workgroup_chains(&self) -> Vec<usize> {
         self.find(|_, op, a| {
             matches!(op, "OpAccessChain" | "OpInBoundsAccessChain")
                 && a.len() >= 3
@@ -177,7 +189,7 @@ impl Module {
     /// Every edit the operators can make of this module.
     pub fn ops(&self) -> Vec<Op> {
         let mut v = Vec::new();
-        for k in 0..self.barriers().len() {
+        for k in 0..self.barriers.len() {
             v.push(Op::DropBarrier(k));
             if self.hoist_target(k).is_some() {
                 v.push(Op::HoistBarrier(k));
@@ -190,11 +202,11 @@ impl Module {
                 v.push(Op::FenceBefore(k));
             }
         }
-        for k in 0..self.workgroup_stores().len() {
+        for k in 0..self.stores.len() {
             v.push(Op::DropStore(k));
         }
         if self.uint.is_some() {
-            for k in 0..self.workgroup_chains().len() {
+            for k in 0..self.chains.len() {
                 v.push(Op::AliasIndex(k));
             }
         }
@@ -204,7 +216,7 @@ impl Module {
     /// Where the k-th barrier would move to: the nearest store to Workgroup memory above it
     /// in its block.
     fn hoist_target(&self, k: usize) -> Option<usize> {
-        let at = self.barriers()[k];
+        let at = self.barriers[k];
         for i in (0..at).rev() {
             let (_, op, a) = parse(&self.lines[i]);
             match op {
@@ -404,31 +416,31 @@ impl Module {
         };
         match op {
             Op::DropBarrier(k) => {
-                lines.remove(self.barriers()[k]);
+                lines.remove(self.barriers[k]);
             }
             Op::HoistBarrier(k) => {
-                let from = self.barriers()[k];
+                let from = self.barriers[k];
                 let to = self.hoist_target(k).expect("hoist target");
                 let b = lines.remove(from);
                 lines.insert(to, b);
             }
             Op::DropStore(k) => {
-                lines.remove(self.workgroup_stores()[k]);
+                lines.remove(self.stores[k]);
             }
             Op::AliasIndex(k) => {
-                let at = self.workgroup_chains()[k];
+                let at = self.chains[k];
                 let mut t: Vec<String> = tokens(&lines[at]).iter().map(|s| s.to_string()).collect();
                 *t.last_mut().unwrap() = "%mut_zero".into();
                 lines[at] = t.join(" ");
                 add_constant(&mut lines, "mut_zero", 0);
             }
             Op::DupBarrier(k) => {
-                let at = self.barriers()[k];
+                let at = self.barriers[k];
                 let b = lines[at].clone();
                 lines.insert(at, b);
             }
             Op::Weaken(k) | Op::Unacquire(k) => {
-                let at = self.barriers()[k];
+                let at = self.barriers[k];
                 let (_, _, a) = parse(&lines[at]);
                 lines[at] = format!("OpControlBarrier {} {} %mut_sem", a[0], a[1]);
                 let sem = if matches!(op, Op::Weaken(_)) {
@@ -439,13 +451,13 @@ impl Module {
                 add_constant(&mut lines, "mut_sem", sem);
             }
             Op::Strengthen(k) => {
-                let at = self.barriers()[k];
+                let at = self.barriers[k];
                 let (_, _, a) = parse(&lines[at]);
                 lines[at] = format!("OpControlBarrier {} {} %mut_sem", a[0], a[1]);
                 add_constant(&mut lines, "mut_sem", STRONG_SEMANTICS);
             }
             Op::FenceBefore(k) => {
-                let at = self.barriers()[k];
+                let at = self.barriers[k];
                 lines.insert(at, "OpMemoryBarrier %mut_scope %mut_fence".into());
                 add_constant(&mut lines, "mut_scope", 2);
                 add_constant(&mut lines, "mut_fence", 0x8 | 0x100);
