@@ -223,6 +223,18 @@ impl Simulator {
         for &(target, lanes) in &groups {
             let tb = &prog.blocks[target as usize];
             if tb.phis.is_empty() {
+                if self.uninit.as_ref().is_some_and(|u| u.steering()) {
+                    super::uninit::uninit_merge_arrival(
+                        self.uninit.as_deref_mut(),
+                        &mut self.diags,
+                        &mut self.mem,
+                        &mut self.sgs[g],
+                        (g, s),
+                        target,
+                        lanes,
+                        prog,
+                    );
+                }
                 continue;
             }
             let sg = &mut self.sgs[g];
@@ -275,6 +287,18 @@ impl Simulator {
             }
             for (dst, width, p) in uninit {
                 crate::exec::poison::set(&mut sg.uninit, dst, width, lanes, p);
+            }
+            if self.uninit.as_ref().is_some_and(|u| u.steering()) {
+                super::uninit::uninit_merge_arrival(
+                    self.uninit.as_deref_mut(),
+                    &mut self.diags,
+                    &mut self.mem,
+                    sg,
+                    (g, s),
+                    target,
+                    lanes,
+                    prog,
+                );
             }
         }
         let sg = &mut self.sgs[g];

@@ -18,6 +18,7 @@ $g -DATOMIC histogram.comp -o histogram_fixed.spv
 $g -DFIXED early_return_barrier.comp -o early_return_barrier_fixed.spv
 $g -DFIXED uninit_shared.comp -o uninit_shared_fixed.spv
 $g -DFIXED uninit_branch.comp -o uninit_branch_fixed.spv
+$g -DUSE bitonic_step.comp -o bitonic_step_use.spv
 # Parallel workgroups: an out-of-bounds variant, and workgroups reading each other's words.
 $g -DOOB par_tile.comp -o par_tile_oob.spv
 $g -DNEIGHBOUR par_shared.comp -o par_neighbour.spv
