@@ -205,3 +205,74 @@ fn wgsl_compiles_to_the_same_module_through_the_worker() {
     .unwrap();
     assert_eq!(bounded.words, direct.words);
 }
+
+/// The editor compiles off the UI thread: a macro bomb pasted into the source keeps the window
+/// answering (every frame returns at once) until the compile stops at its time limit, and
+/// text edited while a compile runs cancels it and compiles the new text.
+#[test]
+fn a_macro_bomb_typed_in_the_editor_never_freezes_the_window() {
+    use lanescope::gui::LanescopeApp;
+    lanescope::set_compile_worker(worker());
+    let mut app = LanescopeApp::new(Default::default());
+    app.settings.compile_seconds = 3.0;
+    app.open("tile.comp", NORMAL.as_bytes().to_vec());
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    let type_text = |h: &mut egui_kittest::Harness<'_, LanescopeApp>, text: String| {
+        let ed = h.state_mut().editor.as_mut().unwrap();
+        ed.text = text;
+        ed.edited_at = Some(0.0);
+    };
+    // Frames until the edit's compile has started (the debounce), then until it answers.
+    let run_until = |h: &mut egui_kittest::Harness<'_, LanescopeApp>,
+                     done: &dyn Fn(&LanescopeApp) -> bool| {
+        let start = Instant::now();
+        let mut slowest = Duration::ZERO;
+        while !done(h.state()) {
+            assert!(start.elapsed() < Duration::from_secs(60), "no answer");
+            let t = Instant::now();
+            h.run_steps(1);
+            slowest = slowest.max(t.elapsed());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        slowest
+    };
+    let started = |a: &LanescopeApp| a.compiling.is_some();
+    let answered = |a: &LanescopeApp| {
+        a.compiling.is_none() && a.editor.as_ref().is_some_and(|e| e.edited_at.is_none())
+    };
+
+    type_text(&mut h, macro_bomb());
+    run_until(&mut h, &started);
+    let t = Instant::now();
+    let slowest = run_until(&mut h, &answered);
+    // The window answered all along: no frame took a sizeable part of the compile's 3 s.
+    assert!(
+        slowest < Duration::from_millis(1000),
+        "a frame took {slowest:?}"
+    );
+    assert!(t.elapsed() >= Duration::from_secs(2), "{:?}", t.elapsed());
+    let err = h.state().error.clone().unwrap_or_default();
+    assert!(err.contains("compile time limit"), "{err}");
+    assert!(h.state().editor.as_ref().unwrap().stale);
+
+    // A bomb again, then the good text while it compiles: the bomb's compile is cancelled
+    // and the good text runs well before the bomb's limit.
+    type_text(&mut h, macro_bomb());
+    run_until(&mut h, &started);
+    let t = Instant::now();
+    type_text(&mut h, NORMAL.to_string());
+    run_until(&mut h, &answered);
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let ed = h.state().editor.as_ref().unwrap();
+    assert!(!ed.stale && ed.diagnostics.iter().all(|d| !d.error));
+    assert!(
+        h.state().status.starts_with("recompiled"),
+        "{}",
+        h.state().status
+    );
+}

@@ -89,6 +89,20 @@ pub fn compile_bounded(
     limits: &CompileLimits,
     worker: Option<&WorkerCommand>,
 ) -> Result<Compiled, CompileError> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    compile_bounded_cancellable(language, source, opts, limits, worker, &never)
+}
+
+/// Like [`compile_bounded`], and a worker is stopped as soon as `cancel` is set (the app
+/// abandons a compile of text that has changed since): the answer is then an error saying so.
+pub fn compile_bounded_cancellable(
+    language: Language,
+    source: &str,
+    opts: &CompileOptions,
+    limits: &CompileLimits,
+    worker: Option<&WorkerCommand>,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Result<Compiled, CompileError> {
     match worker {
         Some(w) if needs_worker(language) => {
             let request = Request {
@@ -97,7 +111,7 @@ pub fn compile_bounded(
                 memory: limits.memory,
                 source: source.to_owned(),
             };
-            run_worker(w, &request, limits)
+            run_worker(w, &request, limits, cancel)
         }
         _ => compile(language, source, opts),
     }
@@ -163,6 +177,7 @@ fn run_worker(
     worker: &WorkerCommand,
     request: &Request,
     limits: &CompileLimits,
+    cancel: &std::sync::atomic::AtomicBool,
 ) -> Result<Compiled, CompileError> {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
@@ -209,7 +224,24 @@ fn run_worker(
             String::from_utf8_lossy(&kept).into_owned()
         })
     });
-    let reply = rx.recv_timeout(limits.time);
+    // Waited for in short slices, so a cancelled compile stops at once.
+    let reply = loop {
+        let left = limits.time.saturating_sub(started.elapsed());
+        match rx.recv_timeout(left.min(Duration::from_millis(25))) {
+            Ok(r) => break Ok(r),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                if !left.is_zero() && !cancel.load(std::sync::atomic::Ordering::Relaxed) => {}
+            Err(e) => break Err(e),
+        }
+    };
+    if reply.is_err() && cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = writer.join();
+        return Err(CompileError::message(format!(
+            "{lang} compile cancelled: the text changed"
+        )));
+    }
     // Closing its output is not exiting: the worker gets what is left of the time to do so.
     let status = match &reply {
         Ok(_) => loop {

@@ -19,8 +19,8 @@ mod language;
 mod wgsl;
 
 pub use bounded::{
-    compile_bounded, serve_compile_worker, CompileLimits, WorkerCommand,
-    DEFAULT_COMPILE_MEMORY_MIB, DEFAULT_COMPILE_SECONDS,
+    compile_bounded, compile_bounded_cancellable, serve_compile_worker, CompileLimits,
+    WorkerCommand, DEFAULT_COMPILE_MEMORY_MIB, DEFAULT_COMPILE_SECONDS,
 };
 pub use compile::{
     can_compile, compile, Bounded, CompileError, CompileOptions, Compiled, Diagnostic, InProcess,

@@ -46,6 +46,37 @@ impl Editor {
         )
     }
 
+    /// Starts compiling the text on a thread of its own and returns at once: the frame loop
+    /// polls the job, so a compile that runs to its time limit never freezes the window.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn compile_in_background(&self, limits: &lanescope_front::CompileLimits) -> CompileJob {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (language, text, limits) = (self.language, self.text.clone(), *limits);
+        let opts = lanescope_front::CompileOptions {
+            file_name: self.name.clone(),
+            target_env: None,
+        };
+        let stop = std::sync::Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            let r = lanescope_front::compile_bounded_cancellable(
+                language,
+                &text,
+                &opts,
+                &limits,
+                crate::compile_worker(),
+                &stop,
+            );
+            let _ = tx.send(r);
+        });
+        CompileJob {
+            text: self.text.clone(),
+            started: std::time::Instant::now(),
+            rx,
+            cancel,
+        }
+    }
+
     pub fn new(name: &str, language: Language, text: String) -> Self {
         Self {
             name: name.to_owned(),
@@ -55,6 +86,41 @@ impl Editor {
             stale: false,
             edited_at: None,
         }
+    }
+}
+
+/// A compile of the editor's text running on its own thread. Dropping it cancels the compile
+/// (its worker process is stopped).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct CompileJob {
+    /// The text being compiled: a result for text that has changed since is dropped.
+    pub text: String,
+    pub started: std::time::Instant,
+    rx: std::sync::mpsc::Receiver<Result<lanescope_front::Compiled, lanescope_front::CompileError>>,
+    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl CompileJob {
+    /// The answer once the compile is done (a thread that died answers with an error).
+    pub fn poll(&self) -> Option<Result<lanescope_front::Compiled, lanescope_front::CompileError>> {
+        match self.rx.try_recv() {
+            Ok(r) => Some(r),
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Some(Err(lanescope_front::CompileError::message(
+                    "the compile stopped without an answer".to_string(),
+                )))
+            }
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Drop for CompileJob {
+    fn drop(&mut self) {
+        self.cancel
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -134,6 +200,15 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .on_hover_text("the current text does not compile; fix the error to run it");
             } else if e.edited_at.is_some() {
                 ui.label(egui::RichText::new("compiling…").weak());
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            if let Some(job) = &app.compiling {
+                let secs = job.started.elapsed().as_secs_f64();
+                ui.label(egui::RichText::new(format!("compiling… {secs:.1} s")).weak())
+                    .on_hover_text(
+                        "the compiler runs in a process of its own under the compile limits \
+                         (Limits menu); editing the text again cancels it",
+                    );
             }
             let errors = e.diagnostics.iter().filter(|d| d.error).count();
             let warnings = e.diagnostics.len() - errors;

@@ -128,6 +128,9 @@ pub struct LanescopeApp {
     saving: Option<export::Saving>,
     /// The person's source, when the module on screen was compiled from it here.
     pub editor: Option<editor::Editor>,
+    /// The editor's text compiling off the UI thread (native builds with a compile worker).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub compiling: Option<editor::CompileJob>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
     /// Fit the graph to its area in the next frame (the Fit button).
@@ -252,6 +255,8 @@ impl LanescopeApp {
             shot_pending: false,
             saving: None,
             editor: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            compiling: None,
             inputs: Default::default(),
             script_dir: None,
             cfg_followed: None,
@@ -989,6 +994,10 @@ impl LanescopeApp {
             ctx.request_repaint();
         }
         self.poll_inputs(&ctx);
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.poll_compile() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if let Some(t) = self.editor.as_ref().and_then(|e| e.edited_at) {
             let now = ctx.input(|i| i.time);
             if now - t >= editor::DEBOUNCE_SECONDS {

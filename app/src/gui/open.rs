@@ -65,6 +65,11 @@ impl LanescopeApp {
         };
         let mut ed = editor::Editor::new(name, l, text);
         self.left_tab = LeftTab::Source;
+        // A compile of the text this replaces is of no use any more.
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.compiling = None;
+        }
         match ed.compile(&st.compile_limits()) {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
@@ -253,11 +258,44 @@ impl LanescopeApp {
     }
 
     /// Compiles the edited source again; when it compiles, the run restarts under the same
-    /// settings and goes back to the step it was at (or as far as it gets).
+    /// settings and goes back to the step it was at (or as far as it gets). Natively, with a
+    /// compile worker, the compile runs off the UI thread ([`Self::poll_compile`] finishes it);
+    /// a compile still running for older text is cancelled.
     pub fn recompile(&mut self) {
         let Some(ed) = &mut self.editor else { return };
         ed.edited_at = None;
-        match ed.compile(&self.settings.compile_limits()) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if crate::compile_worker().is_some() {
+            self.compiling = Some(ed.compile_in_background(&self.settings.compile_limits()));
+            return;
+        }
+        let result = ed.compile(&self.settings.compile_limits());
+        self.finish_recompile(result);
+    }
+
+    /// A background compile's answer, once there is one; true while one is still running.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn poll_compile(&mut self) -> bool {
+        let Some(job) = &self.compiling else {
+            return false;
+        };
+        let Some(result) = job.poll() else {
+            return true;
+        };
+        let job = self.compiling.take();
+        // An answer for text that has changed since is no answer: the edit recompiles.
+        if self.editor.as_ref().map(|e| &e.text) == job.as_ref().map(|j| &j.text) {
+            self.finish_recompile(result);
+        }
+        false
+    }
+
+    fn finish_recompile(
+        &mut self,
+        result: Result<lanescope_front::Compiled, lanescope_front::CompileError>,
+    ) {
+        let Some(ed) = &mut self.editor else { return };
+        match result {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
                 let name = ed.name.clone();

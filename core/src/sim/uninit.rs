@@ -524,7 +524,6 @@ impl Simulator {
                 p
             }
         };
-        let s = self.cfg.subgroup_size as usize;
         let bytes: usize = pure.as_ref().map_or(0, |p| {
             p.vars.iter().map(|v| v.1 as usize).sum::<usize>() * lanes.count_ones() as usize
         });
