@@ -40,9 +40,9 @@ if [ "${LANESCOPE_SKIP_NATIVE:-0}" != 1 ]; then
     bash tests/native/dialogs.sh
 fi
 
-echo "== fuzz smoke run (hostile input; the regression inputs above run as ordinary tests)"
+echo "== fuzz smoke run: modules and the front ends without glslang (permalink: scripts/fuzz.sh permalink, it builds the whole app)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    for target in load run settings differential; do
+    for target in load run settings differential amber spvasm wgsl; do
         bash scripts/fuzz.sh "$target" "${LANESCOPE_FUZZ_SECONDS:-20}"
     done
 else

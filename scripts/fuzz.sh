@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Fuzz the loader and the engine (needs the nightly toolchain and cargo-fuzz, which this installs).
-# Usage: scripts/fuzz.sh TARGET [SECONDS]     TARGET: load | run | settings | differential
-# Seeds come from every .spv in the project; crashes land in fuzz/artifacts/TARGET/.
+# Fuzz the loader, the engine and the front ends (needs the nightly toolchain and cargo-fuzz,
+# which this installs).
+# Usage: scripts/fuzz.sh TARGET [SECONDS]
+#   TARGET: load | run | settings | differential (modules), amber | spvasm | wgsl (sources),
+#           permalink (the app's links)
+# Seeds come from the project's modules, scripts and sources; crashes land in
+# fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh load|run|settings|differential [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh load|run|settings|differential|amber|spvasm|wgsl|permalink [SECONDS]}
 seconds=${2:-60}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 mkdir -p "fuzz/corpus/$target"
@@ -19,8 +23,24 @@ if [ "$target" = settings ]; then
             [ -e "$out" ] || { printf "$h" | head -c 32; head -c 32 /dev/zero; } | head -c 32 | cat - "$f" >"$out"
         done
     done
+elif [ "$target" = amber ]; then
+    cp -n front/tests/amber/*.amber "fuzz/corpus/amber/" 2>/dev/null || true
+elif [ "$target" = spvasm ]; then
+    # Its first byte picks the assembler's options.
+    for f in $(find core/tests assets -name '*.spvasm'); do
+        out="fuzz/corpus/spvasm/$(basename "$f")"
+        [ -e "$out" ] || { printf '\x02'; cat "$f"; } >"$out"
+    done
+elif [ "$target" = wgsl ]; then
+    cp -n assets/templates/*.wgsl "fuzz/corpus/wgsl/" 2>/dev/null || true
+elif [ "$target" = permalink ]; then
+    printf '#example=loop_divergent&sg=16&wg=2,1,1&switch=per-case&order=2&step=120&lane=0:3&view=timeline' \
+        >fuzz/corpus/permalink/example
+    printf '#module=a%%20b.spv:AwA&layout=portable&lesson=2' >fuzz/corpus/permalink/module
 elif [ "$target" != differential ]; then
     cp -n "${seeds[@]}" "fuzz/corpus/$target/" 2>/dev/null || true
 fi
 cd fuzz
-cargo +nightly fuzz run -O "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+features=()
+[ "$target" = permalink ] && features=(--features app)
+cargo +nightly fuzz run -O "${features[@]}" "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1

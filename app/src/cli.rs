@@ -85,11 +85,12 @@ fn parse_target_env(s: &str) -> Result<lanescope_core::spvtext::TargetEnv, Strin
 /// `lanescope run`: every setting of a headless run.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// The shader: a module (`.spv`), SPIR-V assembly (`.spvasm`), WGSL (`.wgsl`), GLSL (`.comp`/`.glsl`, native builds), or an AmberScript test
+    /// The shader: a module (`.spv`), SPIR-V assembly (`.spvasm`), WGSL (`.wgsl`), GLSL (`.comp`/`.glsl`, native builds), HLSL (`.hlsl`, native builds), or an AmberScript test
     /// (`.amber`: runs its pipelines and checks its expectations; exit 0 pass, 1 fail or error,
     /// 77 skipped).
     pub shader: String,
-    /// Entry point name (needed when the module has several compute entry points).
+    /// Entry point name (needed when the module has several compute entry points; for HLSL the
+    /// function compiled as the entry point, default `main`).
     #[arg(long)]
     pub entry: Option<String>,
     /// Workgroups to dispatch, `X[,Y[,Z]]`.
@@ -183,6 +184,19 @@ pub struct RunArgs {
     /// summary's `printf` too).
     #[arg(long, value_name = "FILE")]
     pub printf: Option<String>,
+    /// A preprocessor macro for GLSL and HLSL sources: `NAME` (defined as 1) or `NAME=VALUE`
+    /// (repeatable, in order).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    pub defines: Vec<(String, Option<String>)>,
+    /// A folder `#include` searches (after the including file's own folder for `"..."`;
+    /// repeatable, in order).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// The target environment GLSL and HLSL compile for (`vulkan1.0` to `vulkan1.4`,
+    /// `vulkan1.1spv1.4`, `spv1.0` to `spv1.6`; default Vulkan 1.3, SPIR-V 1.6), also the
+    /// assembler's for `.spvasm`. HLSL's entry point is `--entry` (default `main`).
+    #[arg(long = "target-env", value_name = "ENV", value_parser = parse_target_env)]
+    pub target_env: Option<lanescope_core::spvtext::TargetEnv>,
     /// Stop a GLSL compile after this many seconds (glslang runs in a child process).
     #[arg(long = "compile-timeout", value_name = "SECONDS", value_parser = parse_seconds, default_value_t = lanescope_front::DEFAULT_COMPILE_SECONDS)]
     pub compile_timeout: f64,
@@ -519,10 +533,30 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
     match language {
         Language::SpirvBinary => run_bytes(a, &bytes),
         Language::Amber => run_amber(a, &bytes),
-        Language::SpirvAsm | Language::Wgsl | Language::Glsl => {
-            let module = compile_source(&a.shader, &bytes, language, &compile_limits(a))?;
+        Language::SpirvAsm | Language::Wgsl | Language::Glsl | Language::Hlsl => {
+            let module = compile_source(a, &bytes, language)?;
             run_bytes(a, &module)
         }
+    }
+}
+
+/// The compile limits `--compile-timeout` and `--compile-memory` set.
+fn parse_define(s: &str) -> Result<(String, Option<String>), String> {
+    let (name, value) = match s.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (s, None),
+    };
+    let ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok((name.to_string(), value))
+    } else {
+        Err(format!(
+            "`{name}` is not a macro name (letters, digits and `_`, not starting with a digit)"
+        ))
     }
 }
 
@@ -536,20 +570,33 @@ fn compile_limits(a: &RunArgs) -> lanescope_front::CompileLimits {
 
 /// Compiles a source file (GLSL in the compile worker, under the limits); errors as
 /// `file:line:col: message` with the line.
-fn compile_source(
-    path: &str,
-    bytes: &[u8],
-    language: Language,
-    limits: &lanescope_front::CompileLimits,
-) -> Result<Vec<u8>, CliError> {
+fn compile_source(a: &RunArgs, bytes: &[u8], language: Language) -> Result<Vec<u8>, CliError> {
+    let path = a.shader.as_str();
+    let limits = &compile_limits(a);
     let text = std::str::from_utf8(bytes)
         .map_err(|e| CliError::Failed(format!("{path}: not UTF-8 text: {e}")))?;
     let file_name = std::path::Path::new(path)
         .file_name()
         .map_or_else(|| path.to_string(), |f| f.to_string_lossy().into_owned());
+    let source_dir = std::path::Path::new(path)
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                d
+            }
+        })
+        .map(std::path::Path::to_path_buf);
     let opts = lanescope_front::CompileOptions {
         file_name,
-        target_env: None,
+        target_env: a.target_env,
+        defines: a.defines.clone(),
+        include_dirs: a.include_dirs.clone(),
+        source_dir,
+        entry: (language == Language::Hlsl)
+            .then(|| a.entry.clone())
+            .flatten(),
     };
     match lanescope_front::compile_bounded(language, text, &opts, limits, crate::compile_worker()) {
         Ok(c) => {

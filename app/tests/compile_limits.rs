@@ -117,6 +117,7 @@ fn a_normal_glsl_file_compiles_to_the_same_module_through_the_worker() {
     let opts = CompileOptions {
         file_name: "alias_binding.comp".into(),
         target_env: None,
+        ..Default::default()
     };
     let direct = compile(Language::Glsl, NORMAL, &opts).unwrap();
     let bounded = compile_bounded(
@@ -192,7 +193,7 @@ fn wgsl_compiles_to_the_same_module_through_the_worker() {
     let src = include_str!("../../assets/templates/divergent_loop.wgsl");
     let opts = CompileOptions {
         file_name: "divergent_loop.wgsl".into(),
-        target_env: None,
+        ..Default::default()
     };
     let direct = compile(Language::Wgsl, src, &opts).unwrap();
     let bounded = compile_bounded(

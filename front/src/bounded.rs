@@ -59,6 +59,17 @@ struct Request {
     /// Address-space limit the worker sets on itself, bytes.
     memory: u64,
     source: String,
+    /// The build settings (see [`CompileOptions`]); the target environment by its name.
+    #[serde(default)]
+    target_env: Option<String>,
+    #[serde(default)]
+    defines: Vec<(String, Option<String>)>,
+    #[serde(default)]
+    include_dirs: Vec<std::path::PathBuf>,
+    #[serde(default)]
+    source_dir: Option<std::path::PathBuf>,
+    #[serde(default)]
+    entry: Option<String>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -77,7 +88,8 @@ enum Reply {
 /// (naga overflows its stack on a long chain of operators, `1+1+...+1` 200000 times, and takes
 /// minutes over 100000 statements).
 fn needs_worker(language: Language) -> bool {
-    matches!(language, Language::Glsl | Language::Wgsl) && cfg!(not(target_arch = "wasm32"))
+    matches!(language, Language::Glsl | Language::Hlsl | Language::Wgsl)
+        && cfg!(not(target_arch = "wasm32"))
 }
 
 /// Compiles like [`compile`], GLSL in a `worker` process under `limits` (in-process when
@@ -110,6 +122,11 @@ pub fn compile_bounded_cancellable(
                 file_name: opts.file_name.clone(),
                 memory: limits.memory,
                 source: source.to_owned(),
+                target_env: opts.target_env.map(|t| t.name().to_string()),
+                defines: opts.defines.clone(),
+                include_dirs: opts.include_dirs.clone(),
+                source_dir: opts.source_dir.clone(),
+                entry: opts.entry.clone(),
             };
             run_worker(w, &request, limits, cancel)
         }
@@ -140,9 +157,22 @@ pub fn serve_compile_worker(
 }
 
 fn answer(request: &Request) -> Reply {
+    let target_env = match request.target_env.as_deref().map(str::parse) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            return Reply::Failed {
+                diagnostics: CompileError::message(format!("{e}")).diagnostics,
+            }
+        }
+    };
     let opts = CompileOptions {
         file_name: request.file_name.clone(),
-        target_env: None,
+        target_env,
+        defines: request.defines.clone(),
+        include_dirs: request.include_dirs.clone(),
+        source_dir: request.source_dir.clone(),
+        entry: request.entry.clone(),
     };
     match compile(request.language, &request.source, &opts) {
         Ok(c) => Reply::Compiled {
@@ -159,6 +189,7 @@ fn answer(request: &Request) -> Reply {
 fn what(language: Language) -> &'static str {
     match language {
         Language::Glsl => "GLSL",
+        Language::Hlsl => "HLSL",
         Language::Wgsl => "WGSL",
         _ => "shader",
     }
@@ -344,7 +375,7 @@ mod tests {
             &request.source,
             &CompileOptions {
                 file_name: "a.wgsl".into(),
-                target_env: None,
+                ..CompileOptions::default()
             },
         )
         .unwrap();

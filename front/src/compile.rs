@@ -15,11 +15,17 @@ pub struct Diagnostic {
     pub message: String,
     /// An error (else a warning).
     pub error: bool,
+    /// The included file the line is in (`None`: the file compiled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl std::fmt::Display for Diagnostic {
     /// `line:col: message`, `line: message` without a column, the message alone without a line.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}:")?;
+        }
         match (self.line, self.column) {
             (0, _) => write!(f, "{}", self.message),
             (l, 0) => write!(f, "{l}: {}", self.message),
@@ -44,6 +50,7 @@ impl CompileError {
                 len: 0,
                 message: message.into(),
                 error: true,
+                file: None,
             }],
         }
     }
@@ -54,6 +61,11 @@ impl CompileError {
         for d in &self.diagnostics {
             if d.line == 0 {
                 out.push_str(&format!("{file}: {}\n", d.message));
+                continue;
+            }
+            if d.file.is_some() {
+                // In an included file: its own name and place, no excerpt of the main text.
+                out.push_str(&format!("{d}\n"));
                 continue;
             }
             out.push_str(&format!("{file}:{d}\n"));
@@ -91,8 +103,19 @@ impl std::error::Error for CompileError {}
 pub struct CompileOptions {
     /// The file name written into the debug information (and shown in the source view).
     pub file_name: String,
-    /// The SPIR-V assembler's target environment when the text names no version.
+    /// The target environment: the SPIR-V assembler's when the text names no version; GLSL's
+    /// and HLSL's Vulkan and SPIR-V versions (default Vulkan 1.3, SPIR-V 1.6).
     pub target_env: Option<lanescope_core::spvtext::TargetEnv>,
+    /// Preprocessor macros for GLSL and HLSL (`-D NAME[=VALUE]`), in order.
+    pub defines: Vec<(String, Option<String>)>,
+    /// Where `#include` looks after the including file's own directory (`"..."`), or at all
+    /// (`<...>`): `-I DIR`, in order.
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// The directory of the file compiled, where its `#include "..."` look first (`None`: a
+    /// text with no file, such as the editor's before it is saved).
+    pub source_dir: Option<std::path::PathBuf>,
+    /// HLSL's entry point function (`main` when not given); GLSL's is always `main`.
+    pub entry: Option<String>,
 }
 
 impl Default for CompileOptions {
@@ -100,6 +123,10 @@ impl Default for CompileOptions {
         Self {
             file_name: "shader".into(),
             target_env: None,
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            source_dir: None,
+            entry: None,
         }
     }
 }
@@ -122,7 +149,9 @@ impl Compiled {
 pub fn can_compile(language: Language) -> bool {
     match language {
         Language::SpirvAsm | Language::Wgsl => true,
-        Language::Glsl => cfg!(not(target_arch = "wasm32")),
+        Language::Glsl | Language::Hlsl => {
+            cfg!(all(feature = "glsl", not(target_arch = "wasm32")))
+        }
         Language::SpirvBinary | Language::Amber => false,
     }
 }
@@ -148,6 +177,7 @@ pub fn compile(
                         len: token_len(source, e.line, e.column),
                         message: e.message,
                         error: true,
+                        file: None,
                     }],
                 })?;
             Ok(Compiled {
@@ -156,7 +186,8 @@ pub fn compile(
             })
         }
         Language::Wgsl => crate::wgsl::compile(source, &opts.file_name),
-        Language::Glsl => crate::glsl::compile(source, &opts.file_name),
+        Language::Glsl => crate::glsl::compile(source, opts, false),
+        Language::Hlsl => crate::glsl::compile(source, opts, true),
         Language::SpirvBinary | Language::Amber => Err(CompileError::message(format!(
             "{} is not a source language",
             language.name()
@@ -241,6 +272,7 @@ fn script_shader(
     let opts = CompileOptions {
         file_name: name.to_owned(),
         target_env: target_env.and_then(|e| e.parse().ok()),
+        ..CompileOptions::default()
     };
     compile(language, source, &opts)
         .map(|c| c.words)

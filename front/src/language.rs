@@ -12,17 +12,20 @@ pub enum Language {
     Wgsl,
     /// GLSL (compute shaders), compiled by glslang (natively).
     Glsl,
+    /// HLSL (compute shaders), compiled by glslang's HLSL front end (natively).
+    Hlsl,
     /// An AmberScript test: shaders, buffers, pipelines, runs and expectations.
     Amber,
 }
 
 impl Language {
     /// Every language, in the order menus list them.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::SpirvBinary,
         Self::SpirvAsm,
         Self::Wgsl,
         Self::Glsl,
+        Self::Hlsl,
         Self::Amber,
     ];
 
@@ -33,6 +36,7 @@ impl Language {
             Self::SpirvAsm => "spvasm",
             Self::Wgsl => "wgsl",
             Self::Glsl => "glsl",
+            Self::Hlsl => "hlsl",
             Self::Amber => "amber",
         }
     }
@@ -42,7 +46,8 @@ impl Language {
         Self::ALL.into_iter().find(|l| l.name() == s)
     }
 
-    /// The language a file name says (`.spv`, `.spvasm`, `.wgsl`, `.comp`/`.glsl`, `.amber`).
+    /// The language a file name says (`.spv`, `.spvasm`, `.wgsl`, `.comp`/`.glsl`, `.hlsl`,
+    /// `.amber`).
     pub fn from_path(path: &str) -> Option<Self> {
         let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -50,6 +55,7 @@ impl Language {
             "spvasm" | "spasm" => Self::SpirvAsm,
             "wgsl" => Self::Wgsl,
             "comp" | "glsl" => Self::Glsl,
+            "hlsl" => Self::Hlsl,
             "amber" => Self::Amber,
             _ => return None,
         })

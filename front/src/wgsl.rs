@@ -56,6 +56,7 @@ pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> 
                 len: 0,
                 message: e.message().to_string(),
                 error: true,
+                file: None,
             });
         }
         for note in e.notes() {
@@ -97,6 +98,7 @@ pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> 
                 len: 0,
                 message,
                 error: true,
+                file: None,
             }],
         };
         CompileError { diagnostics }
@@ -437,6 +439,7 @@ fn at(source: &str, span: naga::Span, message: String, error: bool) -> Diagnosti
             len: 0,
             message,
             error,
+            file: None,
         };
     };
     let start = floor_char(source, range.start);
@@ -456,6 +459,7 @@ fn at(source: &str, span: naga::Span, message: String, error: bool) -> Diagnosti
         len,
         message,
         error,
+        file: None,
     }
 }
 

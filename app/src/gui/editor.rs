@@ -24,6 +24,23 @@ pub struct Editor {
     /// When the text last changed with a compile still to do.
     #[serde(skip)]
     pub edited_at: Option<f64>,
+    /// The folder the file was opened from: its `#include "..."` look there first.
+    #[serde(default)]
+    pub source_dir: Option<std::path::PathBuf>,
+    /// How the source is built: macros, include folders, target environment, entry point.
+    #[serde(default)]
+    pub build: Build,
+}
+
+/// A source's build settings (GLSL and HLSL; the entry point is HLSL's).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Build {
+    /// `NAME` or `NAME=VALUE`, as `-D` takes them.
+    pub defines: Vec<(String, Option<String>)>,
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// A target environment's name (`vulkan1.2`, `spv1.5`); `None`: Vulkan 1.3.
+    pub target_env: Option<String>,
+    pub entry: Option<String>,
 }
 
 impl Editor {
@@ -33,10 +50,7 @@ impl Editor {
         &self,
         limits: &lanescope_front::CompileLimits,
     ) -> Result<lanescope_front::Compiled, lanescope_front::CompileError> {
-        let opts = lanescope_front::CompileOptions {
-            file_name: self.name.clone(),
-            target_env: None,
-        };
+        let opts = self.options();
         lanescope_front::compile_bounded(
             self.language,
             &self.text,
@@ -53,10 +67,7 @@ impl Editor {
         let (tx, rx) = std::sync::mpsc::channel();
         let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (language, text, limits) = (self.language, self.text.clone(), *limits);
-        let opts = lanescope_front::CompileOptions {
-            file_name: self.name.clone(),
-            target_env: None,
-        };
+        let opts = self.options();
         let stop = std::sync::Arc::clone(&cancel);
         std::thread::spawn(move || {
             let r = lanescope_front::compile_bounded_cancellable(
@@ -85,6 +96,25 @@ impl Editor {
             diagnostics: Vec::new(),
             stale: false,
             edited_at: None,
+            source_dir: None,
+            build: Build::default(),
+        }
+    }
+
+    /// What the compiler is told: the file's name and folder and the build settings (a target
+    /// environment that names none is left out; the Build section says so).
+    pub fn options(&self) -> lanescope_front::CompileOptions {
+        lanescope_front::CompileOptions {
+            file_name: self.name.clone(),
+            target_env: self
+                .build
+                .target_env
+                .as_deref()
+                .and_then(|t| t.parse().ok()),
+            defines: self.build.defines.clone(),
+            include_dirs: self.build.include_dirs.clone(),
+            source_dir: self.source_dir.clone(),
+            entry: self.build.entry.clone(),
         }
     }
 }
@@ -612,6 +642,7 @@ pub fn language_title(l: Language) -> &'static str {
     match l {
         Language::Wgsl => "WGSL",
         Language::Glsl => "GLSL",
+        Language::Hlsl => "HLSL",
         Language::SpirvAsm => "SPIR-V assembly",
         Language::SpirvBinary => "SPIR-V",
         Language::Amber => "AmberScript",

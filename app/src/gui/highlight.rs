@@ -292,6 +292,7 @@ mod tests {
             len: 1,
             message: "m".into(),
             error: true,
+            file: None,
         };
         let job = highlight(
             text,

@@ -51,7 +51,9 @@ impl LanescopeApp {
         if language == Some(Language::Amber) {
             return self.open_amber(name, bytes, st, 0);
         }
-        let Some(l @ (Language::Wgsl | Language::Glsl | Language::SpirvAsm)) = language else {
+        let Some(l @ (Language::Wgsl | Language::Glsl | Language::Hlsl | Language::SpirvAsm)) =
+            language
+        else {
             let opened = self.open_under(name, bytes, st);
             if opened {
                 self.editor = None;
@@ -64,6 +66,7 @@ impl LanescopeApp {
             return false;
         };
         let mut ed = editor::Editor::new(name, l, text);
+        ed.source_dir = self.script_dir.clone();
         self.left_tab = LeftTab::Source;
         // A compile of the text this replaces is of no use any more.
         #[cfg(not(target_arch = "wasm32"))]
