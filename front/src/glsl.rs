@@ -47,6 +47,32 @@ pub fn define_line(name: &str, value: Option<&str>) -> Result<String, String> {
     Ok(format!("#define {name} {value}\n"))
 }
 
+/// `source` with `#include` enabled as glslc (shaderc) enables it, so projects built with glslc
+/// (ggml's shaders) compile as they are: the extension is asked for right after `#version` (an
+/// `#extension` before it would set the version), and `#line` keeps every later line's number.
+#[cfg_attr(
+    not(all(feature = "glsl", not(target_arch = "wasm32"))),
+    allow(dead_code)
+)]
+pub fn with_include_extension(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut done = false;
+    for (n, line) in source.split_inclusive('\n').enumerate() {
+        out.push_str(line);
+        if !done && line.trim_start().starts_with("#version") {
+            if !line.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "#extension GL_GOOGLE_include_directive : enable\n#line {}\n",
+                n + 2
+            ));
+            done = true;
+        }
+    }
+    out
+}
+
 /// glslang (13 and 0.9 here) compiles HLSL's `WavePrefixSum`, `WavePrefixProduct` and
 /// `WavePrefixCountBits` to *inclusive* scans, where HLSL (and DXC) define them as exclusive:
 /// the module Lanescope runs counts each lane's own value. Each use gets a warning at its place.
@@ -405,7 +431,13 @@ mod native {
         hlsl: bool,
     ) -> Result<Compiled, CompileError> {
         let file_name = opts.file_name.as_str();
-        let code = CString::new(source)
+        let code = CString::new(if hlsl {
+            source.to_string()
+        } else {
+            super::with_include_extension(source)
+        })
+        .map_err(|_| CompileError::message("the source contains a NUL character"))?;
+        let text_code = CString::new(source)
             .map_err(|_| CompileError::message("the source contains a NUL character"))?;
         let file = CString::new(file_name.replace('\0', "")).unwrap_or_default();
         let mut preamble = String::new();
@@ -546,7 +578,12 @@ mod native {
         // same); glslang copies both.
         // SAFETY: live handle; pointer and length describe `code`'s bytes; `file` is a CString.
         unsafe {
-            sys::glslang_program_add_source_text(program.0, stage, code.as_ptr(), source.len());
+            sys::glslang_program_add_source_text(
+                program.0,
+                stage,
+                text_code.as_ptr(),
+                source.len(),
+            );
             sys::glslang_program_set_source_file(program.0, stage, file.as_ptr());
         }
         let mut options = sys::glslang_spv_options_t {

@@ -154,6 +154,11 @@ impl Drop for CompileJob {
     }
 }
 
+/// A file's name without its folders, for a tab.
+fn short_name(path: &str) -> String {
+    path.rsplit(['/', '\\']).next().unwrap_or(path).to_string()
+}
+
 /// A starting point for `New`.
 pub struct Template {
     pub title: &'static str,
@@ -286,9 +291,60 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         })?;
         Some((d.files.get(file as usize)?.text.as_deref()?, file))
     });
-    let shown = if app.editor.is_some() {
+    // A module built from several files (includes): a tab per file with text, and one that
+    // follows the current tangle. The edited file shows as the editor.
+    let files: Vec<(u32, String)> = program
+        .as_deref()
+        .and_then(|p| p.debug.as_ref())
+        .map(|d| {
+            (0u32..)
+                .zip(&d.files)
+                .filter(|(_, f)| f.text.is_some())
+                .map(|(i, f)| (i, short_name(&f.name)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if app
+        .source_file
+        .is_some_and(|f| !files.iter().any(|x| x.0 == f))
+    {
+        app.source_file = None;
+    }
+    if files.len() > 1 {
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut app.source_file, None, "follow the run")
+                .on_hover_text("show the file the current tangle is in");
+            for (i, name) in &files {
+                ui.selectable_value(&mut app.source_file, Some(*i), name.as_str());
+            }
+        });
+    }
+    let editor_file = app.editor.as_ref().and_then(|e| {
+        let d = program.as_deref()?.debug.as_ref()?;
+        d.file_index(&e.name).or(Some(0))
+    });
+    let picked = app.source_file.or_else(|| {
+        // Following: the current tangle's file when it is not the edited one.
+        debug_file
+            .map(|(_, f)| f)
+            .filter(|_| app.editor.is_some() && focus.is_some())
+    });
+    let other_file = picked.filter(|f| Some(*f) != editor_file).and_then(|f| {
+        let d = program.as_deref()?.debug.as_ref()?;
+        Some((d.files.get(f as usize)?.text.as_deref()?, f))
+    });
+    let shown = if let (Some((t, f)), true) = (other_file, app.editor.is_some()) {
+        Shown::ReadOnly(t, f)
+    } else if app.editor.is_some() {
         Shown::Edit
-    } else if let Some((t, f)) = debug_file {
+    } else if let Some((t, f)) = app
+        .source_file
+        .and_then(|f| {
+            let d = program.as_deref()?.debug.as_ref()?;
+            Some((d.files.get(f as usize)?.text.as_deref()?, f))
+        })
+        .or(debug_file)
+    {
         Shown::ReadOnly(t, f)
     } else {
         ui.label("This module carries no source. Open a .wgsl, .comp or .spvasm file, pick New, or compile with debug information (glslangValidator -g or -gVS).");

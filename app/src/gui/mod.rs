@@ -128,6 +128,9 @@ pub struct LanescopeApp {
     saving: Option<export::Saving>,
     /// The person's source, when the module on screen was compiled from it here.
     pub editor: Option<editor::Editor>,
+    /// The source file the Source pane shows when a module has several (an index into its
+    /// debug information's files); `None` follows the current tangle's file.
+    pub source_file: Option<u32>,
     /// The editor's text compiling off the UI thread (native builds with a compile worker).
     #[cfg(not(target_arch = "wasm32"))]
     pub compiling: Option<editor::CompileJob>,
@@ -255,6 +258,7 @@ impl LanescopeApp {
             shot_pending: false,
             saving: None,
             editor: None,
+            source_file: None,
             #[cfg(not(target_arch = "wasm32"))]
             compiling: None,
             inputs: Default::default(),

@@ -1684,3 +1684,70 @@ mod images;
 mod inputs;
 mod layout;
 mod snapshots;
+
+/// A GLSL file with includes, opened from disk: the Source pane has a tab per file, following
+/// the run shows the included file its current line is in, and a breakpoint on a line of an
+/// included file stops the run there.
+#[test]
+fn an_include_tree_opens_with_a_tab_per_file_and_breaks_in_an_included_file() {
+    let root = std::env::temp_dir().join(format!("lanescope-gui-include-{}", std::process::id()));
+    std::fs::create_dir_all(root.join("lib")).unwrap();
+    std::fs::write(
+        root.join("lib/helper.glsl"),
+        "uint helper(uint x) {\n    uint y = x * 3u;\n    return y + 1u;\n}\n",
+    )
+    .unwrap();
+    let main = "#version 450\n#include \"lib/helper.glsl\"\nlayout(local_size_x = 4) in;\n\
+                layout(binding = 0) buffer B { uint o[]; };\n\
+                void main() {\n    o[gl_LocalInvocationID.x] = helper(gl_LocalInvocationID.x);\n}\n";
+    let path = root.join("main.comp");
+    std::fs::write(&path, main).unwrap();
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open(&path.display().to_string(), main.as_bytes().to_vec());
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    // A tab per file with text, and the one that follows the run.
+    h.get_by_label("follow the run");
+    assert!(
+        h.query_all_by_label("main.comp").count() >= 2,
+        "the name and its tab"
+    );
+    h.get_by_label("helper.glsl").click();
+    h.run_steps(2);
+    let helper = {
+        let s = h.state().session.as_ref().unwrap();
+        let d = s.program.debug.as_ref().unwrap();
+        let f = h.state().source_file.expect("a file picked");
+        assert!(d.files[f as usize].name.ends_with("helper.glsl"));
+        f
+    };
+    // A breakpoint on helper.glsl's line 3 (`return y + 1u;`) stops the run inside it.
+    h.state_mut().toggle_source_breakpoint(helper, 3);
+    assert!(
+        !h.state().session.as_ref().unwrap().breakpoints.is_empty(),
+        "{}",
+        h.state().status
+    );
+    h.get_by_label("follow the run").click();
+    h.key_press(egui::Key::F5);
+    for _ in 0..200 {
+        h.run_steps(1);
+        if !h.state().running {
+            break;
+        }
+    }
+    let (g, id) = h.state().line_step_tangle().expect("a tangle");
+    let pos = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .sim()
+        .tangle_source_pos(g, id)
+        .expect("a source position");
+    assert_eq!((pos.file, pos.line), (helper, 3), "{}", h.state().status);
+    assert!(h.state().source_file.is_none(), "following");
+}
