@@ -865,7 +865,7 @@ impl LanescopeApp {
                     rfd::FileDialog::new()
                         .add_filter(
                             "Shaders",
-                            &["spv", "wgsl", "comp", "glsl", "spvasm", "amber"],
+                            &["spv", "wgsl", "comp", "glsl", "hlsl", "spvasm", "amber"],
                         )
                         .pick_file()
                 })
@@ -886,7 +886,7 @@ impl LanescopeApp {
                 let Some(file) = rfd::AsyncFileDialog::new()
                     .add_filter(
                         "Shaders",
-                        &["spv", "wgsl", "comp", "glsl", "spvasm", "amber"],
+                        &["spv", "wgsl", "comp", "glsl", "hlsl", "spvasm", "amber"],
                     )
                     .pick_file()
                     .await
