@@ -32,16 +32,83 @@ pub struct Editor {
     pub build: Build,
 }
 
-/// A source's build settings (GLSL and HLSL; the entry point is HLSL's).
+/// A source's build settings as typed in the Build section (GLSL and HLSL; the entry point is
+/// HLSL's): read when the source compiles, a mistake being a compile error.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Build {
-    /// `NAME` or `NAME=VALUE`, as `-D` takes them.
-    pub defines: Vec<(String, Option<String>)>,
-    pub include_dirs: Vec<std::path::PathBuf>,
-    /// A target environment's name (`vulkan1.2`, `spv1.5`); `None`: Vulkan 1.3.
-    pub target_env: Option<String>,
-    pub entry: Option<String>,
+    /// `NAME` or `NAME=VALUE` (as `-D` takes them), separated by spaces.
+    pub defines: String,
+    /// Folders `#include` searches, separated by `;` or new lines.
+    pub include_dirs: String,
+    /// A target environment's name (`vulkan1.2`, `spv1.5`); empty: Vulkan 1.3.
+    pub target_env: String,
+    /// HLSL's entry point function; empty: `main`.
+    pub entry: String,
 }
+
+impl Build {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The macros, or what is wrong with one.
+    pub fn defines(&self) -> Result<Vec<(String, Option<String>)>, String> {
+        self.defines
+            .split_whitespace()
+            .map(|d| {
+                let (name, value) = match d.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (d, None),
+                };
+                let ok = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if ok {
+                    Ok((name.to_string(), value))
+                } else {
+                    Err(format!("define `{d}`: `{name}` is not a macro name"))
+                }
+            })
+            .collect()
+    }
+
+    pub fn include_dirs(&self) -> Vec<std::path::PathBuf> {
+        self.include_dirs
+            .split([';', '\n'])
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(std::path::PathBuf::from)
+            .collect()
+    }
+
+    pub fn target_env(&self) -> Result<Option<lanescope_core::spvtext::TargetEnv>, String> {
+        let t = self.target_env.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse()
+            .map(Some)
+            .map_err(|_| format!("target environment `{t}`: not one glslang knows"))
+    }
+}
+
+/// The target environments the Build section offers (empty: the default).
+pub const TARGET_ENVS: &[&str] = &[
+    "",
+    "vulkan1.0",
+    "vulkan1.1",
+    "vulkan1.2",
+    "vulkan1.3",
+    "vulkan1.4",
+    "spv1.0",
+    "spv1.3",
+    "spv1.4",
+    "spv1.5",
+    "spv1.6",
+];
 
 impl Editor {
     /// Compiles the text as the file it is named after, GLSL in the compile worker under
@@ -50,7 +117,7 @@ impl Editor {
         &self,
         limits: &lanescope_front::CompileLimits,
     ) -> Result<lanescope_front::Compiled, lanescope_front::CompileError> {
-        let opts = self.options();
+        let opts = self.options()?;
         lanescope_front::compile_bounded(
             self.language,
             &self.text,
@@ -70,14 +137,16 @@ impl Editor {
         let opts = self.options();
         let stop = std::sync::Arc::clone(&cancel);
         std::thread::spawn(move || {
-            let r = lanescope_front::compile_bounded_cancellable(
-                language,
-                &text,
-                &opts,
-                &limits,
-                crate::compile_worker(),
-                &stop,
-            );
+            let r = opts.and_then(|opts| {
+                lanescope_front::compile_bounded_cancellable(
+                    language,
+                    &text,
+                    &opts,
+                    &limits,
+                    crate::compile_worker(),
+                    &stop,
+                )
+            });
             let _ = tx.send(r);
         });
         CompileJob {
@@ -101,21 +170,22 @@ impl Editor {
         }
     }
 
-    /// What the compiler is told: the file's name and folder and the build settings (a target
-    /// environment that names none is left out; the Build section says so).
-    pub fn options(&self) -> lanescope_front::CompileOptions {
-        lanescope_front::CompileOptions {
+    /// What the compiler is told: the file's name and folder and the build settings, or what
+    /// is wrong with the settings.
+    pub fn options(
+        &self,
+    ) -> Result<lanescope_front::CompileOptions, lanescope_front::CompileError> {
+        let bad = |e: String| lanescope_front::CompileError::message(format!("Build: {e}"));
+        let entry = self.build.entry.trim();
+        Ok(lanescope_front::CompileOptions {
             file_name: self.name.clone(),
-            target_env: self
-                .build
-                .target_env
-                .as_deref()
-                .and_then(|t| t.parse().ok()),
-            defines: self.build.defines.clone(),
-            include_dirs: self.build.include_dirs.clone(),
+            target_env: self.build.target_env().map_err(bad)?,
+            defines: self.build.defines().map_err(bad)?,
+            include_dirs: self.build.include_dirs(),
             source_dir: self.source_dir.clone(),
-            entry: self.build.entry.clone(),
-        }
+            entry: (!entry.is_empty() && self.language == Language::Hlsl)
+                .then(|| entry.to_string()),
+        })
     }
 }
 
@@ -151,6 +221,98 @@ impl Drop for CompileJob {
     fn drop(&mut self) {
         self.cancel
             .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The Build section under the source's header (GLSL and HLSL): macros, include folders, the
+/// target environment and HLSL's entry point. A change recompiles (after the typing pause).
+fn build_section(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let now = ui.input(|i| i.time);
+    let Some(e) = app
+        .editor
+        .as_mut()
+        .filter(|e| matches!(e.language, Language::Glsl | Language::Hlsl))
+    else {
+        return;
+    };
+    let title = if e.build.is_default() {
+        "Build".to_string()
+    } else {
+        let mut parts = Vec::new();
+        if !e.build.defines.trim().is_empty() {
+            parts.push(e.build.defines.trim().to_string());
+        }
+        if !e.build.target_env.is_empty() {
+            parts.push(e.build.target_env.clone());
+        }
+        format!("Build: {}", parts.join(", "))
+    };
+    let mut changed = false;
+    egui::CollapsingHeader::new(title)
+        .id_salt("build-settings")
+        .show(ui, |ui| {
+            egui::Grid::new("build-grid").num_columns(2).show(ui, |ui| {
+                ui.label("Defines").on_hover_text(
+                    "macros, as -D takes them: NAME or NAME=VALUE, separated by spaces",
+                );
+                changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(&mut e.build.defines)
+                            .hint_text("NAME=VALUE NAME")
+                            .desired_width(260.0),
+                    )
+                    .changed();
+                ui.end_row();
+                ui.label("Include folders").on_hover_text(
+                    "where #include looks after the file's own folder, as -I: separated by ;",
+                );
+                changed |= ui
+                    .add_enabled(
+                        cfg!(not(target_arch = "wasm32")),
+                        egui::TextEdit::singleline(&mut e.build.include_dirs)
+                            .hint_text("dir;other/dir")
+                            .desired_width(260.0),
+                    )
+                    .changed();
+                ui.end_row();
+                ui.label("Target");
+                egui::ComboBox::from_id_salt("build-target-env")
+                    .selected_text(if e.build.target_env.is_empty() {
+                        "vulkan1.3 (default)"
+                    } else {
+                        e.build.target_env.as_str()
+                    })
+                    .show_ui(ui, |ui| {
+                        for t in TARGET_ENVS {
+                            let label = if t.is_empty() {
+                                "vulkan1.3 (default)"
+                            } else {
+                                t
+                            };
+                            changed |= ui
+                                .selectable_value(&mut e.build.target_env, (*t).to_string(), label)
+                                .changed();
+                        }
+                    });
+                ui.end_row();
+                if e.language == Language::Hlsl {
+                    ui.label("Entry point");
+                    changed |= ui
+                        .add(
+                            egui::TextEdit::singleline(&mut e.build.entry)
+                                .hint_text("main")
+                                .desired_width(160.0),
+                        )
+                        .changed();
+                    ui.end_row();
+                }
+            });
+            if let Err(msg) = e.build.defines().and(e.build.target_env()) {
+                ui.label(egui::RichText::new(msg).color(ui.visuals().error_fg_color));
+            }
+        });
+    if changed {
+        e.edited_at = Some(now);
     }
 }
 
@@ -273,6 +435,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let _ = s;
         }
     });
+    build_section(app, ui);
 
     // Which text: the editor's, or the debug information's file where the current tangle is.
     // The program is shared (an `Arc`): the text is borrowed from it, not copied per frame.

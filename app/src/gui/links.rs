@@ -15,6 +15,21 @@ impl LanescopeApp {
         let st = &self.settings;
         Some(permalink::Link {
             lesson: self.lesson.map(|i| i + 1),
+            defines: self
+                .editor
+                .as_ref()
+                .map(|e| e.build.defines.trim().to_string())
+                .filter(|d| !d.is_empty()),
+            target_env: self
+                .editor
+                .as_ref()
+                .map(|e| e.build.target_env.trim().to_string())
+                .filter(|t| !t.is_empty()),
+            entry: self
+                .editor
+                .as_ref()
+                .map(|e| e.build.entry.trim().to_string())
+                .filter(|t| !t.is_empty()),
             // Edited source travels as its text (the name's extension gives the language).
             module: match &self.editor {
                 Some(e) => Some((e.name.clone(), e.text.clone().into_bytes())),
@@ -82,7 +97,15 @@ impl LanescopeApp {
                 self.lesson = lesson;
                 self.error.is_none()
             }
-            (None, Some((name, bytes)), _) => self.open_file_under(&name, bytes, st),
+            (None, Some((name, bytes)), _) => {
+                let build = super::editor::Build {
+                    defines: l.defines.clone().unwrap_or_default(),
+                    target_env: l.target_env.clone().unwrap_or_default(),
+                    entry: l.entry.clone().unwrap_or_default(),
+                    include_dirs: String::new(),
+                };
+                self.open_file_built(&name, bytes, st, build)
+            }
             (None, None, Some(e)) => match super::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.
                 Ok((name, bytes)) => self.open_file_under(&name, bytes, st),

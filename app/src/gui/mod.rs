@@ -304,7 +304,14 @@ impl LanescopeApp {
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let (format, text) = match &self.editor {
-            Some(e) if e.language == Language::Glsl && !e.stale => {
+            // GLSL as written when it stands alone; built with settings or includes the
+            // script could not carry, the module's assembly keeps it self-contained.
+            Some(e)
+                if e.language == Language::Glsl
+                    && !e.stale
+                    && e.build.is_default()
+                    && !e.text.contains("#include") =>
+            {
                 (ShaderFormat::Glsl, e.text.clone())
             }
             Some(e) if e.language == Language::SpirvAsm && !e.stale => {

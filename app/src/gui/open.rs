@@ -46,6 +46,18 @@ impl LanescopeApp {
     /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
     /// first and opens in the editor (with its errors when it does not compile).
     pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
+        self.open_file_built(name, bytes, st, editor::Build::default())
+    }
+
+    /// Like [`Self::open_file_under`], a source built with `build` (a link's macros, target
+    /// environment and entry point).
+    pub(super) fn open_file_built(
+        &mut self,
+        name: &str,
+        bytes: Vec<u8>,
+        st: Settings,
+        build: editor::Build,
+    ) -> bool {
         let language = lanescope_front::Language::from_path(name)
             .or_else(|| lanescope_front::Language::sniff(&bytes));
         if language == Some(Language::Amber) {
@@ -67,6 +79,7 @@ impl LanescopeApp {
         };
         let mut ed = editor::Editor::new(name, l, text);
         ed.source_dir = self.script_dir.clone();
+        ed.build = build;
         self.left_tab = LeftTab::Source;
         // A compile of the text this replaces is of no use any more.
         #[cfg(not(target_arch = "wasm32"))]

@@ -26,6 +26,11 @@ pub struct Link {
     pub tab: Option<Tab>,
     /// 1-based lesson number.
     pub lesson: Option<usize>,
+    /// An edited GLSL/HLSL source's build settings (macros, target environment, entry point;
+    /// include folders are this machine's and stay behind).
+    pub defines: Option<String>,
+    pub target_env: Option<String>,
+    pub entry: Option<String>,
 }
 
 impl Link {
@@ -117,6 +122,30 @@ impl Link {
                         bad("a view (lanes, timeline, rotate, dot, matrix, compare)")
                     })?);
                 }
+                "defs" => {
+                    let d = percent_decode(v).ok_or_else(|| bad("macros"))?;
+                    let build = super::editor::Build {
+                        defines: d.clone(),
+                        ..Default::default()
+                    };
+                    build.defines().map_err(|e| format!("link: {e}"))?;
+                    l.defines = Some(d);
+                }
+                "env" => {
+                    if v.parse::<lanescope_core::spvtext::TargetEnv>().is_err() {
+                        return Err(bad("a target environment"));
+                    }
+                    l.target_env = Some(v.to_owned());
+                }
+                "entry" => {
+                    if v.is_empty()
+                        || v.len() > 256
+                        || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    {
+                        return Err(bad("an entry point name"));
+                    }
+                    l.entry = Some(v.to_owned());
+                }
                 "lesson" => {
                     l.lesson = Some(
                         num(v)
@@ -151,6 +180,15 @@ impl Link {
             } else {
                 complete = false;
             }
+        }
+        if let Some(d) = &self.defines {
+            parts.push(format!("defs={}", percent_encode(d)));
+        }
+        if let Some(t) = &self.target_env {
+            parts.push(format!("env={t}"));
+        }
+        if let Some(e) = &self.entry {
+            parts.push(format!("entry={e}"));
         }
         if let Some(s) = self.subgroup_size {
             parts.push(format!("sg={s}"));
@@ -303,10 +341,17 @@ mod tests {
             step: Some(1234),
             lane: Some((1, 7)),
             tab: Some(Tab::Timeline),
+            defines: Some("WIDTH=4 A_TYPE=float16_t USE".into()),
+            target_env: Some("vulkan1.2".into()),
+            entry: Some("CSMain".into()),
             ..Link::default()
         };
         let (text, complete) = link.format();
         assert!(complete);
+        assert!(
+            text.contains("&defs=WIDTH%3D4%20A_TYPE%3Dfloat16_t%20USE&env=vulkan1.2&entry=CSMain"),
+            "{text}"
+        );
         assert!(text.len() < 2000, "deflated: {} chars", text.len());
         assert_eq!(Link::parse(&text).unwrap(), link);
     }
@@ -322,6 +367,9 @@ mod tests {
             ("#lane=1:200", "lane=1:200"),
             ("#view=cube", "view=cube"),
             ("#layout=mine", "layout=mine"),
+            ("#defs=1X%3D2", "`1X` is not a macro name"),
+            ("#env=vulkan9", "env=vulkan9"),
+            ("#entry=a%20b", "entry=a%20b"),
             ("#example=../../etc", "example="),
             ("#module=x.spv:!!!", "module="),
             ("#module=x.spv:AAAA", "inflate"),

@@ -1751,3 +1751,61 @@ fn an_include_tree_opens_with_a_tab_per_file_and_breaks_in_an_included_file() {
     assert_eq!((pos.file, pos.line), (helper, 3), "{}", h.state().status);
     assert!(h.state().source_file.is_none(), "following");
 }
+
+/// The Build section: a GLSL source that needs a macro fails until the macro is typed in the
+/// section, then recompiles and runs; a copied link carries the macro and opens the source
+/// built with it; a bad name is an error that says which.
+#[test]
+fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
+    let src = "#version 450\nlayout(local_size_x = WIDTH) in;\n\
+               layout(binding = 0) buffer B { uint o[]; };\n\
+               void main() { o[gl_LocalInvocationID.x] = 7u; }\n";
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("wide.comp", src.as_bytes().to_vec());
+    assert!(
+        app.error.as_deref().unwrap_or("").contains("WIDTH"),
+        "{:?}",
+        app.error
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Build").click();
+    h.run_steps(2);
+    h.get_by_label("Defines");
+    let type_defines = |h: &mut Harness<'_, LanescopeApp>, text: &str| {
+        h.state_mut().editor.as_mut().unwrap().build.defines = text.into();
+        h.state_mut().editor.as_mut().unwrap().edited_at = Some(0.0);
+        for _ in 0..100 {
+            h.run_steps(1);
+            if h.state().editor.as_ref().unwrap().edited_at.is_none() {
+                break;
+            }
+        }
+    };
+    type_defines(&mut h, "WIDTH=8");
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let s = h.state().session.as_ref().expect("recompiled");
+    assert_eq!(s.program.local_size, [8, 1, 1]);
+    // The section's title shows what is set.
+    h.get_by_label("Build: WIDTH=8");
+    // A link carries the macros; opening it builds the source with them.
+    let link = h.state().link().expect("a link");
+    assert_eq!(link.defines.as_deref(), Some("WIDTH=8"));
+    let (fragment, complete) = link.format();
+    assert!(complete);
+    let mut other = LanescopeApp::new(Settings::default());
+    other.apply_link(super::permalink::Link::parse(&fragment).unwrap());
+    assert!(other.error.is_none(), "{:?}", other.error);
+    assert_eq!(
+        other.session.as_ref().unwrap().program.local_size,
+        [8, 1, 1]
+    );
+    assert_eq!(other.editor.as_ref().unwrap().build.defines, "WIDTH=8");
+    // A name that is no macro name: an error naming it, the last good run kept.
+    type_defines(&mut h, "9WIDTH=8");
+    let err = h.state().error.clone().unwrap_or_default();
+    assert!(err.contains("`9WIDTH` is not a macro name"), "{err}");
+    assert!(h.state().editor.as_ref().unwrap().stale);
+}
