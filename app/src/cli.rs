@@ -717,6 +717,7 @@ fn run_amber(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             max_memory: a.max_memory_mib.saturating_mul(1 << 20),
             max_invocations: a.max_invocations,
             max_buffer_memory: a.max_buffer_memory_mib.saturating_mul(1 << 20),
+            max_printf_lines: a.max_printf_lines,
             detectors: !a.no_detectors,
             ..Config::default()
         },

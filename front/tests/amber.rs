@@ -711,3 +711,63 @@ fn images_written_by_a_run_come_back_and_are_captured_for_the_debugger() {
     );
     assert!(run.binds.iter().any(|b| b.0 == "vol" && b.2 == 3));
 }
+
+/// debugPrintf in a script's shader: each RUN's report carries its lines, per invocation in
+/// execution order, and the text report prints them under the run.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_scripts_runs_report_what_their_shaders_printed() {
+    let text = "#!amber
+SHADER compute printer GLSL
+#version 450
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { uint o[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    if (i % 2u == 1u) {
+        debugPrintfEXT(\"odd %u\", i);
+    }
+    o[i] = i;
+}
+END
+BUFFER buf DATA_TYPE uint32 SIZE 4 FILL 0
+PIPELINE compute pipe
+  ATTACH printer
+  BIND BUFFER buf AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+RUN pipe 2 1 1
+EXPECT buf IDX 0 EQ 0 1 2 3
+";
+    let r = amber::run_text(text, &lanescope_front::InProcess, &RunOptions::default());
+    assert_eq!(r.exit_code(), 0, "{}", r.to_text());
+    assert_eq!(
+        r.runs[0].printf,
+        vec![
+            "[wg 0,0,0 inv 1] odd 1",
+            "[wg 0,0,0 inv 3] odd 3",
+            "[wg 1,0,0 inv 1] odd 1",
+            "[wg 1,0,0 inv 3] odd 3",
+        ]
+    );
+    assert!(
+        r.to_text().contains("  [wg 1,0,0 inv 3] odd 3"),
+        "{}",
+        r.to_text()
+    );
+    // The limit: two lines kept, the rest counted.
+    let opts = RunOptions {
+        config: Config {
+            max_printf_lines: 2,
+            ..Config::default()
+        },
+        ..RunOptions::default()
+    };
+    let r = amber::run_text(text, &lanescope_front::InProcess, &opts);
+    assert_eq!(r.runs[0].printf.len(), 3, "{:?}", r.runs[0].printf);
+    assert!(
+        r.runs[0].printf[2].contains("2 lines dropped"),
+        "{:?}",
+        r.runs[0].printf
+    );
+}

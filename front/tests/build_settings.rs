@@ -270,3 +270,31 @@ fn an_hlsl_reduction_and_ballot_match_a_model() {
     opts.entry = Some("Missing".into());
     assert!(build(&root, "reduce.hlsl", &opts, Language::Hlsl).is_err());
 }
+
+/// HLSL's `printf` reaches the same debugPrintf log as GLSL's `debugPrintfEXT`.
+#[test]
+fn hlsl_printf_prints_per_invocation() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n[numthreads(4, 1, 1)]\n\
+               void main(uint3 t : SV_GroupThreadID) {\n    printf(\"lane %u value %d\", t.x, int(t.x) - 2);\n    o[t.x] = t.x;\n}\n";
+    let root = tree("hlsl-printf", &[("p.hlsl", src)]);
+    let c = build(&root, "p.hlsl", &options(&root, "p.hlsl"), Language::Hlsl)
+        .unwrap_or_else(|e| panic!("{}", e.render("p.hlsl", src)));
+    let bytes: Vec<u8> = c.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 16])],
+        ..Bindings::default()
+    };
+    let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+    assert_eq!(sim.run(100_000).unwrap(), Outcome::Finished);
+    let lines: Vec<String> = sim.printf_lines().iter().map(|l| l.text.clone()).collect();
+    assert_eq!(
+        lines,
+        [
+            "lane 0 value -2",
+            "lane 1 value -1",
+            "lane 2 value 0",
+            "lane 3 value 1"
+        ]
+    );
+}

@@ -291,6 +291,14 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         )
                         .labelled_by(l.id)
                         .changed();
+                    let l = ui.label("printf lines kept");
+                    changed |= ui
+                        .add(
+                            egui::DragValue::new(&mut app.settings.max_printf_lines)
+                                .range(1..=100_000_000),
+                        )
+                        .labelled_by(l.id)
+                        .changed();
                     // They bound the next compile; the run on screen stays as it is.
                     let l = ui.label("GLSL compile time (s)");
                     ui.add(

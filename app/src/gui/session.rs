@@ -29,6 +29,8 @@ pub struct Settings {
     pub max_trace_steps: usize,
     /// Most invocations in one workgroup.
     pub max_invocations: u32,
+    /// Most debugPrintf lines kept (the Printf panel says how many were dropped past it).
+    pub max_printf_lines: usize,
     /// Memory all buffers together may take, MiB.
     pub max_buffer_mib: u64,
     /// Seconds a GLSL compile may take before it is stopped.
@@ -58,6 +60,7 @@ impl Default for Settings {
             max_memory_mib: 1024,
             max_trace_steps: 1_000_000,
             max_invocations: 4096,
+            max_printf_lines: Config::default().max_printf_lines,
             max_buffer_mib: 256,
             compile_seconds: lanescope_front::DEFAULT_COMPILE_SECONDS,
             compile_memory_mib: lanescope_front::DEFAULT_COMPILE_MEMORY_MIB,
@@ -86,6 +89,7 @@ impl Settings {
             max_memory_mib: other.max_memory_mib,
             max_trace_steps: other.max_trace_steps,
             max_invocations: other.max_invocations,
+            max_printf_lines: other.max_printf_lines,
             max_buffer_mib: other.max_buffer_mib,
             compile_seconds: other.compile_seconds,
             compile_memory_mib: other.compile_memory_mib,
@@ -123,6 +127,7 @@ impl Settings {
             max_memory: self.max_memory_mib.saturating_mul(1 << 20),
             max_trace_steps: self.max_trace_steps,
             max_invocations: self.max_invocations,
+            max_printf_lines: self.max_printf_lines,
             max_buffer_memory: self.max_buffer_mib.saturating_mul(1 << 20),
             // The timeline, the views and step back read it.
             record_trace: true,

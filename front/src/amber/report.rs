@@ -40,6 +40,9 @@ pub struct RunReport {
     pub warnings: Vec<String>,
     /// What the simulator flagged while running (`code: message`), e.g. undefined behaviour.
     pub diagnostics: Vec<String>,
+    /// What the shader printed with debugPrintf, `[wg X,Y,Z inv N] text` per line in execution
+    /// order (then how many the limit dropped).
+    pub printf: Vec<String>,
 }
 
 /// One executed `EXPECT`.
@@ -127,6 +130,9 @@ impl Report {
             );
             for w in r.warnings.iter().chain(&r.diagnostics) {
                 let _ = writeln!(s, "  {w}");
+            }
+            for p in &r.printf {
+                let _ = writeln!(s, "  {p}");
             }
         }
         for e in self.expects.iter().filter(|e| !e.pass) {

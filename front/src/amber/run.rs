@@ -611,6 +611,25 @@ impl Runner<'_> {
                 .iter()
                 .map(|d| format!("{}: {}", d.code, d.message))
                 .collect(),
+            printf: {
+                let log = sim.printf_lines();
+                let mut lines: Vec<String> = log
+                    .iter()
+                    .map(|l| {
+                        let [x, y, z] = l.workgroup;
+                        let text = l.text.strip_suffix('\n').unwrap_or(&l.text);
+                        format!("[wg {x},{y},{z} inv {}] {text}", l.invocation)
+                    })
+                    .collect();
+                if log.dropped() > 0 {
+                    lines.push(format!(
+                        "[printf] {} lines dropped past the limit of {}",
+                        log.dropped(),
+                        log.len()
+                    ));
+                }
+                lines
+            },
         });
         Ok(())
     }
