@@ -389,3 +389,31 @@ fn assembly_as_its_own_source() {
     assert_eq!(d.files[0].text.as_deref(), Some(long.as_str()));
     assert_eq!(count(&words, 2), 1, "one OpSourceContinued");
 }
+
+/// A module compiled from HLSL with NonSemantic.Shader.DebugInfo.100 (as DXC and Slang emit
+/// it; built here by glslang's HLSL front end): it opens with its HLSL text, the language
+/// named, and its steps on the HLSL lines.
+#[test]
+fn an_hlsl_module_with_nonsemantic_debug_info_opens_with_its_source() {
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hlsl/wave_sum.spv"))
+            .unwrap();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    assert_eq!(prog.entry_name, "CSMain");
+    let d = prog.debug.as_ref().expect("debug information");
+    let f = d
+        .files
+        .iter()
+        .find(|f| f.name.ends_with("wave_sum.hlsl"))
+        .expect("the HLSL file");
+    assert!(f.text.as_deref().unwrap_or("").contains("WaveActiveSum(v)"));
+    assert_eq!(f.language.as_deref(), Some("HLSL"));
+    let mut sim = traced(&prog, 128);
+    let lines: BTreeSet<u32> = lines_run(&mut sim)
+        .into_iter()
+        .filter(|(file, _)| file.ends_with("wave_sum.hlsl"))
+        .map(|(_, l)| l)
+        .collect();
+    // `uint v = data[tid.x];`, `WaveActiveSum`, the store.
+    assert!([7, 8, 9].iter().all(|l| lines.contains(l)), "{lines:?}");
+}

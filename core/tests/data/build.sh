@@ -33,3 +33,5 @@ done
 # debugPrintfEXT: the shader with its printing, and without (NO_PRINTF).
 $g printf/printf_divergent.comp -o printf/printf_divergent.spv
 $g -DNO_PRINTF printf/printf_divergent.comp -o printf/printf_divergent_plain.spv
+# A module from HLSL with NonSemantic.Shader.DebugInfo.100 (glslang -D -gVS; DXC and Slang emit the same set).
+"$bin/bin/glslangValidator" -D -V -gVS -S comp -e CSMain --target-env vulkan1.3 hlsl/wave_sum.hlsl -o hlsl/wave_sum.spv
