@@ -53,7 +53,12 @@ fn main() {
             match lanescope::gui::read_module(std::path::Path::new(&path)) {
                 // The whole path: the app names the session by the file and reads the files an
                 // AmberScript names beside it.
-                Ok(bytes) => gui_main(Some((path.clone(), bytes)), None),
+                // Made absolute, so a bare name still has its folder (includes, FILEs).
+                Ok(bytes) => {
+                    let full = std::path::absolute(&path)
+                        .map_or_else(|_| path.clone(), |p| p.display().to_string());
+                    gui_main(Some((full, bytes)), None)
+                }
                 Err(e) => Err(CliError::Failed(format!("{path}: {e}"))),
             }
         }

@@ -49,12 +49,19 @@ pub fn define_line(name: &str, value: Option<&str>) -> Result<String, String> {
 
 /// `source` with `#include` enabled as glslc (shaderc) enables it, so projects built with glslc
 /// (ggml's shaders) compile as they are: the extension is asked for right after `#version` (an
-/// `#extension` before it would set the version), and `#line` keeps every later line's number.
+/// `#extension` before it would set the version), and `#line` keeps every later line's number
+/// and names its file.
 #[cfg_attr(
     not(all(feature = "glsl", not(target_arch = "wasm32"))),
     allow(dead_code)
 )]
-pub fn with_include_extension(source: &str) -> String {
+pub fn with_include_extension(source: &str, file_name: &str) -> String {
+    // The file's own name on its lines: glslang names the main text's lines after an include
+    // returns by it, and has none otherwise (they would be taken for the included file's).
+    let name: String = file_name
+        .chars()
+        .filter(|c| *c != '"' && *c != '\\' && !c.is_control())
+        .collect();
     let mut out = String::with_capacity(source.len() + 64);
     let mut done = false;
     for (n, line) in source.split_inclusive('\n').enumerate() {
@@ -64,7 +71,7 @@ pub fn with_include_extension(source: &str) -> String {
                 out.push('\n');
             }
             out.push_str(&format!(
-                "#extension GL_GOOGLE_include_directive : enable\n#line {}\n",
+                "#extension GL_GOOGLE_include_directive : enable\n#line {} \"{name}\"\n",
                 n + 2
             ));
             done = true;
@@ -434,7 +441,7 @@ mod native {
         let code = CString::new(if hlsl {
             source.to_string()
         } else {
-            super::with_include_extension(source)
+            super::with_include_extension(source, file_name)
         })
         .map_err(|_| CompileError::message("the source contains a NUL character"))?;
         let text_code = CString::new(source)

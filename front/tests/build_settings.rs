@@ -130,6 +130,56 @@ fn an_include_tree_with_a_header_used_twice_compiles_and_runs() {
             .any(|f| f.name.ends_with("types.glsl") && f.text.as_deref() == Some(TYPES)),
         "{names:?}"
     );
+    // Each step is on its own file's line: main's after the includes stay main.comp's.
+    let lines = lines_run(&c.words);
+    for (file, line) in [
+        ("main.comp", 9),
+        ("helper.glsl", 3),
+        ("helper.glsl", 4),
+        ("types.glsl", 5),
+    ] {
+        assert!(
+            lines.iter().any(|(f, l)| f.ends_with(file) && *l == line),
+            "{file}:{line} not among {lines:?}"
+        );
+    }
+    for (f, l) in &lines {
+        let text = if f.ends_with("main.comp") {
+            MAIN
+        } else if f.ends_with("helper.glsl") {
+            HELPER
+        } else {
+            TYPES
+        };
+        assert!(
+            *l as usize <= text.lines().count(),
+            "{f}:{l} is past its end"
+        );
+    }
+}
+
+/// (file, line) of every step of a one-workgroup run of `words` (WIDTH 8).
+fn lines_run(words: &[u32]) -> Vec<(String, u32)> {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let b = Bindings {
+        buffers: vec![(0, 0, vec![0; 64])],
+        ..Bindings::default()
+    };
+    let cfg = Config {
+        record_trace: true,
+        ..Config::default()
+    };
+    let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
+    sim.run(1_000_000).unwrap();
+    let d = prog.debug.as_ref().unwrap();
+    sim.trace()
+        .iter()
+        .filter_map(|e| {
+            let pos = d.pos(prog.step_index(e.block, e.inst))?;
+            Some((d.file_name(pos.file)?.to_owned(), pos.line))
+        })
+        .collect()
 }
 
 #[test]

@@ -316,6 +316,20 @@ fn build_section(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 }
 
+/// A compile error for the error bar: `file:line:col: message`, the included file's name where
+/// the message is in one.
+pub fn located(name: &str, e: &lanescope_front::CompileError) -> String {
+    let first = e
+        .diagnostics
+        .iter()
+        .find(|d| d.error)
+        .or(e.diagnostics.first());
+    match first {
+        Some(d) if d.file.is_some() => e.to_string(),
+        _ => format!("{name}:{e}"),
+    }
+}
+
 /// A file's name without its folders, for a tab.
 fn short_name(path: &str) -> String {
     path.rsplit(['/', '\\']).next().unwrap_or(path).to_string()
@@ -487,10 +501,10 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         d.file_index(&e.name).or(Some(0))
     });
     let picked = app.source_file.or_else(|| {
-        // Following: the current tangle's file when it is not the edited one.
-        debug_file
-            .map(|(_, f)| f)
-            .filter(|_| app.editor.is_some() && focus.is_some())
+        // Following: the file of the current instruction's own position (one without a
+        // position keeps the edited file on screen).
+        let d = program.as_deref()?.debug.as_ref()?;
+        focus.and_then(|k| d.pos(k)).map(|p| p.file)
     });
     let other_file = picked.filter(|f| Some(*f) != editor_file).and_then(|f| {
         let d = program.as_deref()?.debug.as_ref()?;
@@ -577,10 +591,17 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
     }
-    let diagnostics = app
+    // The edited file's own messages: those in an included file are about other lines.
+    let diagnostics: Vec<Diagnostic> = app
         .editor
         .as_ref()
-        .map(|e| e.diagnostics.clone())
+        .map(|e| {
+            e.diagnostics
+                .iter()
+                .filter(|d| d.file.is_none())
+                .cloned()
+                .collect()
+        })
         .unwrap_or_default();
     let lang = language.unwrap_or(Language::Glsl);
     let dark = ui.visuals().dark_mode;

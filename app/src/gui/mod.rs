@@ -1148,7 +1148,9 @@ impl EframeApp {
             }
             (None, None) => app.open_example(DEFAULT_EXAMPLE),
         }
-        if app.session.is_none() && app.error.is_some() {
+        // A source that does not compile stays in the editor with its errors (and its Build
+        // section) to be fixed there; anything else that fails shows the example meanwhile.
+        if app.session.is_none() && app.error.is_some() && app.editor.is_none() {
             // Keep the error, but give the person something to look at.
             let e = app.error.take();
             app.open_example(DEFAULT_EXAMPLE);

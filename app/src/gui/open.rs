@@ -95,7 +95,7 @@ impl LanescopeApp {
                 opened
             }
             Err(e) => {
-                self.error = Some(format!("{name}:{e}"));
+                self.error = Some(editor::located(name, &e));
                 ed.diagnostics = e.diagnostics;
                 ed.stale = self.session.is_some();
                 self.editor = Some(ed);
@@ -342,7 +342,7 @@ impl LanescopeApp {
                 }
             }
             Err(e) => {
-                self.error = Some(format!("{}:{e}", ed.name));
+                self.error = Some(editor::located(&ed.name, &e));
                 ed.diagnostics = e.diagnostics;
                 ed.stale = self.session.is_some();
             }
