@@ -3,12 +3,12 @@
 # which this installs).
 # Usage: scripts/fuzz.sh TARGET [SECONDS]
 #   TARGET: load | run | settings | differential (modules), amber | spvasm | wgsl (sources),
-#           permalink (the app's links)
+#           glsl (GLSL and HLSL through glslang; builds its C++), permalink (the app's links)
 # Seeds come from the project's modules, scripts and sources; crashes land in
 # fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh load|run|settings|differential|amber|spvasm|wgsl|permalink [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh load|run|settings|differential|amber|spvasm|wgsl|glsl|permalink [SECONDS]}
 seconds=${2:-60}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 mkdir -p "fuzz/corpus/$target"
@@ -33,6 +33,12 @@ elif [ "$target" = spvasm ]; then
     done
 elif [ "$target" = wgsl ]; then
     cp -n assets/templates/*.wgsl "fuzz/corpus/wgsl/" 2>/dev/null || true
+elif [ "$target" = glsl ]; then
+    # Its first byte picks GLSL or HLSL and whether macros are given.
+    for f in core/tests/data/*.comp core/tests/data/hlsl/*.hlsl assets/templates/*.comp; do
+        out="fuzz/corpus/glsl/$(basename "$f")"
+        [ -e "$out" ] || { case "$f" in *.hlsl) printf '\x01';; *) printf '\x00';; esac; cat "$f"; } >"$out"
+    done
 elif [ "$target" = permalink ]; then
     printf '#example=loop_divergent&sg=16&wg=2,1,1&switch=per-case&order=2&step=120&lane=0:3&view=timeline' \
         >fuzz/corpus/permalink/example
@@ -43,4 +49,5 @@ fi
 cd fuzz
 features=()
 [ "$target" = permalink ] && features=(--features app)
+[ "$target" = glsl ] && features=(--features glsl)
 cargo +nightly fuzz run -O "${features[@]}" "$target" "corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1

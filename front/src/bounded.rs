@@ -157,12 +157,12 @@ pub fn serve_compile_worker(
 }
 
 fn answer(request: &Request) -> Reply {
-    let target_env = match request.target_env.as_deref().map(str::parse) {
+    let target_env = match request.target_env.as_deref().map(str::parse::<lanescope_core::spvtext::TargetEnv>) {
         None => None,
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {
             return Reply::Failed {
-                diagnostics: CompileError::message(format!("{e}")).diagnostics,
+                diagnostics: CompileError::message(e.to_string()).diagnostics,
             }
         }
     };
@@ -363,6 +363,11 @@ mod tests {
             file_name: "a.wgsl".into(),
             memory: 1 << 30,
             source: "@compute @workgroup_size(1) fn main() {}".into(),
+            target_env: Some("vulkan1.2".into()),
+            defines: vec![("N".into(), Some("1".into()))],
+            include_dirs: vec!["inc".into()],
+            source_dir: None,
+            entry: None,
         };
         let text = serde_json::to_string(&request).unwrap();
         let back: Request = serde_json::from_str(&text).unwrap();

@@ -230,8 +230,7 @@ impl Simulator {
                         &mut self.mem,
                         &mut self.sgs[g],
                         (g, s),
-                        target,
-                        lanes,
+                        (target, lanes),
                         prog,
                     );
                 }
@@ -295,8 +294,7 @@ impl Simulator {
                     &mut self.mem,
                     sg,
                     (g, s),
-                    target,
-                    lanes,
+                    (target, lanes),
                     prog,
                 );
             }

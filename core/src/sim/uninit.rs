@@ -285,8 +285,7 @@ pub(super) fn uninit_merge_arrival(
     mem: &mut crate::exec::memory::Memory,
     sg: &mut crate::sched::Subgroup,
     (g, s): (usize, usize),
-    target: BlockId,
-    lanes: Mask,
+    (target, lanes): (BlockId, Mask),
     prog: &Program,
 ) {
     let Some(u) = u else { return };
