@@ -242,6 +242,9 @@ fn a_macro_bomb_typed_in_the_editor_never_freezes_the_window() {
         slowest
     };
     let started = |a: &LanescopeApp| a.compiling.is_some();
+    // Opening compiles off the UI thread too: the module opens when the compile answers.
+    run_until(&mut h, &|a: &LanescopeApp| a.compiling.is_none());
+    assert!(h.state().session.is_some(), "{:?}", h.state().error);
     let answered = |a: &LanescopeApp| {
         a.compiling.is_none() && a.editor.as_ref().is_some_and(|e| e.edited_at.is_none())
     };
@@ -276,4 +279,46 @@ fn a_macro_bomb_typed_in_the_editor_never_freezes_the_window() {
         "{}",
         h.state().status
     );
+}
+
+/// Opening a macro bomb from disk: the file shows in the editor at once, the window keeps
+/// answering while it compiles, and the compile stops at its limit with an error naming it.
+#[test]
+fn opening_a_macro_bomb_file_never_freezes_the_window() {
+    use lanescope::gui::LanescopeApp;
+    lanescope::set_compile_worker(worker());
+    let path = tmp("bomb_open.comp");
+    std::fs::write(&path, macro_bomb()).unwrap();
+    let mut app = LanescopeApp::new(Default::default());
+    app.settings.compile_seconds = 2.0;
+    let t = Instant::now();
+    app.open(&path.display().to_string(), macro_bomb().into_bytes());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "open took {:?}",
+        t.elapsed()
+    );
+    assert!(app.compiling.is_some());
+    assert_eq!(
+        app.editor.as_ref().map(|e| e.text.clone()),
+        Some(macro_bomb())
+    );
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    let start = Instant::now();
+    let mut slowest = Duration::ZERO;
+    while h.state().compiling.is_some() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no answer");
+        let f = Instant::now();
+        h.run_steps(1);
+        slowest = slowest.max(f.elapsed());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        slowest < Duration::from_millis(1000),
+        "a frame took {slowest:?}"
+    );
+    let err = h.state().error.clone().unwrap_or_default();
+    assert!(err.contains("compile time limit"), "{err}");
 }

@@ -157,7 +157,11 @@ pub fn serve_compile_worker(
 }
 
 fn answer(request: &Request) -> Reply {
-    let target_env = match request.target_env.as_deref().map(str::parse::<lanescope_core::spvtext::TargetEnv>) {
+    let target_env = match request
+        .target_env
+        .as_deref()
+        .map(str::parse::<lanescope_core::spvtext::TargetEnv>)
+    {
         None => None,
         Some(Ok(t)) => Some(t),
         Some(Err(e)) => {

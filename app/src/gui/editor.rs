@@ -152,6 +152,7 @@ impl Editor {
         CompileJob {
             text: self.text.clone(),
             started: std::time::Instant::now(),
+            open_under: None,
             rx,
             cancel,
         }
@@ -196,6 +197,9 @@ pub struct CompileJob {
     /// The text being compiled: a result for text that has changed since is dropped.
     pub text: String,
     pub started: std::time::Instant,
+    /// A file being opened: the settings it opens under once it compiles (`None`: an edit's
+    /// recompile).
+    pub open_under: Option<Box<super::session::Settings>>,
     rx: std::sync::mpsc::Receiver<Result<lanescope_front::Compiled, lanescope_front::CompileError>>,
     cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }

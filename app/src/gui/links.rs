@@ -104,7 +104,7 @@ impl LanescopeApp {
                     entry: l.entry.clone().unwrap_or_default(),
                     include_dirs: String::new(),
                 };
-                self.open_file_built(&name, bytes, st, build)
+                self.open_file_built(&name, bytes, st, build, false)
             }
             (None, None, Some(e)) => match super::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.

@@ -32,7 +32,13 @@ impl LanescopeApp {
             }
             _ => name.to_owned(),
         };
-        if self.open_file_under(&name, bytes, self.own_settings()) {
+        if self.open_file_built(
+            &name,
+            bytes,
+            self.own_settings(),
+            editor::Build::default(),
+            true,
+        ) {
             self.own = None;
         }
     }
@@ -46,17 +52,21 @@ impl LanescopeApp {
     /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
     /// first and opens in the editor (with its errors when it does not compile).
     pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
-        self.open_file_built(name, bytes, st, editor::Build::default())
+        self.open_file_built(name, bytes, st, editor::Build::default(), false)
     }
 
     /// Like [`Self::open_file_under`], a source built with `build` (a link's macros, target
-    /// environment and entry point).
+    /// environment and entry point). With `background` (a file the person opened, natively,
+    /// with a compile worker) GLSL and HLSL compile off the UI thread: the editor shows the
+    /// text at once and [`Self::poll_compile`] opens the module when the compile answers (true
+    /// here means it started).
     pub(super) fn open_file_built(
         &mut self,
         name: &str,
         bytes: Vec<u8>,
         st: Settings,
         build: editor::Build,
+        background: bool,
     ) -> bool {
         let language = lanescope_front::Language::from_path(name)
             .or_else(|| lanescope_front::Language::sniff(&bytes));
@@ -86,16 +96,47 @@ impl LanescopeApp {
         {
             self.compiling = None;
         }
-        match ed.compile(&st.compile_limits()) {
+        #[cfg(not(target_arch = "wasm32"))]
+        if background
+            && crate::compile_worker().is_some()
+            && matches!(l, Language::Glsl | Language::Hlsl)
+        {
+            let mut job = ed.compile_in_background(&st.compile_limits());
+            job.open_under = Some(Box::new(st));
+            self.status = format!("compiling {name}…");
+            self.error = None;
+            self.editor = Some(ed);
+            self.compiling = Some(job);
+            return true;
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = background;
+        let result = ed.compile(&st.compile_limits());
+        self.editor = Some(ed);
+        self.finish_open(st, result)
+    }
+
+    /// Opens the editor's compiled source under `st` (or shows why it did not compile); true
+    /// when it opened.
+    fn finish_open(
+        &mut self,
+        st: Settings,
+        result: Result<lanescope_front::Compiled, lanescope_front::CompileError>,
+    ) -> bool {
+        let Some(mut ed) = self.editor.take() else {
+            return false;
+        };
+        let name = ed.name.clone();
+        match result {
             Ok(c) => {
                 ed.diagnostics = c.warnings.clone();
-                let opened = self.open_under(name, c.bytes(), st);
+                let opened = self.open_under(&name, c.bytes(), st);
                 ed.stale = !opened && self.session.is_some();
                 self.editor = Some(ed);
                 opened
             }
             Err(e) => {
-                self.error = Some(editor::located(name, &e));
+                self.error = Some(editor::located(&name, &e));
                 ed.diagnostics = e.diagnostics;
                 ed.stale = self.session.is_some();
                 self.editor = Some(ed);
@@ -300,8 +341,15 @@ impl LanescopeApp {
         };
         let job = self.compiling.take();
         // An answer for text that has changed since is no answer: the edit recompiles.
-        if self.editor.as_ref().map(|e| &e.text) == job.as_ref().map(|j| &j.text) {
-            self.finish_recompile(result);
+        if let Some(mut job) = job {
+            if self.editor.as_ref().map(|e| &e.text) == Some(&job.text) {
+                match job.open_under.take() {
+                    Some(st) => {
+                        self.finish_open(*st, result);
+                    }
+                    None => self.finish_recompile(result),
+                }
+            }
         }
         false
     }
