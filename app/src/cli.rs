@@ -186,7 +186,7 @@ pub struct RunArgs {
     pub printf: Option<String>,
     /// A preprocessor macro for GLSL and HLSL sources: `NAME` (defined as 1) or `NAME=VALUE`
     /// (repeatable, in order).
-    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = lanescope_front::parse_define)]
     pub defines: Vec<(String, Option<String>)>,
     /// A folder `#include` searches (after the including file's own folder for `"..."`;
     /// repeatable, in order).
@@ -537,26 +537,6 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
             let module = compile_source(a, &bytes, language)?;
             run_bytes(a, &module)
         }
-    }
-}
-
-/// The compile limits `--compile-timeout` and `--compile-memory` set.
-fn parse_define(s: &str) -> Result<(String, Option<String>), String> {
-    let (name, value) = match s.split_once('=') {
-        Some((n, v)) => (n, Some(v.to_string())),
-        None => (s, None),
-    };
-    let ok = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok {
-        Ok((name.to_string(), value))
-    } else {
-        Err(format!(
-            "`{name}` is not a macro name (letters, digits and `_`, not starting with a digit)"
-        ))
     }
 }
 

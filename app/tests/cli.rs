@@ -20,6 +20,14 @@ fn tmp(name: &str) -> PathBuf {
     d.join(name)
 }
 
+fn read_words(path: &Path) -> Vec<u32> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 fn write_words(path: &Path, words: impl Iterator<Item = u32>) {
     let bytes: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
     std::fs::write(path, bytes).unwrap();
@@ -1237,12 +1245,7 @@ fn glsl_includes_defines_and_hlsl_entry_points_from_the_command_line() {
     let inc = root.join("inc").display().to_string();
     let o = run(&["-I", &inc, "-D", "WIDTH=4", "--target-env", "vulkan1.2"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let words: Vec<u32> = std::fs::read(&out)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    assert_eq!(words, vec![5, 8, 11, 14, 0, 0, 0, 0]);
+    assert_eq!(read_words(&out), vec![5, 8, 11, 14, 0, 0, 0, 0]);
     // Without the include folder: the error names the chain and where it looked.
     let o = run(&["-D", "WIDTH=4"]);
     assert!(!o.status.success());
@@ -1269,10 +1272,8 @@ fn glsl_includes_defines_and_hlsl_entry_points_from_the_command_line() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let words: Vec<u32> = std::fs::read(&out)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    assert_eq!(words, (0..8).map(|i| 28 + i).collect::<Vec<u32>>());
+    assert_eq!(
+        read_words(&out),
+        (0..8).map(|i| 28 + i).collect::<Vec<u32>>()
+    );
 }

@@ -207,6 +207,23 @@ fn wgsl_compiles_to_the_same_module_through_the_worker() {
     assert_eq!(bounded.words, direct.words);
 }
 
+/// Frames until `done` holds (at most a minute); the slowest frame.
+fn run_until(
+    h: &mut egui_kittest::Harness<'_, lanescope::gui::LanescopeApp>,
+    done: &dyn Fn(&lanescope::gui::LanescopeApp) -> bool,
+) -> Duration {
+    let start = Instant::now();
+    let mut slowest = Duration::ZERO;
+    while !done(h.state()) {
+        assert!(start.elapsed() < Duration::from_secs(60), "no answer");
+        let t = Instant::now();
+        h.run_steps(1);
+        slowest = slowest.max(t.elapsed());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    slowest
+}
+
 /// The editor compiles off the UI thread: a macro bomb pasted into the source keeps the window
 /// answering (every frame returns at once) until the compile stops at its time limit, and
 /// text edited while a compile runs cancels it and compiles the new text.
@@ -228,19 +245,6 @@ fn a_macro_bomb_typed_in_the_editor_never_freezes_the_window() {
         ed.edited_at = Some(0.0);
     };
     // Frames until the edit's compile has started (the debounce), then until it answers.
-    let run_until = |h: &mut egui_kittest::Harness<'_, LanescopeApp>,
-                     done: &dyn Fn(&LanescopeApp) -> bool| {
-        let start = Instant::now();
-        let mut slowest = Duration::ZERO;
-        while !done(h.state()) {
-            assert!(start.elapsed() < Duration::from_secs(60), "no answer");
-            let t = Instant::now();
-            h.run_steps(1);
-            slowest = slowest.max(t.elapsed());
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        slowest
-    };
     let started = |a: &LanescopeApp| a.compiling.is_some();
     // Opening compiles off the UI thread too: the module opens when the compile answers.
     run_until(&mut h, &|a: &LanescopeApp| a.compiling.is_none());
@@ -306,15 +310,7 @@ fn opening_a_macro_bomb_file_never_freezes_the_window() {
     let mut h = egui_kittest::Harness::builder()
         .with_size(egui::vec2(1280.0, 720.0))
         .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    let start = Instant::now();
-    let mut slowest = Duration::ZERO;
-    while h.state().compiling.is_some() {
-        assert!(start.elapsed() < Duration::from_secs(60), "no answer");
-        let f = Instant::now();
-        h.run_steps(1);
-        slowest = slowest.max(f.elapsed());
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let slowest = run_until(&mut h, &|a: &LanescopeApp| a.compiling.is_none());
     assert!(
         slowest < Duration::from_millis(1000),
         "a frame took {slowest:?}"

@@ -145,6 +145,31 @@ impl Compiled {
     }
 }
 
+/// Whether `name` can name a preprocessor macro (letters, digits and `_`, not starting with a
+/// digit).
+pub fn is_macro_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `NAME` or `NAME=VALUE`, as `-D` takes a macro, split into its name and value; or why the
+/// name cannot be one.
+pub fn parse_define(text: &str) -> Result<(String, Option<String>), String> {
+    let (name, value) = match text.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (text, None),
+    };
+    if is_macro_name(name) {
+        Ok((name.to_string(), value))
+    } else {
+        Err(format!(
+            "`{name}` is not a macro name (letters, digits and `_`, not starting with a digit)"
+        ))
+    }
+}
+
 /// Whether this build compiles `language` from source (GLSL needs the native build).
 pub fn can_compile(language: Language) -> bool {
     match language {

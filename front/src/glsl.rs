@@ -32,12 +32,7 @@ pub fn compile(
 /// A `-D` macro as a line of the preamble glslang reads before the source, or why it cannot
 /// be one.
 pub fn define_line(name: &str, value: Option<&str>) -> Result<String, String> {
-    let ok = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !ok {
+    if !crate::compile::is_macro_name(name) {
         return Err(format!("`-D {name}`: `{name}` is not a macro name"));
     }
     let value = value.unwrap_or("1");

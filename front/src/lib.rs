@@ -23,6 +23,7 @@ pub use bounded::{
     WorkerCommand, DEFAULT_COMPILE_MEMORY_MIB, DEFAULT_COMPILE_SECONDS,
 };
 pub use compile::{
-    can_compile, compile, Bounded, CompileError, CompileOptions, Compiled, Diagnostic, InProcess,
+    can_compile, compile, is_macro_name, parse_define, Bounded, CompileError, CompileOptions,
+    Compiled, Diagnostic, InProcess,
 };
 pub use language::Language;

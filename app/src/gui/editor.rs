@@ -56,22 +56,7 @@ impl Build {
     pub fn defines(&self) -> Result<Vec<(String, Option<String>)>, String> {
         self.defines
             .split_whitespace()
-            .map(|d| {
-                let (name, value) = match d.split_once('=') {
-                    Some((n, v)) => (n, Some(v.to_string())),
-                    None => (d, None),
-                };
-                let ok = name
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                if ok {
-                    Ok((name.to_string(), value))
-                } else {
-                    Err(format!("define `{d}`: `{name}` is not a macro name"))
-                }
-            })
+            .map(|d| lanescope_front::parse_define(d).map_err(|e| format!("define `{d}`: {e}")))
             .collect()
     }
 

@@ -13,23 +13,18 @@ impl LanescopeApp {
             .find(|e| format!("{}.spv", e.0) == s.name && e.1 == s.bytes.as_slice())
             .map(|e| e.0.to_owned());
         let st = &self.settings;
+        // An edited source's build setting, when it says anything.
+        let build = |field: fn(&super::editor::Build) -> &String| {
+            self.editor
+                .as_ref()
+                .map(|e| field(&e.build).trim().to_string())
+                .filter(|t| !t.is_empty())
+        };
         Some(permalink::Link {
             lesson: self.lesson.map(|i| i + 1),
-            defines: self
-                .editor
-                .as_ref()
-                .map(|e| e.build.defines.trim().to_string())
-                .filter(|d| !d.is_empty()),
-            target_env: self
-                .editor
-                .as_ref()
-                .map(|e| e.build.target_env.trim().to_string())
-                .filter(|t| !t.is_empty()),
-            entry: self
-                .editor
-                .as_ref()
-                .map(|e| e.build.entry.trim().to_string())
-                .filter(|t| !t.is_empty()),
+            defines: build(|b| &b.defines),
+            target_env: build(|b| &b.target_env),
+            entry: build(|b| &b.entry),
             // Edited source travels as its text (the name's extension gives the language).
             module: match &self.editor {
                 Some(e) => Some((e.name.clone(), e.text.clone().into_bytes())),
