@@ -14,7 +14,7 @@ impl LanescopeApp {
             .map(|e| e.0.to_owned());
         let st = &self.settings;
         // An edited source's build setting, when it says anything.
-        let build = |field: fn(&super::editor::Build) -> &String| {
+        let build = |field: fn(&super::build::Build) -> &String| {
             self.editor
                 .as_ref()
                 .map(|e| field(&e.build).trim().to_string())
@@ -93,7 +93,7 @@ impl LanescopeApp {
                 self.error.is_none()
             }
             (None, Some((name, bytes)), _) => {
-                let build = super::editor::Build {
+                let build = super::build::Build {
                     defines: l.defines.clone().unwrap_or_default(),
                     target_env: l.target_env.clone().unwrap_or_default(),
                     entry: l.entry.clone().unwrap_or_default(),

@@ -1,6 +1,7 @@
 //! The egui app: toolbar, disassembly, CFG, lanes, watch, buffers, diagnostics, controls.
 //! Panels draw from `Session` (the model); nothing here changes simulation results.
 
+pub mod build;
 pub mod cfg;
 pub mod dialog;
 pub mod disasm;

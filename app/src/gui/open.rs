@@ -36,7 +36,7 @@ impl LanescopeApp {
             &name,
             bytes,
             self.own_settings(),
-            editor::Build::default(),
+            super::build::Build::default(),
             true,
         ) {
             self.own = None;
@@ -52,7 +52,7 @@ impl LanescopeApp {
     /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
     /// first and opens in the editor (with its errors when it does not compile).
     pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
-        self.open_file_built(name, bytes, st, editor::Build::default(), false)
+        self.open_file_built(name, bytes, st, super::build::Build::default(), false)
     }
 
     /// Like [`Self::open_file_under`], a source built with `build` (a link's macros, target
@@ -65,7 +65,7 @@ impl LanescopeApp {
         name: &str,
         bytes: Vec<u8>,
         st: Settings,
-        build: editor::Build,
+        build: super::build::Build,
         background: bool,
     ) -> bool {
         let language = lanescope_front::Language::from_path(name)

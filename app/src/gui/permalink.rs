@@ -124,7 +124,7 @@ impl Link {
                 }
                 "defs" => {
                     let d = percent_decode(v).ok_or_else(|| bad("macros"))?;
-                    let build = super::editor::Build {
+                    let build = super::build::Build {
                         defines: d.clone(),
                         ..Default::default()
                     };
