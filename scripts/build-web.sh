@@ -41,28 +41,60 @@ export CARGO_PROFILE_RELEASE_DEBUG=0
 # Keep rustup from resolving cargo/rustc: these must be Debian's rustc-web.
 unset RUSTUP_TOOLCHAIN || true
 
+# glslang's C++ for the compiler module, through the wasi-sdk layout setup-web.sh assembles.
+# NDEBUG as in release builds of glslang: its asserts and pool guard blocks only cost here.
+export WASI_SDK_PATH="$root/.web-toolchain/wasi-sdk"
+export CXXFLAGS_wasm32_unknown_unknown="-DNDEBUG"
+
+# wasm-opt in place, minutes for these modules: its output is kept by its input's hash, so a
+# rebuild that changed nothing in a module does not optimise it again.
+optimise() {
+    local key cached
+    key="$(sha256sum "$1" | cut -c1-32)"
+    cached="$CARGO_TARGET_DIR/wasm-opt-cache/$key.wasm"
+    if [ ! -f "$cached" ]; then
+        mkdir -p "$(dirname "$cached")"
+        wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$cached.tmp"
+        mv "$cached.tmp" "$cached"
+    fi
+    cp "$cached" "$1"
+}
+
 if [ "$use_trunk" = 1 ]; then
     export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
     trunk build
 else
-    cargo build --release -p lanescope --bin lanescope \
+    # The app without glslang (`--no-default-features`): the page loads the compiler module
+    # below only when a GLSL or HLSL source is compiled.
+    cargo build --release -p lanescope --bin lanescope --no-default-features \
         -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown
     rm -rf dist
     mkdir -p dist
     wasm-bindgen --target web --no-typescript --out-dir dist --out-name lanescope \
         "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/lanescope.wasm"
-    wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int \
-        dist/lanescope_bg.wasm -o dist/lanescope_bg.wasm
+    optimise dist/lanescope_bg.wasm
     # The page Trunk would make: index.html with its Trunk link replaced by the loader.
     loader='<script type="module">import init from "./lanescope.js"; init({ module_or_path: "./lanescope_bg.wasm" });</script>'
     awk -v loader="$loader" '/data-trunk/ { print "  " loader; next } { print }' index.html >dist/index.html
 fi
+# The GLSL/HLSL compiler module (glslang), loaded by the page on demand (see index.html).
+if [ -x "$WASI_SDK_PATH/bin/clang++" ]; then
+    cargo build --release -p lanescope_glsl_web --lib \
+        -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown
+    mkdir -p dist/glsl
+    wasm-bindgen --target web --no-typescript --out-dir dist/glsl --out-name lanescope_glsl \
+        "$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/lanescope_glsl_web.wasm"
+    optimise dist/glsl/lanescope_glsl_bg.wasm
+    cp web/glsl/worker.js dist/glsl/worker.js
+else
+    echo "== no wasi-sdk layout (scripts/setup-web.sh makes it): the page will have no GLSL compiler" >&2
+fi
 # Precompressed copies beside the files: scripts/serve.py (and any static host that looks for
 # them) sends these to browsers that accept gzip.
-for f in dist/*.wasm dist/*.js dist/*.html; do
+for f in dist/*.wasm dist/*.js dist/*.html dist/glsl/*.wasm dist/glsl/*.js; do
     [ -e "$f" ] && gzip -9 -k -f -n "$f"
 done
-echo "== built dist/ ($(du -sh --exclude='*.gz' dist | cut -f1); gzip: $(cat dist/*.gz | wc -c | awk '{printf "%.1f MiB", $1 / 1048576}'))"
+echo "== built dist/: first visit $(cat dist/*.wasm dist/*.js dist/*.html | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/*.gz | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}')); GLSL compiler module on demand $(cat dist/glsl/*.wasm dist/glsl/*.js 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/glsl/*.gz 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}'))"
 
 if [ -n "$serve_port" ]; then
     echo "== serving http://127.0.0.1:$serve_port/ (Ctrl+C stops)"

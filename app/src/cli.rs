@@ -577,6 +577,7 @@ fn compile_source(a: &RunArgs, bytes: &[u8], language: Language) -> Result<Vec<u
         entry: (language == Language::Hlsl)
             .then(|| a.entry.clone())
             .flatten(),
+        include_files: Vec::new(),
     };
     match lanescope_front::compile_bounded(language, text, &opts, limits, crate::compile_worker()) {
         Ok(c) => {

@@ -70,6 +70,8 @@ struct Request {
     source_dir: Option<std::path::PathBuf>,
     #[serde(default)]
     entry: Option<String>,
+    #[serde(default)]
+    include_files: Vec<(String, String)>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -127,6 +129,7 @@ pub fn compile_bounded_cancellable(
                 include_dirs: opts.include_dirs.clone(),
                 source_dir: opts.source_dir.clone(),
                 entry: opts.entry.clone(),
+                include_files: opts.include_files.clone(),
             };
             run_worker(w, &request, limits, cancel)
         }
@@ -156,6 +159,53 @@ pub fn serve_compile_worker(
         .map_err(|e| format!("compile worker: cannot write the reply: {e}"))
 }
 
+/// A compile request as the worker reads it (JSON): what the browser's page sends to its
+/// compiler module (`web/glsl`), which answers with [`answer_compile_request`].
+pub fn compile_request(
+    language: Language,
+    source: &str,
+    opts: &CompileOptions,
+    limits: &CompileLimits,
+) -> String {
+    let request = Request {
+        language,
+        file_name: opts.file_name.clone(),
+        memory: limits.memory,
+        source: source.to_owned(),
+        target_env: opts.target_env.map(|t| t.name().to_string()),
+        defines: opts.defines.clone(),
+        include_dirs: opts.include_dirs.clone(),
+        source_dir: opts.source_dir.clone(),
+        entry: opts.entry.clone(),
+        include_files: opts.include_files.clone(),
+    };
+    serde_json::to_string(&request).unwrap_or_default()
+}
+
+/// Compiles a request ([`compile_request`]'s JSON) in this process and answers with the reply
+/// as JSON ([`compile_reply`] reads it). No limits are set here: the caller bounds the compile
+/// (the browser's page runs it in a Web Worker it stops at the time limit).
+pub fn answer_compile_request(request: &str) -> String {
+    let reply = match serde_json::from_str::<Request>(request) {
+        Ok(r) => answer(&r),
+        Err(e) => Reply::Failed {
+            diagnostics: CompileError::message(format!("not a compile request: {e}")).diagnostics,
+        },
+    };
+    serde_json::to_string(&reply).unwrap_or_default()
+}
+
+/// A reply's JSON ([`answer_compile_request`]) as the compile's result.
+pub fn compile_reply(reply: &str) -> Result<Compiled, CompileError> {
+    match serde_json::from_str::<Reply>(reply) {
+        Ok(Reply::Compiled { words, warnings }) => Ok(Compiled { words, warnings }),
+        Ok(Reply::Failed { diagnostics }) => Err(CompileError { diagnostics }),
+        Err(e) => Err(CompileError::message(format!(
+            "the compiler's answer could not be read: {e}"
+        ))),
+    }
+}
+
 fn answer(request: &Request) -> Reply {
     let target_env = match request
         .target_env
@@ -177,6 +227,7 @@ fn answer(request: &Request) -> Reply {
         include_dirs: request.include_dirs.clone(),
         source_dir: request.source_dir.clone(),
         entry: request.entry.clone(),
+        include_files: request.include_files.clone(),
     };
     match compile(request.language, &request.source, &opts) {
         Ok(c) => Reply::Compiled {
@@ -372,6 +423,7 @@ mod tests {
             include_dirs: vec!["inc".into()],
             source_dir: None,
             entry: None,
+            include_files: vec![("a.h".into(), "// a\n".into())],
         };
         let text = serde_json::to_string(&request).unwrap();
         let back: Request = serde_json::from_str(&text).unwrap();

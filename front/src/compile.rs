@@ -116,6 +116,11 @@ pub struct CompileOptions {
     pub source_dir: Option<std::path::PathBuf>,
     /// HLSL's entry point function (`main` when not given); GLSL's is always `main`.
     pub entry: Option<String>,
+    /// Files given as text, `(name, contents)`, that `#include` finds before it looks on disk:
+    /// where there is no disk (the browser: the files opened or dropped together). A name is
+    /// matched as a path relative to the including file's name, to each include directory, and
+    /// as it is written.
+    pub include_files: Vec<(String, String)>,
 }
 
 impl Default for CompileOptions {
@@ -127,6 +132,7 @@ impl Default for CompileOptions {
             include_dirs: Vec::new(),
             source_dir: None,
             entry: None,
+            include_files: Vec::new(),
         }
     }
 }
@@ -170,12 +176,13 @@ pub fn parse_define(text: &str) -> Result<(String, Option<String>), String> {
     }
 }
 
-/// Whether this build compiles `language` from source (GLSL needs the native build).
+/// Whether this build compiles `language` from source in-process (GLSL and HLSL need glslang:
+/// the `glsl` feature; the browser's page loads it as a module of its own instead).
 pub fn can_compile(language: Language) -> bool {
     match language {
         Language::SpirvAsm | Language::Wgsl => true,
         Language::Glsl | Language::Hlsl => {
-            cfg!(all(feature = "glsl", not(target_arch = "wasm32")))
+            cfg!(feature = "glsl")
         }
         Language::SpirvBinary | Language::Amber => false,
     }

@@ -12,7 +12,7 @@
 
 use crate::compile::{CompileError, CompileOptions, Compiled};
 
-#[cfg(not(all(feature = "glsl", not(target_arch = "wasm32"))))]
+#[cfg(not(feature = "glsl"))]
 pub fn compile(
     _source: &str,
     _opts: &CompileOptions,
@@ -25,10 +25,7 @@ pub fn compile(
     )))
 }
 
-#[cfg_attr(
-    not(all(feature = "glsl", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
+#[cfg_attr(not(feature = "glsl"), allow(dead_code))]
 /// A `-D` macro as a line of the preamble glslang reads before the source, or why it cannot
 /// be one.
 pub fn define_line(name: &str, value: Option<&str>) -> Result<String, String> {
@@ -46,10 +43,7 @@ pub fn define_line(name: &str, value: Option<&str>) -> Result<String, String> {
 /// (ggml's shaders) compile as they are: the extension is asked for right after `#version` (an
 /// `#extension` before it would set the version), and `#line` keeps every later line's number
 /// and names its file.
-#[cfg_attr(
-    not(all(feature = "glsl", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
+#[cfg_attr(not(feature = "glsl"), allow(dead_code))]
 pub fn with_include_extension(source: &str, file_name: &str) -> String {
     // The file's own name on its lines: glslang names the main text's lines after an include
     // returns by it, and has none otherwise (they would be taken for the included file's).
@@ -78,10 +72,7 @@ pub fn with_include_extension(source: &str, file_name: &str) -> String {
 /// glslang (13 and 0.9 here) compiles HLSL's `WavePrefixSum`, `WavePrefixProduct` and
 /// `WavePrefixCountBits` to *inclusive* scans, where HLSL (and DXC) define them as exclusive:
 /// the module Lanescope runs counts each lane's own value. Each use gets a warning at its place.
-#[cfg_attr(
-    not(all(feature = "glsl", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
+#[cfg_attr(not(feature = "glsl"), allow(dead_code))]
 pub fn inclusive_prefix_warnings(source: &str) -> Vec<crate::compile::Diagnostic> {
     let mut out = Vec::new();
     for (n, line) in source.lines().enumerate() {
@@ -115,10 +106,7 @@ pub fn inclusive_prefix_warnings(source: &str) -> Vec<crate::compile::Diagnostic
     out
 }
 
-#[cfg_attr(
-    not(all(feature = "glsl", not(target_arch = "wasm32"))),
-    allow(dead_code)
-)]
+#[cfg_attr(not(feature = "glsl"), allow(dead_code))]
 /// glslang's client and SPIR-V versions for a target environment (`None`: Vulkan 1.3 with
 /// SPIR-V 1.6), or why it is not one glslang compiles compute shaders for.
 pub fn target_versions(
@@ -156,7 +144,7 @@ pub fn target_versions(
     })
 }
 
-#[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+#[cfg(feature = "glsl")]
 pub use native::compile;
 
 /// Limits this process's address space to `bytes` (0: no limit), for a compile worker (see
@@ -205,7 +193,7 @@ pub fn limit_memory(_bytes: u64) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(all(feature = "glsl", not(target_arch = "wasm32")))]
+#[cfg(feature = "glsl")]
 #[allow(unsafe_code)]
 mod native {
     use super::{CompileError, CompileOptions, Compiled};
@@ -257,6 +245,23 @@ mod native {
         /// The (header, includer) pairs that failed.
         failed: std::collections::HashSet<(String, String)>,
         bytes: usize,
+        /// Files given as text (`CompileOptions::include_files`), by their normalised names.
+        given: HashMap<String, (String, String)>,
+    }
+
+    /// `a/./b/../c` as `a/c`, with `/` for `\`: the form given files are matched in.
+    fn normalise(path: &str) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        for p in path.split(['/', '\\']) {
+            match p {
+                "" | "." => {}
+                ".." if parts.last().is_some_and(|l| *l != "..") => {
+                    parts.pop();
+                }
+                p => parts.push(p),
+            }
+        }
+        parts.join("/")
     }
 
     /// Most bytes all the included files of one compile may have together.
@@ -307,6 +312,29 @@ mod native {
                 places.extend(own);
             }
             places.extend(self.dirs.iter().cloned());
+            // Given files first: relative to the including file's own (given) name, to each
+            // place looked in, then as written.
+            let given = {
+                let mut names: Vec<String> = Vec::new();
+                if local {
+                    if let Some(dir) = Path::new(&includer).parent() {
+                        names.push(normalise(&dir.join(header).to_string_lossy()));
+                    }
+                }
+                names.extend(
+                    places
+                        .iter()
+                        .map(|d| normalise(&d.join(header).to_string_lossy())),
+                );
+                names.push(normalise(header));
+                names
+                    .iter()
+                    .find_map(|n| self.given.get(n))
+                    .map(|(name, text)| (name.clone(), text.clone().into_bytes()))
+            };
+            if let Some((name_text, data)) = given {
+                return self.answer_with(name_text, data, includer, header, local);
+            }
             let path = if Path::new(header).is_absolute() {
                 Some(PathBuf::from(header)).filter(|p| p.is_file())
             } else {
@@ -339,17 +367,34 @@ mod native {
                 Ok(d) => d,
                 Err(e) => return why(self, format!("cannot read `{}`: {e}", path.display())),
             };
+            self.answer_with(path.display().to_string(), data, includer, header, local)
+        }
+
+        /// The answer for a file found (named `name_text` to glslang), or why it is refused.
+        fn answer_with(
+            &mut self,
+            name_text: String,
+            data: Vec<u8>,
+            includer: String,
+            header: &str,
+            local: bool,
+        ) -> Option<Answer> {
             self.bytes += data.len();
             if self.bytes > MAX_INCLUDE_BYTES {
-                return why(
-                    self,
-                    format!(
-                        "the included files pass {} MiB together",
+                if local
+                    || !self
+                        .failed
+                        .contains(&(header.to_string(), includer.clone()))
+                {
+                    let chain = self.chain(&includer);
+                    self.failures.push(format!(
+                        "`{header}`{chain}: the included files pass {} MiB together",
                         MAX_INCLUDE_BYTES >> 20
-                    ),
-                );
+                    ));
+                    self.failed.insert((header.to_string(), includer.clone()));
+                }
+                return None;
             }
-            let name_text = path.display().to_string();
             self.parent.entry(name_text.clone()).or_insert(includer);
             let name = CString::new(name_text.replace('\0', "")).unwrap_or_default();
             let mut a = Answer {
@@ -461,6 +506,11 @@ mod native {
                 failures: Vec::new(),
                 failed: std::collections::HashSet::new(),
                 bytes: 0,
+                given: opts
+                    .include_files
+                    .iter()
+                    .map(|(n, t)| (normalise(n), (n.clone(), t.clone())))
+                    .collect(),
             },
             main: file_name.to_string(),
         });
@@ -469,11 +519,14 @@ mod native {
         }
         let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let limits = glslang::limits::DEFAULT_LIMITS;
+        // Not DEBUG_INFO: it makes preprocess and parse each record the text they are given
+        // (the text with the include extension, then the preprocessed text), and the debug
+        // information then embeds both before the file's own text, which is added below.
+        // Line and variable information come from the SPIR-V options, not from this flag.
         let messages = sys::glslang_messages_t(
             sys::glslang_messages_t::DEFAULT.0
                 | sys::glslang_messages_t::SPV_RULES.0
                 | sys::glslang_messages_t::VULKAN_RULES.0
-                | sys::glslang_messages_t::DEBUG_INFO.0
                 | sys::glslang_messages_t::DISPLAY_ERROR_COLUMN.0
                 | if hlsl {
                     sys::glslang_messages_t::READ_HLSL.0
@@ -708,7 +761,7 @@ mod native {
     }
 }
 
-#[cfg(all(test, feature = "glsl", not(target_arch = "wasm32")))]
+#[cfg(all(test, feature = "glsl"))]
 mod tests {
     use super::native::parse_log;
 

@@ -123,6 +123,14 @@ fn an_include_tree_with_a_header_used_twice_compiles_and_runs() {
         .find(|f| f.name.ends_with("helper.glsl"))
         .unwrap_or_else(|| panic!("{names:?}"));
     assert_eq!(helper.text.as_deref(), Some(HELPER), "{names:?}");
+    // The main file's text as written, once: not the text glslang was handed (with its
+    // include extension and #line) nor the preprocessed text before it.
+    let main = debug
+        .files
+        .iter()
+        .find(|f| f.name.ends_with("main.comp"))
+        .unwrap_or_else(|| panic!("{names:?}"));
+    assert_eq!(main.text.as_deref(), Some(MAIN), "{names:?}");
     assert!(
         debug
             .files
@@ -180,6 +188,52 @@ fn lines_run(words: &[u32]) -> Vec<(String, u32)> {
             Some((d.file_name(pos.file)?.to_owned(), pos.line))
         })
         .collect()
+}
+
+/// The same tree with no disk (the browser): the headers given as text, found relative to the
+/// including file's name and to the include folder, the run and the debug information as from
+/// disk.
+#[test]
+fn an_include_tree_given_as_text_compiles_as_from_disk() {
+    let opts = CompileOptions {
+        file_name: "main.comp".into(),
+        include_dirs: vec!["inc".into()],
+        defines: vec![("WIDTH".into(), Some("8".into()))],
+        include_files: vec![
+            ("lib/helper.glsl".into(), HELPER.into()),
+            ("inc/types.glsl".into(), TYPES.into()),
+        ],
+        ..CompileOptions::default()
+    };
+    let c = compile(Language::Glsl, MAIN, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let (prog, out) = run(&c.words, vec![0; 8], None);
+    let want: Vec<u32> = (0..8).map(|i| i * 2 + 3 + 2).collect();
+    assert_eq!(out, want);
+    let debug = prog.debug.as_ref().expect("debug information");
+    let texts: Vec<(&str, Option<&str>)> = debug
+        .files
+        .iter()
+        .map(|f| (f.name.as_str(), f.text.as_deref()))
+        .collect();
+    for (name, text) in [
+        ("main.comp", MAIN),
+        ("lib/helper.glsl", HELPER),
+        ("inc/types.glsl", TYPES),
+    ] {
+        assert!(
+            texts.contains(&(name, Some(text))),
+            "{name} not in {texts:?}"
+        );
+    }
+    // A header neither given nor on disk: the chain and the places looked in, as from disk.
+    let opts = CompileOptions {
+        include_files: vec![("lib/helper.glsl".into(), HELPER.into())],
+        ..opts
+    };
+    let e = compile(Language::Glsl, MAIN, &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("types.glsl"), "{e}");
 }
 
 #[test]

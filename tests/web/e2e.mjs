@@ -65,6 +65,10 @@ try {
     return choosers.shift();
   };
   const wasmEncoding = [];
+  const glslRequests = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/glsl/")) glslRequests.push(r.url());
+  });
   page.on("response", async (r) => {
     if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`);
     if (r.url().endsWith(".wasm")) {
@@ -329,6 +333,78 @@ try {
   await page.waitForTimeout(1000);
   const browserRan = await page.title();
   check(/browser_form\.wgsl — step [1-9]\d*/.test(browserRan), `F5 runs the browser-form WGSL: "${browserRan}"`);
+  // 7c. GLSL in the browser: a source and the header it includes, picked together, compile in
+  // the GLSL compiler module (glslang for wasm32), which the page loads only now.
+  check(glslRequests.length === 0, `nothing of the GLSL compiler is downloaded before GLSL is opened (${glslRequests.length} requests)`);
+  const reduceComp = join(shots, "reduce.comp");
+  const opsHeader = join(shots, "ops.glsl");
+  await writeFile(opsHeader, [
+    "// A header the source includes: the reduction and the block size.",
+    "#define BLOCK 32",
+    "uint combine(uint a, uint b) { return a + b; }",
+    "",
+  ].join("\n"));
+  await writeFile(reduceComp, [
+    "#version 450",
+    "#extension GL_KHR_shader_subgroup_arithmetic : enable",
+    '#include "ops.glsl"',
+    "layout(local_size_x = BLOCK) in;",
+    "layout(std430, binding = 0) buffer Out { uint data[]; };",
+    "void main() {",
+    "    uint i = gl_LocalInvocationIndex;",
+    "    uint s = subgroupAdd(combine(i, 1u));",
+    "    if (i % 2u == 0u) {",
+    "        data[i] = s;",
+    "    }",
+    "}",
+    "",
+  ].join("\n"));
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles([opsHeader, reduceComp]);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("reduce.comp — step 0"), null, { timeout: 60_000 }).catch(() => {});
+  check((await page.title()).includes("reduce.comp — step 0"), `opened GLSL with an #include of a file picked with it: "${await page.title()}"`);
+  check(glslRequests.some((u) => u.endsWith("lanescope_glsl_bg.wasm")), `the GLSL compiler module was loaded on demand (${glslRequests.length} requests)`);
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("F10");
+  await page.waitForFunction(() => !/step 0$/.test(document.title), null, { timeout: 10_000 }).catch(() => {});
+  check(/reduce\.comp — step [1-9]\d*/.test(await page.title()), `F10 steps the GLSL's source lines: "${await page.title()}"`);
+  await page.screenshot({ path: join(shots, "16-glsl-include.png") });
+  // A macro bomb compiles in the worker: the page keeps drawing frames, the compile is stopped
+  // at the time limit (the worker ended) and the next GLSL compiles in a new one.
+  const bomb = join(shots, "bomb.comp");
+  const bombLines = ["#version 450", "#define A0 x"];
+  for (let i = 1; i <= 40; i++) bombLines.push(`#define A${i} A${i - 1} A${i - 1}`);
+  bombLines.push("layout(local_size_x = 1) in;", "void main() { int x = 0; A40; }", "");
+  await writeFile(bomb, bombLines.join("\n"));
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles(bomb);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForTimeout(1500);
+  // Frames of the page's main thread for two seconds: the compile (10 s to its limit) runs
+  // beside them, so the longest gap is an ordinary frame's (software WebGL: ~150 ms here).
+  const gap = await page.evaluate(() => new Promise((ok) => {
+    let worst = 0, last = performance.now();
+    const t0 = last;
+    const tick = (t) => {
+      worst = Math.max(worst, t - last);
+      last = t;
+      if (t - t0 < 2000) requestAnimationFrame(tick);
+      else ok(worst);
+    };
+    requestAnimationFrame(tick);
+  }));
+  check(gap < 1000, `the page keeps drawing while the bomb compiles (longest gap between frames ${gap.toFixed(0)} ms)`);
+  await page.waitForTimeout(9_000);
+  await page.screenshot({ path: join(shots, "17-glsl-bomb.png") });
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles([reduceComp, opsHeader]);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("reduce.comp — step 0"), null, { timeout: 60_000 }).catch(() => {});
+  check((await page.title()).includes("reduce.comp — step 0"), `after the bomb's time limit GLSL compiles again: "${await page.title()}"`);
+
   // A hostile link is an error in the app, not a dead page.
   await page.goto(`${base}#module=x.spv:AAAA&step=5`);
   await page.waitForTimeout(1000);

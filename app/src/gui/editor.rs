@@ -30,6 +30,10 @@ pub struct Editor {
     /// How the source is built: macros, include folders, target environment, entry point.
     #[serde(default)]
     pub build: super::build::Build,
+    /// Files opened or dropped together with this one, `(name, text)`, that its `#include`
+    /// finds (in the browser, where there is no folder to look in).
+    #[serde(default)]
+    pub include_files: Vec<(String, String)>,
 }
 
 impl Editor {
@@ -49,37 +53,6 @@ impl Editor {
         )
     }
 
-    /// Starts compiling the text on a thread of its own and returns at once: the frame loop
-    /// polls the job, so a compile that runs to its time limit never freezes the window.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn compile_in_background(&self, limits: &lanescope_front::CompileLimits) -> CompileJob {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (language, text, limits) = (self.language, self.text.clone(), *limits);
-        let opts = self.options();
-        let stop = std::sync::Arc::clone(&cancel);
-        std::thread::spawn(move || {
-            let r = opts.and_then(|opts| {
-                lanescope_front::compile_bounded_cancellable(
-                    language,
-                    &text,
-                    &opts,
-                    &limits,
-                    crate::compile_worker(),
-                    &stop,
-                )
-            });
-            let _ = tx.send(r);
-        });
-        CompileJob {
-            text: self.text.clone(),
-            started: std::time::Instant::now(),
-            open_under: None,
-            rx,
-            cancel,
-        }
-    }
-
     pub fn new(name: &str, language: Language, text: String) -> Self {
         Self {
             name: name.to_owned(),
@@ -90,6 +63,7 @@ impl Editor {
             edited_at: None,
             source_dir: None,
             build: super::build::Build::default(),
+            include_files: Vec::new(),
         }
     }
 
@@ -108,45 +82,8 @@ impl Editor {
             source_dir: self.source_dir.clone(),
             entry: (!entry.is_empty() && self.language == Language::Hlsl)
                 .then(|| entry.to_string()),
+            include_files: self.include_files.clone(),
         })
-    }
-}
-
-/// A compile of the editor's text running on its own thread. Dropping it cancels the compile
-/// (its worker process is stopped).
-#[cfg(not(target_arch = "wasm32"))]
-pub struct CompileJob {
-    /// The text being compiled: a result for text that has changed since is dropped.
-    pub text: String,
-    pub started: std::time::Instant,
-    /// A file being opened: the settings it opens under once it compiles (`None`: an edit's
-    /// recompile).
-    pub open_under: Option<Box<super::session::Settings>>,
-    rx: std::sync::mpsc::Receiver<Result<lanescope_front::Compiled, lanescope_front::CompileError>>,
-    cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl CompileJob {
-    /// The answer once the compile is done (a thread that died answers with an error).
-    pub fn poll(&self) -> Option<Result<lanescope_front::Compiled, lanescope_front::CompileError>> {
-        match self.rx.try_recv() {
-            Ok(r) => Some(r),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Some(Err(lanescope_front::CompileError::message(
-                    "the compile stopped without an answer".to_string(),
-                )))
-            }
-        }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Drop for CompileJob {
-    fn drop(&mut self) {
-        self.cancel
-            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -160,6 +97,8 @@ pub fn located(name: &str, e: &lanescope_front::CompileError) -> String {
         .or(e.diagnostics.first());
     match first {
         Some(d) if d.file.is_some() => e.to_string(),
+        // `file:line:col: message`, or `file: message` where no line is named.
+        Some(d) if d.line == 0 => format!("{name}: {e}"),
         _ => format!("{name}:{e}"),
     }
 }
@@ -246,14 +185,16 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             } else if e.edited_at.is_some() {
                 ui.label(egui::RichText::new("compiling…").weak());
             }
-            #[cfg(not(target_arch = "wasm32"))]
             if let Some(job) = &app.compiling {
-                let secs = job.started.elapsed().as_secs_f64();
+                let secs = job.seconds();
                 ui.label(egui::RichText::new(format!("compiling… {secs:.1} s")).weak())
-                    .on_hover_text(
+                    .on_hover_text(if cfg!(target_arch = "wasm32") {
+                        "the compiler runs in a worker of the page under the compile time limit \
+                         (Limits menu); editing the text again cancels it"
+                    } else {
                         "the compiler runs in a process of its own under the compile limits \
-                         (Limits menu); editing the text again cancels it",
-                    );
+                         (Limits menu); editing the text again cancels it"
+                    });
             }
             let errors = e.diagnostics.iter().filter(|d| d.error).count();
             let warnings = e.diagnostics.len() - errors;

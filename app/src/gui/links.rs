@@ -25,6 +25,16 @@ impl LanescopeApp {
             defines: build(|b| &b.defines),
             target_env: build(|b| &b.target_env),
             entry: build(|b| &b.entry),
+            include_files: self
+                .editor
+                .as_ref()
+                .map(|e| {
+                    e.include_files
+                        .iter()
+                        .map(|(n, t)| (n.clone(), t.clone().into_bytes()))
+                        .collect()
+                })
+                .unwrap_or_default(),
             // Edited source travels as its text (the name's extension gives the language).
             module: match &self.editor {
                 Some(e) => Some((e.name.clone(), e.text.clone().into_bytes())),
@@ -44,7 +54,7 @@ impl LanescopeApp {
 
     /// Opens what a permalink names, under its settings, and heads for its step. The link's
     /// settings hold for this session only: the person's own are set aside, not replaced.
-    pub fn apply_link(&mut self, l: permalink::Link) {
+    pub fn apply_link(&mut self, mut l: permalink::Link) {
         self.error = None;
         self.seek = None;
         let own = self.own_settings();
@@ -81,10 +91,10 @@ impl LanescopeApp {
         if let Some(o) = l.sibling_order {
             st.sibling_order = o;
         }
-        if let Some(name) = l.layout {
+        if let Some(name) = l.layout.take() {
             st.coop_layout = name;
         }
-        let opened = match (lesson_settings, l.module, &l.example) {
+        let opened = match (lesson_settings, l.module.take(), &l.example) {
             // The lesson's example is open; the link may refine its settings.
             (Some(ls), _, _) => {
                 let lesson = self.lesson;
@@ -99,7 +109,14 @@ impl LanescopeApp {
                     entry: l.entry.clone().unwrap_or_default(),
                     include_dirs: String::new(),
                 };
-                self.open_file_built(&name, bytes, st, build, false)
+                self.next_includes = l
+                    .include_files
+                    .iter()
+                    .filter_map(|(n, b)| String::from_utf8(b.clone()).ok().map(|t| (n.clone(), t)))
+                    .collect();
+                let opened = self.open_file_built(&name, bytes, st, build, false);
+                self.next_includes.clear();
+                opened
             }
             (None, None, Some(e)) => match super::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.
@@ -118,6 +135,21 @@ impl LanescopeApp {
             return;
         }
         self.set_aside(own);
+        // A source still compiling (the browser's GLSL) opens later: the view, lane and step
+        // wait for it.
+        if self
+            .compiling
+            .as_ref()
+            .is_some_and(|j| j.open_under.is_some())
+        {
+            self.link_after_open = Some(Box::new(l));
+            return;
+        }
+        self.apply_link_view(l);
+    }
+
+    /// The part of a link that points into the open module: its view, lane and step.
+    pub(super) fn apply_link_view(&mut self, l: permalink::Link) {
         if let Some(t) = l.tab {
             self.tab = t;
             if t == views::Tab::Compare {

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod cfg;
+pub mod compile_job;
 pub mod dialog;
 pub mod disasm;
 pub mod editor;
@@ -29,6 +30,9 @@ use session::{Session, Settings, Stop, SIBLING_ORDERS};
 /// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
 /// none (no dialog could be shown, the file could not be read).
 type Picked = Result<Option<(String, Vec<u8>)>, String>;
+/// What the open dialog or a drop brought: every file (in the browser several at once, the
+/// headers of a source among them), none when the dialog was cancelled.
+type Opened = Result<Vec<(String, Vec<u8>)>, String>;
 
 /// How the error bar words a file dialog that could not be shown (there is no portal, or no
 /// D-Bus session): what to do instead.
@@ -90,7 +94,11 @@ pub struct LanescopeApp {
     pub disasm_visible: std::ops::Range<usize>,
     /// Lines of the disassembly drawn last frame (a change means another module).
     pub disasm_len: usize,
-    open_promise: Option<dialog::Pending<Picked>>,
+    open_promise: Option<dialog::Pending<Opened>>,
+    /// Files opened together with the next source that opens: what its `#include` finds.
+    next_includes: Vec<(String, String)>,
+    /// A link whose source is still compiling: its view, lane and step, applied once it opens.
+    link_after_open: Option<Box<permalink::Link>>,
     pub show_frame_time: bool,
     frame_ms: f32,
     /// The view under the CFG.
@@ -132,9 +140,9 @@ pub struct LanescopeApp {
     /// The source file the Source pane shows when a module has several (an index into its
     /// debug information's files); `None` follows the current tangle's file.
     pub source_file: Option<u32>,
-    /// The editor's text compiling off the UI thread (native builds with a compile worker).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub compiling: Option<editor::CompileJob>,
+    /// The editor's text compiling off the UI thread (natively with a compile worker; GLSL
+    /// and HLSL in the browser).
+    pub compiling: Option<compile_job::CompileJob>,
     /// The Inputs panel's cell being typed in, fill pattern and an import under way.
     pub inputs: inputs::InputsState,
     /// Fit the graph to its area in the next frame (the Fit button).
@@ -236,6 +244,8 @@ impl LanescopeApp {
             disasm_visible: 0..0,
             disasm_len: 0,
             open_promise: None,
+            next_includes: Vec::new(),
+            link_after_open: None,
             show_frame_time: false,
             frame_ms: 0.0,
             tab: views::Tab::Lanes,
@@ -260,7 +270,6 @@ impl LanescopeApp {
             saving: None,
             editor: None,
             source_file: None,
-            #[cfg(not(target_arch = "wasm32"))]
             compiling: None,
             inputs: Default::default(),
             script_dir: None,
@@ -878,35 +887,44 @@ impl LanescopeApp {
                         .pick_file()
                 })
                 .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
-                let Some(path) = picked else { return Ok(None) };
+                let Some(path) = picked else {
+                    return Ok(Vec::new());
+                };
                 let name = path.file_name().map_or_else(
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
                 let bytes = read_module(&path).map_err(|e| format!("{name}: {e}"))?;
                 // The whole path: `open` keeps its folder for the files a script names.
-                Ok(Some((path.display().to_string(), bytes)))
+                Ok(vec![(path.display().to_string(), bytes)])
             }));
         }
         #[cfg(target_arch = "wasm32")]
         {
+            // Several files at once: a source and the headers it includes.
             self.open_promise = Some(dialog::Pending::spawn_local(async {
-                let Some(file) = rfd::AsyncFileDialog::new()
+                let Some(files) = rfd::AsyncFileDialog::new()
                     .add_filter(
                         "Shaders",
-                        &["spv", "wgsl", "comp", "glsl", "hlsl", "spvasm", "amber"],
+                        &[
+                            "spv", "wgsl", "comp", "glsl", "hlsl", "hlsli", "h", "spvasm", "amber",
+                        ],
                     )
-                    .pick_file()
+                    .pick_files()
                     .await
                 else {
-                    return Ok(None);
+                    return Ok(Vec::new());
                 };
-                let name = file.file_name();
-                // Checked before reading: the browser would hold all of it in memory.
-                match too_large(file.inner().size() as u64) {
-                    Ok(()) => Ok(Some((name, file.read().await))),
-                    Err(e) => Err(format!("{name}: {e}")),
+                let mut out = Vec::new();
+                let mut total = 0u64;
+                for file in files {
+                    let name = file.file_name();
+                    total += file.inner().size() as u64;
+                    // Checked before reading: the browser would hold all of it in memory.
+                    too_large(total).map_err(|e| format!("{name}: {e}"))?;
+                    out.push((name, file.read().await));
                 }
+                Ok(out)
             }));
         }
     }
@@ -919,8 +937,8 @@ impl LanescopeApp {
                 self.open_promise = None;
             }
             match answer {
-                dialog::Poll::Waiting | dialog::Poll::Ready(Ok(None)) => {}
-                dialog::Poll::Ready(Ok(Some((name, bytes)))) => self.open(&name, bytes),
+                dialog::Poll::Waiting => {}
+                dialog::Poll::Ready(Ok(files)) => self.open_together(files),
                 dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
                 dialog::Poll::Lost => self.dialog_error(format!(
                     "the file dialog stopped unexpectedly — {NO_DIALOG_HINT}"
@@ -928,27 +946,69 @@ impl LanescopeApp {
             }
         }
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        #[cfg(not(target_arch = "wasm32"))]
         for f in dropped {
             let name = f.path().file_name().map_or_else(
                 || "dropped.spv".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            #[cfg(not(target_arch = "wasm32"))]
             match read_module(f.path()) {
                 Ok(b) => self.open(&f.path().display().to_string(), b),
                 Err(e) => self.error = Some(format!("{name}: {e}")),
             }
-            #[cfg(target_arch = "wasm32")]
-            if self.open_promise.is_none() {
-                // Browsers read files asynchronously: deliver it like the open dialog does.
-                self.open_promise = Some(dialog::Pending::spawn_local(async move {
-                    match f.bytes_async().await {
-                        Ok(bytes) => Ok(Some((name, bytes))),
-                        Err(e) => Err(format!("{name}: {e}")),
-                    }
-                }));
-            }
         }
+        #[cfg(target_arch = "wasm32")]
+        if !dropped.is_empty() && self.open_promise.is_none() {
+            // Browsers read files asynchronously: delivered like the open dialog's, all the
+            // files dropped together (a source and its headers) in one answer.
+            self.open_promise = Some(dialog::Pending::spawn_local(async move {
+                let mut out = Vec::new();
+                for f in dropped {
+                    let name = f.path().file_name().map_or_else(
+                        || "dropped.spv".to_owned(),
+                        |n| n.to_string_lossy().into_owned(),
+                    );
+                    match f.bytes_async().await {
+                        Ok(bytes) => out.push((name, bytes)),
+                        Err(e) => return Err(format!("{name}: {e}")),
+                    }
+                }
+                Ok(out)
+            }));
+        }
+    }
+
+    /// Opens files that came together (the open dialog, a drop): the one to run, and the rest
+    /// as files its `#include` finds. The one to run is the first that is not a header: a
+    /// `.comp`/`.hlsl`/`.wgsl`/module/script, else a `.glsl` with a `main`, else the first.
+    fn open_together(&mut self, files: Vec<(String, Vec<u8>)>) {
+        let rank = |(name, bytes): &(String, Vec<u8>)| {
+            let ext = std::path::Path::new(name)
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            match ext.as_str() {
+                "comp" | "hlsl" | "wgsl" | "spv" | "spvasm" | "amber" => 0,
+                _ if String::from_utf8_lossy(bytes).contains("main") => 1,
+                _ => 2,
+            }
+        };
+        let Some(main) = files
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, f)| (rank(f), *i))
+            .map(|(i, _)| i)
+        else {
+            return;
+        };
+        let mut files = files;
+        let (name, bytes) = files.remove(main);
+        self.next_includes = files
+            .into_iter()
+            .filter_map(|(n, b)| String::from_utf8(b).ok().map(|t| (n, t)))
+            .collect();
+        self.open(&name, bytes);
+        self.next_includes.clear();
     }
 
     /// An error from a dialog: in the bar, and natively on stderr too, for a person who started
@@ -1006,7 +1066,6 @@ impl LanescopeApp {
             ctx.request_repaint();
         }
         self.poll_inputs(&ctx);
-        #[cfg(not(target_arch = "wasm32"))]
         if self.poll_compile() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }

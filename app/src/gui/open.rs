@@ -68,6 +68,10 @@ impl LanescopeApp {
         build: super::build::Build,
         background: bool,
     ) -> bool {
+        // A compile still running for what was opened before is of no use any more (nor the
+        // link that waited for it).
+        self.compiling = None;
+        self.link_after_open = None;
         let language = lanescope_front::Language::from_path(name)
             .or_else(|| lanescope_front::Language::sniff(&bytes));
         if language == Some(Language::Amber) {
@@ -89,19 +93,15 @@ impl LanescopeApp {
         };
         let mut ed = editor::Editor::new(name, l, text);
         ed.source_dir = self.script_dir.clone();
+        ed.include_files = std::mem::take(&mut self.next_includes);
         ed.build = build;
         self.left_tab = LeftTab::Source;
-        // A compile of the text this replaces is of no use any more.
-        #[cfg(not(target_arch = "wasm32"))]
+
+        // The browser's GLSL compiler answers only asynchronously, whoever asks.
+        if (background || cfg!(target_arch = "wasm32"))
+            && super::compile_job::in_background(l, false)
         {
-            self.compiling = None;
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        if background
-            && crate::compile_worker().is_some()
-            && matches!(l, Language::Glsl | Language::Hlsl)
-        {
-            let mut job = ed.compile_in_background(&st.compile_limits());
+            let mut job = super::compile_job::CompileJob::start(&ed, &st.compile_limits());
             job.open_under = Some(Box::new(st));
             self.status = format!("compiling {name}…");
             self.error = None;
@@ -109,8 +109,6 @@ impl LanescopeApp {
             self.compiling = Some(job);
             return true;
         }
-        #[cfg(target_arch = "wasm32")]
-        let _ = background;
         let result = ed.compile(&st.compile_limits());
         self.editor = Some(ed);
         self.finish_open(st, result)
@@ -321,9 +319,11 @@ impl LanescopeApp {
     pub fn recompile(&mut self) {
         let Some(ed) = &mut self.editor else { return };
         ed.edited_at = None;
-        #[cfg(not(target_arch = "wasm32"))]
-        if crate::compile_worker().is_some() {
-            self.compiling = Some(ed.compile_in_background(&self.settings.compile_limits()));
+        if super::compile_job::in_background(ed.language, true) {
+            self.compiling = Some(super::compile_job::CompileJob::start(
+                ed,
+                &self.settings.compile_limits(),
+            ));
             return;
         }
         let result = ed.compile(&self.settings.compile_limits());
@@ -331,7 +331,6 @@ impl LanescopeApp {
     }
 
     /// A background compile's answer, once there is one; true while one is still running.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn poll_compile(&mut self) -> bool {
         let Some(job) = &self.compiling else {
             return false;
@@ -345,7 +344,12 @@ impl LanescopeApp {
             if self.editor.as_ref().map(|e| &e.text) == Some(&job.text) {
                 match job.open_under.take() {
                     Some(st) => {
-                        self.finish_open(*st, result);
+                        let link = self.link_after_open.take();
+                        if self.finish_open(*st, result) {
+                            if let Some(l) = link {
+                                self.apply_link_view(*l);
+                            }
+                        }
                     }
                     None => self.finish_recompile(result),
                 }

@@ -12,12 +12,12 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             ui.menu_button("New", |ui| {
                 for t in super::editor::TEMPLATES {
-                    let can = lanescope_front::can_compile(t.language);
+                    let can = super::compile_job::can_compile(t.language);
                     let b = ui.add_enabled(can, egui::Button::new(t.title));
                     let b = if can {
                         b
                     } else {
-                        b.on_disabled_hover_text("GLSL compiles in the native app only")
+                        b.on_disabled_hover_text("this build has no GLSL compiler")
                     };
                     if b.clicked() {
                         app.open_source(super::editor::Editor::new(
@@ -77,13 +77,13 @@ pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             ui.close();
                         }
                         let editable =
-                            !source.is_empty() && lanescope_front::can_compile(language);
+                            !source.is_empty() && super::compile_job::can_compile(language);
                         let edit = ui.add_enabled(editable, egui::Button::new("edit source").small());
                         let edit = if editable {
                             edit.on_hover_text("Open the example's source in the editor")
                         } else {
                             edit.on_disabled_hover_text(
-                                "GLSL compiles in the native app only; the browser edits WGSL and assembly",
+                                "this build has no GLSL compiler: it edits WGSL and assembly",
                             )
                         };
                         if edit.clicked() {

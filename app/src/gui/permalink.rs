@@ -31,7 +31,13 @@ pub struct Link {
     pub defines: Option<String>,
     pub target_env: Option<String>,
     pub entry: Option<String>,
+    /// Files the edited source includes that came with it (the browser's picked headers):
+    /// (name, bytes), each as `inc=NAME:DATA` like the module.
+    pub include_files: Vec<(String, Vec<u8>)>,
 }
+
+/// Most included files a link may carry.
+const MAX_LINK_INCLUDES: usize = 64;
 
 impl Link {
     /// Reads `#key=value&...` (the leading `#` optional). Unknown keys are ignored so older
@@ -54,21 +60,37 @@ impl Link {
                     }
                     l.example = Some(v.to_owned());
                 }
-                "module" => {
+                "module" | "inc" => {
                     let (name, data) = v.split_once(':').ok_or_else(|| bad("NAME:DATA"))?;
                     let name = percent_decode(name).ok_or_else(|| bad("a file name"))?;
                     let packed = base64url_decode(data).ok_or_else(|| bad("base64url data"))?;
+                    let carried: usize =
+                        l.include_files.iter().map(|(_, b)| b.len()).sum::<usize>()
+                            + l.module.as_ref().map_or(0, |(_, b)| b.len());
+                    let what = if k == "inc" {
+                        "an included file"
+                    } else {
+                        "the module"
+                    };
                     let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(
                         &packed,
-                        MAX_MODULE_BYTES,
+                        MAX_MODULE_BYTES.saturating_sub(carried),
                     )
                     .map_err(|_| {
                         format!(
-                            "link: the module does not inflate (corrupt, or over {} MiB)",
+                            "link: {what} does not inflate (corrupt, or the link's files pass {} MiB)",
                             MAX_MODULE_BYTES >> 20
                         )
                     })?;
-                    l.module = Some((name, bytes));
+                    if k == "module" {
+                        l.module = Some((name, bytes));
+                    } else if l.include_files.len() >= MAX_LINK_INCLUDES {
+                        return Err(format!(
+                            "link: more than {MAX_LINK_INCLUDES} included files"
+                        ));
+                    } else {
+                        l.include_files.push((name, bytes));
+                    }
                 }
                 "sg" => {
                     l.subgroup_size = Some(
@@ -177,6 +199,18 @@ impl Link {
             let data = base64url_encode(&miniz_oxide::deflate::compress_to_vec(bytes, 9));
             if data.len() <= MAX_LINK_MODULE_CHARS {
                 parts.push(format!("module={}:{data}", percent_encode(name)));
+                // The headers with it, within the same budget.
+                let mut left = MAX_LINK_MODULE_CHARS - data.len();
+                for (name, bytes) in self.include_files.iter().take(MAX_LINK_INCLUDES) {
+                    let data = base64url_encode(&miniz_oxide::deflate::compress_to_vec(bytes, 9));
+                    if data.len() <= left {
+                        left -= data.len();
+                        parts.push(format!("inc={}:{data}", percent_encode(name)));
+                    } else {
+                        complete = false;
+                    }
+                }
+                complete &= self.include_files.len() <= MAX_LINK_INCLUDES;
             } else {
                 complete = false;
             }
@@ -344,16 +378,54 @@ mod tests {
             defines: Some("WIDTH=4 A_TYPE=float16_t USE".into()),
             target_env: Some("vulkan1.2".into()),
             entry: Some("CSMain".into()),
+            include_files: vec![
+                ("ops.glsl".into(), b"#define BLOCK 32\n".to_vec()),
+                (
+                    "lib/types.glsl".into(),
+                    b"uint twice(uint x) { return 2u * x; }\n".to_vec(),
+                ),
+            ],
             ..Link::default()
         };
         let (text, complete) = link.format();
         assert!(complete);
+        assert!(
+            text.contains("&inc=ops.glsl:") && text.contains("&inc=lib%2Ftypes.glsl:"),
+            "{text}"
+        );
         assert!(
             text.contains("&defs=WIDTH%3D4%20A_TYPE%3Dfloat16_t%20USE&env=vulkan1.2&entry=CSMain"),
             "{text}"
         );
         assert!(text.len() < 2000, "deflated: {} chars", text.len());
         assert_eq!(Link::parse(&text).unwrap(), link);
+    }
+
+    /// Headers too many or too large for a link: left out, and the link says it is incomplete;
+    /// a hostile link with too many is an error.
+    #[test]
+    fn included_files_past_the_link_budget_stay_behind() {
+        let big: Vec<u8> = (0..200_000u32)
+            .flat_map(|x| x.wrapping_mul(2654435761).to_le_bytes())
+            .collect();
+        let link = Link {
+            module: Some(("m.comp".into(), b"void main() {}\n".to_vec())),
+            include_files: vec![
+                ("big.glsl".into(), big),
+                ("a.glsl".into(), b"//a\n".to_vec()),
+            ],
+            ..Link::default()
+        };
+        let (text, complete) = link.format();
+        assert!(!complete);
+        assert_eq!(
+            Link::parse(&text).unwrap().include_files,
+            vec![("a.glsl".to_string(), b"//a\n".to_vec())]
+        );
+        let one = "&inc=a:".to_string()
+            + &base64url_encode(&miniz_oxide::deflate::compress_to_vec(b"x", 9));
+        let e = Link::parse(&one.repeat(65)).unwrap_err();
+        assert!(e.contains("more than 64 included files"), "{e}");
     }
 
     #[test]

@@ -706,7 +706,7 @@ fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
     h.run_steps(2);
     h.state_mut().open_promise = Some(super::dialog::Pending::spawn(
         "open",
-        || -> super::Picked { panic!("there is no reactor running (a test of a dying dialog)") },
+        || -> super::Opened { panic!("there is no reactor running (a test of a dying dialog)") },
     ));
     until_answered(&mut h);
     let err = h.state().error.clone().expect("an error is shown");

@@ -1,0 +1,15 @@
+// The page's GLSL/HLSL compiler: glslang built for wasm32 (web/glsl), run in a Web Worker so a
+// compile never blocks the page and one past its time limit is stopped by ending the worker.
+// index.html starts it at the first GLSL or HLSL compile; it says when it is ready, then answers
+// each request (the compile worker's JSON protocol) with the reply.
+import init, { compile } from "./lanescope_glsl.js";
+
+const ready = init({ module_or_path: new URL("./lanescope_glsl_bg.wasm", import.meta.url) });
+ready.then(
+  () => postMessage({ ready: true }),
+  (e) => postMessage({ failed: String(e) }),
+);
+onmessage = async (e) => {
+  await ready;
+  postMessage({ reply: compile(e.data) });
+};
