@@ -55,4 +55,7 @@ if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
     bash scripts/wasm-float-test.sh
     bash scripts/build-web.sh
     node tests/web/e2e.mjs
+    # The browser's GLSL/HLSL module against the native compiler (its compile-worker).
+    cargo build --release -p lanescope
+    node tests/web/glsl-module.mjs
 fi
