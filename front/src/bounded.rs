@@ -86,6 +86,51 @@ enum Reply {
     },
 }
 
+impl Request {
+    fn new(
+        language: Language,
+        source: &str,
+        opts: &CompileOptions,
+        limits: &CompileLimits,
+    ) -> Self {
+        Self {
+            language,
+            file_name: opts.file_name.clone(),
+            memory: limits.memory,
+            source: source.to_owned(),
+            target_env: opts.target_env.map(|t| t.name().to_string()),
+            defines: opts.defines.clone(),
+            include_dirs: opts.include_dirs.clone(),
+            source_dir: opts.source_dir.clone(),
+            entry: opts.entry.clone(),
+            include_files: opts.include_files.clone(),
+        }
+    }
+}
+
+impl Reply {
+    fn into_result(self) -> Result<Compiled, CompileError> {
+        match self {
+            Reply::Compiled { words, warnings } => Ok(Compiled { words, warnings }),
+            Reply::Failed { diagnostics } => Err(CompileError { diagnostics }),
+        }
+    }
+}
+
+impl From<Result<Compiled, CompileError>> for Reply {
+    fn from(r: Result<Compiled, CompileError>) -> Self {
+        match r {
+            Ok(c) => Reply::Compiled {
+                words: c.words,
+                warnings: c.warnings,
+            },
+            Err(e) => Reply::Failed {
+                diagnostics: e.diagnostics,
+            },
+        }
+    }
+}
+
 /// Whether `language` goes to the worker: GLSL (glslang runs outside Rust's control) and WGSL
 /// (naga overflows its stack on a long chain of operators, `1+1+...+1` 200000 times, and takes
 /// minutes over 100000 statements).
@@ -118,21 +163,12 @@ pub fn compile_bounded_cancellable(
     cancel: &std::sync::atomic::AtomicBool,
 ) -> Result<Compiled, CompileError> {
     match worker {
-        Some(w) if needs_worker(language) => {
-            let request = Request {
-                language,
-                file_name: opts.file_name.clone(),
-                memory: limits.memory,
-                source: source.to_owned(),
-                target_env: opts.target_env.map(|t| t.name().to_string()),
-                defines: opts.defines.clone(),
-                include_dirs: opts.include_dirs.clone(),
-                source_dir: opts.source_dir.clone(),
-                entry: opts.entry.clone(),
-                include_files: opts.include_files.clone(),
-            };
-            run_worker(w, &request, limits, cancel)
-        }
+        Some(w) if needs_worker(language) => run_worker(
+            w,
+            &Request::new(language, source, opts, limits),
+            limits,
+            cancel,
+        ),
         _ => compile(language, source, opts),
     }
 }
@@ -167,19 +203,7 @@ pub fn compile_request(
     opts: &CompileOptions,
     limits: &CompileLimits,
 ) -> String {
-    let request = Request {
-        language,
-        file_name: opts.file_name.clone(),
-        memory: limits.memory,
-        source: source.to_owned(),
-        target_env: opts.target_env.map(|t| t.name().to_string()),
-        defines: opts.defines.clone(),
-        include_dirs: opts.include_dirs.clone(),
-        source_dir: opts.source_dir.clone(),
-        entry: opts.entry.clone(),
-        include_files: opts.include_files.clone(),
-    };
-    serde_json::to_string(&request).unwrap_or_default()
+    serde_json::to_string(&Request::new(language, source, opts, limits)).unwrap_or_default()
 }
 
 /// Compiles a request ([`compile_request`]'s JSON) in this process and answers with the reply
@@ -188,9 +212,7 @@ pub fn compile_request(
 pub fn answer_compile_request(request: &str) -> String {
     let reply = match serde_json::from_str::<Request>(request) {
         Ok(r) => answer(&r),
-        Err(e) => Reply::Failed {
-            diagnostics: CompileError::message(format!("not a compile request: {e}")).diagnostics,
-        },
+        Err(e) => Err(CompileError::message(format!("not a compile request: {e}"))).into(),
     };
     serde_json::to_string(&reply).unwrap_or_default()
 }
@@ -198,8 +220,7 @@ pub fn answer_compile_request(request: &str) -> String {
 /// A reply's JSON ([`answer_compile_request`]) as the compile's result.
 pub fn compile_reply(reply: &str) -> Result<Compiled, CompileError> {
     match serde_json::from_str::<Reply>(reply) {
-        Ok(Reply::Compiled { words, warnings }) => Ok(Compiled { words, warnings }),
-        Ok(Reply::Failed { diagnostics }) => Err(CompileError { diagnostics }),
+        Ok(r) => r.into_result(),
         Err(e) => Err(CompileError::message(format!(
             "the compiler's answer could not be read: {e}"
         ))),
@@ -214,11 +235,7 @@ fn answer(request: &Request) -> Reply {
     {
         None => None,
         Some(Ok(t)) => Some(t),
-        Some(Err(e)) => {
-            return Reply::Failed {
-                diagnostics: CompileError::message(e.to_string()).diagnostics,
-            }
-        }
+        Some(Err(e)) => return Err(CompileError::message(e.to_string())).into(),
     };
     let opts = CompileOptions {
         file_name: request.file_name.clone(),
@@ -229,15 +246,7 @@ fn answer(request: &Request) -> Reply {
         entry: request.entry.clone(),
         include_files: request.include_files.clone(),
     };
-    match compile(request.language, &request.source, &opts) {
-        Ok(c) => Reply::Compiled {
-            words: c.words,
-            warnings: c.warnings,
-        },
-        Err(e) => Reply::Failed {
-            diagnostics: e.diagnostics,
-        },
-    }
+    compile(request.language, &request.source, &opts).into()
 }
 
 /// "GLSL" for messages.
@@ -361,8 +370,7 @@ fn run_worker(
         _ => None,
     };
     match reply {
-        Some(Reply::Compiled { words, warnings }) => Ok(Compiled { words, warnings }),
-        Some(Reply::Failed { diagnostics }) => Err(CompileError { diagnostics }),
+        Some(r) => r.into_result(),
         None => Err(CompileError::message(died(lang, status, &err_text, limits))),
     }
 }

@@ -340,15 +340,6 @@ mod native {
             } else {
                 places.iter().map(|d| d.join(header)).find(|p| p.is_file())
             };
-            // glslang asks again as `<...>` after a `"..."` include fails: say it once.
-            let why = |s: &mut Self, what: String| {
-                if local || !s.failed.contains(&(header.to_string(), includer.clone())) {
-                    let chain = s.chain(&includer);
-                    s.failures.push(format!("`{header}`{chain}: {what}"));
-                    s.failed.insert((header.to_string(), includer.clone()));
-                }
-                None
-            };
             let Some(path) = path else {
                 let looked: Vec<String> = places
                     .iter()
@@ -361,13 +352,34 @@ mod native {
                 } else {
                     format!("not found in {}", looked.join(", "))
                 };
-                return why(self, what);
+                return self.refuse(header, &includer, local, what);
             };
             let data = match std::fs::read(&path) {
                 Ok(d) => d,
-                Err(e) => return why(self, format!("cannot read `{}`: {e}", path.display())),
+                Err(e) => {
+                    let what = format!("cannot read `{}`: {e}", path.display());
+                    return self.refuse(header, &includer, local, what);
+                }
             };
             self.answer_with(path.display().to_string(), data, includer, header, local)
+        }
+
+        /// Why `header` (included by `includer`) was not given to glslang, kept for the error.
+        /// glslang asks again as `<...>` after a `"..."` include fails: said once.
+        fn refuse(
+            &mut self,
+            header: &str,
+            includer: &str,
+            local: bool,
+            what: String,
+        ) -> Option<Answer> {
+            let key = (header.to_string(), includer.to_string());
+            if local || !self.failed.contains(&key) {
+                let chain = self.chain(includer);
+                self.failures.push(format!("`{header}`{chain}: {what}"));
+                self.failed.insert(key);
+            }
+            None
         }
 
         /// The answer for a file found (named `name_text` to glslang), or why it is refused.
@@ -381,19 +393,11 @@ mod native {
         ) -> Option<Answer> {
             self.bytes += data.len();
             if self.bytes > MAX_INCLUDE_BYTES {
-                if local
-                    || !self
-                        .failed
-                        .contains(&(header.to_string(), includer.clone()))
-                {
-                    let chain = self.chain(&includer);
-                    self.failures.push(format!(
-                        "`{header}`{chain}: the included files pass {} MiB together",
-                        MAX_INCLUDE_BYTES >> 20
-                    ));
-                    self.failed.insert((header.to_string(), includer.clone()));
-                }
-                return None;
+                let what = format!(
+                    "the included files pass {} MiB together",
+                    MAX_INCLUDE_BYTES >> 20
+                );
+                return self.refuse(header, &includer, local, what);
             }
             self.parent.entry(name_text.clone()).or_insert(includer);
             let name = CString::new(name_text.replace('\0', "")).unwrap_or_default();

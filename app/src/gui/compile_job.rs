@@ -44,24 +44,6 @@ pub fn can_compile(language: Language) -> bool {
         || (cfg!(target_arch = "wasm32") && matches!(language, Language::Glsl | Language::Hlsl))
 }
 
-/// Seconds on a clock that only moves forward (differences only).
-fn clock() -> f64 {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START
-            .get_or_init(std::time::Instant::now)
-            .elapsed()
-            .as_secs_f64()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window()
-            .and_then(|w| w.performance())
-            .map_or(0.0, |p| p.now() / 1000.0)
-    }
-}
-
 impl CompileJob {
     /// Starts compiling `ed`'s text under `limits` and returns at once.
     pub fn start(ed: &Editor, limits: &CompileLimits) -> Self {
@@ -102,7 +84,7 @@ impl CompileJob {
         }
         Self {
             text,
-            started: clock(),
+            started: super::clock(),
             open_under: None,
             rx,
             #[cfg(not(target_arch = "wasm32"))]
@@ -112,7 +94,7 @@ impl CompileJob {
 
     /// Seconds since the compile started.
     pub fn seconds(&self) -> f64 {
-        clock() - self.started
+        super::clock() - self.started
     }
 
     /// The answer once the compile is done (a compile that died answers with an error).

@@ -109,14 +109,8 @@ impl LanescopeApp {
                     entry: l.entry.clone().unwrap_or_default(),
                     include_dirs: String::new(),
                 };
-                self.next_includes = l
-                    .include_files
-                    .iter()
-                    .filter_map(|(n, b)| String::from_utf8(b.clone()).ok().map(|t| (n.clone(), t)))
-                    .collect();
-                let opened = self.open_file_built(&name, bytes, st, build, false);
-                self.next_includes.clear();
-                opened
+                let includes = super::open::text_files(&l.include_files);
+                self.open_file_built(&name, bytes, st, build, includes, false)
             }
             (None, None, Some(e)) => match super::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.

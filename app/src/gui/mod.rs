@@ -9,6 +9,7 @@ pub mod disasm;
 pub mod editor;
 pub mod export;
 mod highlight;
+mod incoming;
 mod inputs;
 mod links;
 mod open;
@@ -95,8 +96,6 @@ pub struct LanescopeApp {
     /// Lines of the disassembly drawn last frame (a change means another module).
     pub disasm_len: usize,
     open_promise: Option<dialog::Pending<Opened>>,
-    /// Files opened together with the next source that opens: what its `#include` finds.
-    next_includes: Vec<(String, String)>,
     /// A link whose source is still compiling: its view, lane and step, applied once it opens.
     link_after_open: Option<Box<permalink::Link>>,
     pub show_frame_time: bool,
@@ -244,7 +243,6 @@ impl LanescopeApp {
             disasm_visible: 0..0,
             disasm_len: 0,
             open_promise: None,
-            next_includes: Vec::new(),
             link_after_open: None,
             show_frame_time: false,
             frame_ms: 0.0,
@@ -869,156 +867,6 @@ impl LanescopeApp {
         }
     }
 
-    fn start_open_dialog(&mut self) {
-        // In the browser a dialog closed with Cancel never answers; asking again replaces it
-        // instead of leaving Open dead.
-        if self.open_promise.is_some() && !cfg!(target_arch = "wasm32") {
-            return;
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.open_promise = Some(dialog::Pending::spawn("open", || {
-                let picked = dialog::native(|| {
-                    rfd::FileDialog::new()
-                        .add_filter(
-                            "Shaders",
-                            &["spv", "wgsl", "comp", "glsl", "hlsl", "spvasm", "amber"],
-                        )
-                        .pick_file()
-                })
-                .map_err(|e| format!("{e} — {NO_DIALOG_HINT}"))?;
-                let Some(path) = picked else {
-                    return Ok(Vec::new());
-                };
-                let name = path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                let bytes = read_module(&path).map_err(|e| format!("{name}: {e}"))?;
-                // The whole path: `open` keeps its folder for the files a script names.
-                Ok(vec![(path.display().to_string(), bytes)])
-            }));
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            // Several files at once: a source and the headers it includes.
-            self.open_promise = Some(dialog::Pending::spawn_local(async {
-                let Some(files) = rfd::AsyncFileDialog::new()
-                    .add_filter(
-                        "Shaders",
-                        &[
-                            "spv", "wgsl", "comp", "glsl", "hlsl", "hlsli", "h", "spvasm", "amber",
-                        ],
-                    )
-                    .pick_files()
-                    .await
-                else {
-                    return Ok(Vec::new());
-                };
-                let mut out = Vec::new();
-                let mut total = 0u64;
-                for file in files {
-                    let name = file.file_name();
-                    total += file.inner().size() as u64;
-                    // Checked before reading: the browser would hold all of it in memory.
-                    too_large(total).map_err(|e| format!("{name}: {e}"))?;
-                    out.push((name, file.read().await));
-                }
-                Ok(out)
-            }));
-        }
-    }
-
-    fn poll_inputs(&mut self, ctx: &egui::Context) {
-        inputs::poll_import(self);
-        if let Some(p) = &self.open_promise {
-            let answer = p.poll();
-            if !matches!(answer, dialog::Poll::Waiting) {
-                self.open_promise = None;
-            }
-            match answer {
-                dialog::Poll::Waiting => {}
-                dialog::Poll::Ready(Ok(files)) => self.open_together(files),
-                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
-                dialog::Poll::Lost => self.dialog_error(format!(
-                    "the file dialog stopped unexpectedly — {NO_DIALOG_HINT}"
-                )),
-            }
-        }
-        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
-        #[cfg(not(target_arch = "wasm32"))]
-        for f in dropped {
-            let name = f.path().file_name().map_or_else(
-                || "dropped.spv".to_owned(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            match read_module(f.path()) {
-                Ok(b) => self.open(&f.path().display().to_string(), b),
-                Err(e) => self.error = Some(format!("{name}: {e}")),
-            }
-        }
-        #[cfg(target_arch = "wasm32")]
-        if !dropped.is_empty() && self.open_promise.is_none() {
-            // Browsers read files asynchronously: delivered like the open dialog's, all the
-            // files dropped together (a source and its headers) in one answer.
-            self.open_promise = Some(dialog::Pending::spawn_local(async move {
-                let mut out = Vec::new();
-                for f in dropped {
-                    let name = f.path().file_name().map_or_else(
-                        || "dropped.spv".to_owned(),
-                        |n| n.to_string_lossy().into_owned(),
-                    );
-                    match f.bytes_async().await {
-                        Ok(bytes) => out.push((name, bytes)),
-                        Err(e) => return Err(format!("{name}: {e}")),
-                    }
-                }
-                Ok(out)
-            }));
-        }
-    }
-
-    /// Opens files that came together (the open dialog, a drop): the one to run, and the rest
-    /// as files its `#include` finds. The one to run is the first that is not a header: a
-    /// `.comp`/`.hlsl`/`.wgsl`/module/script, else a `.glsl` with a `main`, else the first.
-    fn open_together(&mut self, files: Vec<(String, Vec<u8>)>) {
-        let rank = |(name, bytes): &(String, Vec<u8>)| {
-            let ext = std::path::Path::new(name)
-                .extension()
-                .map(|e| e.to_string_lossy().to_ascii_lowercase())
-                .unwrap_or_default();
-            match ext.as_str() {
-                "comp" | "hlsl" | "wgsl" | "spv" | "spvasm" | "amber" => 0,
-                _ if String::from_utf8_lossy(bytes).contains("main") => 1,
-                _ => 2,
-            }
-        };
-        let Some(main) = files
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, f)| (rank(f), *i))
-            .map(|(i, _)| i)
-        else {
-            return;
-        };
-        let mut files = files;
-        let (name, bytes) = files.remove(main);
-        self.next_includes = files
-            .into_iter()
-            .filter_map(|(n, b)| String::from_utf8(b).ok().map(|t| (n, t)))
-            .collect();
-        self.open(&name, bytes);
-        self.next_includes.clear();
-    }
-
-    /// An error from a dialog: in the bar, and natively on stderr too, for a person who started
-    /// the app from a terminal when the bar says no dialog could be shown.
-    fn dialog_error(&mut self, e: String) {
-        #[cfg(not(target_arch = "wasm32"))]
-        eprintln!("lanescope: {e}");
-        self.error = Some(e);
-    }
-
     /// The title the window (and the browser tab) shows: module and step, for people and tests.
     pub fn title(&self) -> String {
         match &self.session {
@@ -1142,22 +990,25 @@ fn apply_presenter(ctx: &egui::Context, on: bool) {
 
 /// Seconds from some fixed point (wall time; only differences matter).
 fn now_fn() -> impl Fn() -> f64 {
+    clock
+}
+
+/// Seconds on a clock that only moves forward, from some fixed point (only differences matter).
+pub(super) fn clock() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let start = std::time::Instant::now();
-        move || start.elapsed().as_secs_f64()
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
     }
     #[cfg(target_arch = "wasm32")]
     {
-        || js_sys_now() / 1000.0
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map_or(0.0, |p| p.now() / 1000.0)
     }
-}
-
-#[cfg(target_arch = "wasm32")]
-fn js_sys_now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 /// A built-in example's file name and bytes.

@@ -10,6 +10,12 @@ impl LanescopeApp {
     /// Opens a module under the person's own settings (a link's or a lesson's end here); on
     /// failure the error bar says why and the current session stays as it was.
     pub fn open(&mut self, name: &str, bytes: Vec<u8>) {
+        self.open_with(name, bytes, Vec::new());
+    }
+
+    /// Like [`Self::open`], a source with the files its `#include` finds (`(name, text)`:
+    /// those picked or dropped with it).
+    fn open_with(&mut self, name: &str, bytes: Vec<u8>, includes: Vec<(String, String)>) {
         // A whole path (the command line, the open dialog, a drop): the files an AmberScript
         // names are read beside it; the session is called by the file's name.
         let path = std::path::Path::new(name);
@@ -37,10 +43,39 @@ impl LanescopeApp {
             bytes,
             self.own_settings(),
             super::build::Build::default(),
+            includes,
             true,
         ) {
             self.own = None;
         }
+    }
+
+    /// Opens files that came together (the open dialog, a drop): the one to run, and the rest
+    /// as files its `#include` finds. The one to run is the first that is not a header: a
+    /// `.comp`/`.hlsl`/`.wgsl`/module/script, else a `.glsl` with a `main`, else the first.
+    pub(super) fn open_together(&mut self, files: Vec<(String, Vec<u8>)>) {
+        let rank = |(name, bytes): &(String, Vec<u8>)| {
+            let ext = std::path::Path::new(name)
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            match ext.as_str() {
+                "comp" | "hlsl" | "wgsl" | "spv" | "spvasm" | "amber" => 0,
+                _ if String::from_utf8_lossy(bytes).contains("main") => 1,
+                _ => 2,
+            }
+        };
+        let Some(main) = files
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, f)| (rank(f), *i))
+            .map(|(i, _)| i)
+        else {
+            return;
+        };
+        let mut files = files;
+        let (name, bytes) = files.remove(main);
+        self.open_with(&name, bytes, text_files(&files));
     }
 
     /// Opens source text in the editor (a template, the last edit): see [`Self::open`].
@@ -52,11 +87,18 @@ impl LanescopeApp {
     /// Like [`Self::open_under`] for any file a person or a link brings: a source is compiled
     /// first and opens in the editor (with its errors when it does not compile).
     pub(super) fn open_file_under(&mut self, name: &str, bytes: Vec<u8>, st: Settings) -> bool {
-        self.open_file_built(name, bytes, st, super::build::Build::default(), false)
+        self.open_file_built(
+            name,
+            bytes,
+            st,
+            super::build::Build::default(),
+            Vec::new(),
+            false,
+        )
     }
 
     /// Like [`Self::open_file_under`], a source built with `build` (a link's macros, target
-    /// environment and entry point). With `background` (a file the person opened, natively,
+    /// environment and entry point) and `includes` (files its `#include` finds). With `background` (a file the person opened, natively,
     /// with a compile worker) GLSL and HLSL compile off the UI thread: the editor shows the
     /// text at once and [`Self::poll_compile`] opens the module when the compile answers (true
     /// here means it started).
@@ -66,6 +108,7 @@ impl LanescopeApp {
         bytes: Vec<u8>,
         st: Settings,
         build: super::build::Build,
+        includes: Vec<(String, String)>,
         background: bool,
     ) -> bool {
         // A compile still running for what was opened before is of no use any more (nor the
@@ -93,7 +136,7 @@ impl LanescopeApp {
         };
         let mut ed = editor::Editor::new(name, l, text);
         ed.source_dir = self.script_dir.clone();
-        ed.include_files = std::mem::take(&mut self.next_includes);
+        ed.include_files = includes;
         ed.build = build;
         self.left_tab = LeftTab::Source;
 
@@ -431,4 +474,12 @@ impl LanescopeApp {
             }
         }
     }
+}
+
+/// The files that are text, as `(name, text)` (what `#include` can be given).
+pub(super) fn text_files(files: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter_map(|(n, b)| String::from_utf8(b.clone()).ok().map(|t| (n.clone(), t)))
+        .collect()
 }
