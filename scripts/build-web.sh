@@ -28,16 +28,21 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-if [ ! -x .web-toolchain/bin/cargo ] || [ ! -x node_modules/.bin/wasm-opt ]; then
+if [ ! -x .web-toolchain/bin/cargo ] || ! command -v wasm-opt >/dev/null || [ ! -d node_modules/playwright-core ]; then
     echo "the web toolchain is not set up: run scripts/setup-web.sh first" >&2
     exit 1
 fi
 
-export PATH="$root/.web-toolchain/bin:$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$root/.web-toolchain/bin:$HOME/.cargo/bin:$PATH"
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="$root/target/web"
 # Debug info only bloats the download.
 export CARGO_PROFILE_RELEASE_DEBUG=0
+# No reference types: wasm-bindgen then keeps JS objects in a JS array rather than an externref
+# table, so the module has one table. Debian's binaryen (108, native: a minute where npm's
+# binaryen run in node took four) writes a second table's export as the first's, and the page
+# failed at start-up (`WebAssembly.Table.set()`).
+export RUSTFLAGS="-C target-feature=-reference-types"
 # Keep rustup from resolving cargo/rustc: these must be Debian's rustc-web.
 unset RUSTUP_TOOLCHAIN || true
 

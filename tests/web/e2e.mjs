@@ -290,7 +290,7 @@ try {
   await page.waitForFunction(() => document.title.endsWith("divergent_loop.wgsl — step 3"), null, { timeout: 10_000 }).catch(() => {});
   check((await page.title()).endsWith("divergent_loop.wgsl — step 3"), `the fixed source runs again to step 3: "${await page.title()}"`);
   await page.screenshot({ path: join(shots, "14-editor.png") });
-  await page.mouse.click(465, 12); // Copy link
+  await page.keyboard.press("Control+Shift+L"); // Copy link (File menu)
   await page.waitForTimeout(300);
   const edited = page.url();
   check(edited.includes("module=divergent_loop.wgsl:"), `the link carries the source: ${edited.slice(0, 120)}`);

@@ -771,14 +771,18 @@ impl LanescopeApp {
         let typing = ctx.memory(|m| m.focused().is_some());
         let presenter = self.presenter && !typing;
         let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
-        let (png, trace) = ctx.input_mut(|i| {
+        let (png, trace, link) = ctx.input_mut(|i| {
             (
                 i.consume_key(shift_cmd, Key::S),
                 i.consume_key(shift_cmd, Key::E),
+                i.consume_key(shift_cmd, Key::L),
             )
         });
         if png {
             self.export_png(ctx);
+        }
+        if link {
+            self.copy_link(ctx);
         }
         if ctx.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::S)) {
             self.save_source();
@@ -948,9 +952,9 @@ impl LanescopeApp {
             // On a projector the source stays; the disassembly gives its room to the views.
             panels::code(self, ui);
         }
-        // On a projector: the code and the chosen view, large, and nothing else (F2 brings the
-        // values, inputs and the lesson back).
-        if !self.presenter {
+        // On a projector: the code, the chosen view and the lesson, large, and nothing else (F2
+        // brings the values and inputs back).
+        if !self.presenter || self.lesson.is_some() {
             panels::side(self, ui);
         }
         tabs::central(self, ui);
@@ -1026,6 +1030,24 @@ const SETTINGS_KEY: &str = "lanescope-settings";
 const EDITOR_KEY: &str = "lanescope-editor";
 const PANES_KEY: &str = "lanescope-panes";
 
+/// A value kept between runs, read from eframe's storage (a file natively, `localStorage` in the
+/// browser). JSON rather than eframe's RON helpers: `serde_json` is in the build anyway, and RON
+/// (with eframe's `persistence`) added ~0.75 MB of code to the browser's download. A value
+/// stored in another format, or for another version, reads as none: the defaults.
+fn stored<T: serde::de::DeserializeOwned>(
+    storage: Option<&dyn eframe::Storage>,
+    key: &str,
+) -> Option<T> {
+    serde_json::from_str(&storage?.get_string(key)?).ok()
+}
+
+/// Keeps `value` for the next run (see [`stored`]).
+fn store<T: serde::Serialize>(storage: &mut dyn eframe::Storage, key: &str, value: &T) {
+    if let Ok(json) = serde_json::to_string(value) {
+        storage.set_string(key, json);
+    }
+}
+
 impl EframeApp {
     /// Starts on `file`, else on the default example; then applies `link` (a permalink
     /// fragment) if given.
@@ -1034,20 +1056,15 @@ impl EframeApp {
         file: Option<(String, Vec<u8>)>,
         link: Option<String>,
     ) -> Self {
-        let settings: Settings = cc
-            .storage
-            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
-            .unwrap_or_default();
+        let settings: Settings = stored(cc.storage, SETTINGS_KEY).unwrap_or_default();
         let mut app = LanescopeApp::new(settings);
-        if let Some(p) = cc.storage.and_then(|s| eframe::get_value(s, PANES_KEY)) {
+        if let Some(p) = stored(cc.storage, PANES_KEY) {
             app.panes = p;
         }
         // The browser comes back to the last edit (a reload loses nothing); natively the
         // person saves their source to a file.
         let last_edit: Option<editor::Editor> = if cfg!(target_arch = "wasm32") && link.is_none() {
-            cc.storage
-                .and_then(|s| eframe::get_value::<Option<editor::Editor>>(s, EDITOR_KEY))
-                .flatten()
+            stored::<Option<editor::Editor>>(cc.storage, EDITOR_KEY).flatten()
         } else {
             None
         };
@@ -1095,9 +1112,9 @@ impl eframe::App for EframeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         // A link's or a lesson's settings belong to that session, not to the next start.
-        eframe::set_value(storage, SETTINGS_KEY, &self.0.own_settings());
-        eframe::set_value(storage, EDITOR_KEY, &self.0.editor);
-        eframe::set_value(storage, PANES_KEY, &self.0.panes);
+        store(storage, SETTINGS_KEY, &self.0.own_settings());
+        store(storage, EDITOR_KEY, &self.0.editor);
+        store(storage, PANES_KEY, &self.0.panes);
     }
 }
 

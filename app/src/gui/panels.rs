@@ -7,320 +7,370 @@ use crate::examples::EXAMPLES;
 use lanescope_core::trace::LaneState;
 use lanescope_core::{NamedSetting, SwitchTangles};
 
+/// The toolbar: one row at 1280 px (and in presenter mode). What a person reaches for while
+/// stepping stays a click away; files, run options and limits are in menus.
 pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::top("toolbar").show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
-            ui.menu_button("New", |ui| {
-                for t in super::editor::TEMPLATES {
-                    let can = super::compile_job::can_compile(t.language);
-                    let b = ui.add_enabled(can, egui::Button::new(t.title));
-                    let b = if can {
-                        b
-                    } else {
-                        b.on_disabled_hover_text("this build has no GLSL compiler")
-                    };
-                    if b.clicked() {
-                        app.open_source(super::editor::Editor::new(
-                            t.name,
-                            t.language,
-                            t.text.to_owned(),
-                        ));
-                        ui.close();
-                    }
-                }
-            })
-            .response
-            .on_hover_text("Start from a template and edit it: the run follows as you type");
-            if ui
-                .button("Open…")
-                .on_hover_text(
-                    "Open a module (.spv) or a source (.wgsl, .comp, .spvasm) (Ctrl+O), or drop one anywhere",
-                )
-                .clicked()
-            {
-                app.start_open_dialog();
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            if !app.presenter {
+                file_menu(app, ui);
             }
-            if app.editor.is_some()
-                && ui
-                    .button("Save source")
-                    .on_hover_text("Save the source you are editing (Ctrl+S)")
-                    .clicked()
-            {
-                app.save_source();
-            }
-            ui.menu_button("Examples", |ui| {
-                for (name, _, source) in EXAMPLES {
-                    // The source's first comment line says what the example shows.
-                    let about = source
-                        .lines()
-                        .find_map(|l| l.trim().strip_prefix("//").or(l.trim().strip_prefix(";")))
-                        .map(str::trim)
-                        .unwrap_or("");
-                    let about = about
-                        .split_once(": ")
-                        .filter(|(n, _)| n == name)
-                        .map_or(about, |(_, rest)| rest);
-                    let about = if source.is_empty() && name.ends_with("_no_debug") {
-                        "compiled without debug information: the disassembly is the main view, as for any module built without -g"
-                    } else {
-                        about
-                    };
-                    // GLSL sources start with comments or `#version`; assembly with `;`.
-                    let language = if source.trim_start().starts_with(';') {
-                        lanescope_front::Language::SpirvAsm
-                    } else {
-                        lanescope_front::Language::Glsl
-                    };
-                    ui.horizontal(|ui| {
-                        if ui.button(*name).on_hover_text(about).clicked() {
-                            app.open_example(name);
-                            ui.close();
-                        }
-                        let editable =
-                            !source.is_empty() && super::compile_job::can_compile(language);
-                        let edit = ui.add_enabled(editable, egui::Button::new("edit source").small());
-                        let edit = if editable {
-                            edit.on_hover_text("Open the example's source in the editor")
-                        } else {
-                            edit.on_disabled_hover_text(
-                                "this build has no GLSL compiler: it edits WGSL and assembly",
-                            )
-                        };
-                        if edit.clicked() {
-                            let ext = if language == lanescope_front::Language::Glsl {
-                                "comp"
-                            } else {
-                                "spvasm"
-                            };
-                            app.open_source(super::editor::Editor::new(
-                                &format!("{name}.{ext}"),
-                                language,
-                                (*source).to_owned(),
-                            ));
-                            ui.close();
-                        }
-                    });
-                }
-            });
-            ui.menu_button("Lessons", |ui| {
-                let mut open = None;
-                for (i, l) in app.lessons.iter().enumerate() {
-                    if ui.button(format!("{}. {}", i + 1, l.title)).clicked() {
-                        open = Some(i);
-                        ui.close();
-                    }
-                }
-                if let Some(i) = open {
-                    app.open_lesson(i);
-                }
-            });
-            ui.menu_button("Export", |ui| {
-                if ui
-                    .add(egui::Button::new("Window as PNG").shortcut_text("Ctrl+Shift+S"))
-                    .clicked()
-                {
-                    app.export_png(ui.ctx());
-                    ui.close();
-                }
-                if ui
-                    .add(egui::Button::new("Trace as JSON").shortcut_text("Ctrl+Shift+E"))
-                    .clicked()
-                {
-                    app.export_trace();
-                    ui.close();
-                }
-                if ui
-                    .button("Session as AmberScript")
-                    .on_hover_text(
-                        "The shader, its buffers, the dispatch and the settings as an .amber test (the final buffers as expectations once the run has finished)",
-                    )
-                    .clicked()
-                {
-                    app.export_amber();
-                    ui.close();
-                }
-            });
-            if ui
-                .button("Copy link")
-                .on_hover_text(
-                    "A link that opens this module, these settings, this view and this step",
-                )
-                .clicked()
-            {
-                app.copy_link(ui.ctx());
-            }
-            ui.menu_button("View", |ui| {
-                let panes = &mut app.panes;
-                for (open, name, keys) in [
-                    (&mut panes.code, "Code", "Ctrl+B"),
-                    (&mut panes.graph, "Control flow", "Ctrl+J"),
-                    (&mut panes.side, "Values and inputs", "Ctrl+Alt+B"),
-                ] {
-                    if ui
-                        .add(egui::Button::selectable(*open, name).shortcut_text(keys))
-                        .clicked()
-                    {
-                        *open = !*open;
-                        ui.close();
-                    }
-                }
-                if ui
-                    .add(egui::Button::selectable(app.presenter, "Presenter").shortcut_text("F2"))
-                    .clicked()
-                {
-                    app.presenter = !app.presenter;
-                    ui.close();
+            examples_menu(app, ui);
+            lessons_menu(app, ui);
+            view_menu(app, ui);
+            ui.separator();
+            if !app.presenter {
+                let mut changed = subgroup_size(app, ui);
+                changed |= options_menu(app, ui);
+                changed |= limits_menu(app, ui);
+                if changed {
+                    app.reset();
                 }
                 ui.separator();
-                if ui
-                    .button("Reset layout")
-                    .on_hover_text("Every pane open, the graph sized for the open view")
-                    .clicked()
-                {
-                    app.panes = Panes::default();
+            }
+            controls(app, ui);
+        });
+    });
+}
+
+/// New (a template), Open, Save, Export and Copy link.
+fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.menu_button("File", |ui| {
+        ui.menu_button("New", |ui| {
+            for t in super::editor::TEMPLATES {
+                let can = super::compile_job::can_compile(t.language);
+                let b = ui.add_enabled(can, egui::Button::new(t.title));
+                let b = if can {
+                    b
+                } else {
+                    b.on_disabled_hover_text("this build has no GLSL compiler")
+                };
+                if b.clicked() {
+                    app.open_source(super::editor::Editor::new(
+                        t.name,
+                        t.language,
+                        t.text.to_owned(),
+                    ));
                     ui.close();
                 }
-            })
-            .response
-            .on_hover_text("Show or fold the code, the graph and the values panel");
-            ui.toggle_value(&mut app.presenter, "Presenter")
-                .on_hover_text("Large fonts, high contrast, Space steps (F2)");
-            ui.separator();
-            let mut changed = false;
-            let label = ui.label("Subgroup");
-            egui::ComboBox::from_id_salt("subgroup-size")
-                .selected_text(app.settings.subgroup_size.to_string())
-                .show_ui(ui, |ui| {
-                    for s in [4u32, 8, 16, 32, 64, 128] {
-                        changed |= ui
-                            .selectable_value(&mut app.settings.subgroup_size, s, s.to_string())
-                            .changed();
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            let l = ui.label("Workgroups");
-            for (axis, n) in ["x", "y", "z"]
-                .iter()
-                .zip(app.settings.workgroups.iter_mut())
+            }
+        })
+        .response
+        .on_hover_text("Start from a template and edit it: the run follows as you type");
+        if ui
+            .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
+            .on_hover_text(
+                "Open a module (.spv) or a source (.wgsl, .comp, .spvasm), with the files it includes; or drop them anywhere",
+            )
+            .clicked()
+        {
+            app.start_open_dialog();
+            ui.close();
+        }
+        if ui
+            .add_enabled(
+                app.editor.is_some(),
+                egui::Button::new("Save source").shortcut_text("Ctrl+S"),
+            )
+            .on_hover_text("Save the source you are editing")
+            .clicked()
+        {
+            app.save_source();
+            ui.close();
+        }
+        ui.separator();
+        if ui
+            .add(egui::Button::new("Copy link").shortcut_text("Ctrl+Shift+L"))
+            .on_hover_text("A link that opens this module, these settings, this view and this step")
+            .clicked()
+        {
+            app.copy_link(ui.ctx());
+            ui.close();
+        }
+        ui.menu_button("Export", |ui| {
+            if ui
+                .add(egui::Button::new("Window as PNG").shortcut_text("Ctrl+Shift+S"))
+                .clicked()
             {
+                app.export_png(ui.ctx());
+                ui.close();
+            }
+            if ui
+                .add(egui::Button::new("Trace as JSON").shortcut_text("Ctrl+Shift+E"))
+                .clicked()
+            {
+                app.export_trace();
+                ui.close();
+            }
+            if ui
+                .button("Session as AmberScript")
+                .on_hover_text(
+                    "The shader, its buffers, the dispatch and the settings as an .amber test (the final buffers as expectations once the run has finished)",
+                )
+                .clicked()
+            {
+                app.export_amber();
+                ui.close();
+            }
+        });
+    })
+    .response
+    .on_hover_text("New, Open (Ctrl+O), Save (Ctrl+S), Copy link, Export");
+}
+
+fn examples_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.menu_button("Examples", |ui| {
+        for (name, _, source) in EXAMPLES {
+            // The source's first comment line says what the example shows.
+            let about = source
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("//").or(l.trim().strip_prefix(";")))
+                .map(str::trim)
+                .unwrap_or("");
+            let about = about
+                .split_once(": ")
+                .filter(|(n, _)| n == name)
+                .map_or(about, |(_, rest)| rest);
+            let about = if source.is_empty() && name.ends_with("_no_debug") {
+                "compiled without debug information: the disassembly is the main view, as for any module built without -g"
+            } else {
+                about
+            };
+            // GLSL sources start with comments or `#version`; assembly with `;`.
+            let language = if source.trim_start().starts_with(';') {
+                lanescope_front::Language::SpirvAsm
+            } else {
+                lanescope_front::Language::Glsl
+            };
+            ui.horizontal(|ui| {
+                if ui.button(*name).on_hover_text(about).clicked() {
+                    app.open_example(name);
+                    ui.close();
+                }
+                let editable = !source.is_empty() && super::compile_job::can_compile(language);
+                let edit = ui.add_enabled(editable, egui::Button::new("edit source").small());
+                let edit = if editable {
+                    edit.on_hover_text("Open the example's source in the editor")
+                } else {
+                    edit.on_disabled_hover_text(
+                        "this build has no GLSL compiler: it edits WGSL and assembly",
+                    )
+                };
+                if edit.clicked() {
+                    let ext = if language == lanescope_front::Language::Glsl {
+                        "comp"
+                    } else {
+                        "spvasm"
+                    };
+                    app.open_source(super::editor::Editor::new(
+                        &format!("{name}.{ext}"),
+                        language,
+                        (*source).to_owned(),
+                    ));
+                    ui.close();
+                }
+            });
+        }
+    });
+}
+
+fn lessons_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.menu_button("Lessons", |ui| {
+        let mut open = None;
+        for (i, l) in app.lessons.iter().enumerate() {
+            if ui.button(format!("{}. {}", i + 1, l.title)).clicked() {
+                open = Some(i);
+                ui.close();
+            }
+        }
+        if let Some(i) = open {
+            app.open_lesson(i);
+        }
+    });
+}
+
+fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.menu_button("View", |ui| {
+        let panes = &mut app.panes;
+        for (open, name, keys) in [
+            (&mut panes.code, "Code", "Ctrl+B"),
+            (&mut panes.graph, "Control flow", "Ctrl+J"),
+            (&mut panes.side, "Values and inputs", "Ctrl+Alt+B"),
+        ] {
+            if ui
+                .add(egui::Button::selectable(*open, name).shortcut_text(keys))
+                .clicked()
+            {
+                *open = !*open;
+                ui.close();
+            }
+        }
+        if ui
+            .add(egui::Button::selectable(app.presenter, "Presenter").shortcut_text("F2"))
+            .on_hover_text("Large type on black for a projector; Space steps")
+            .clicked()
+        {
+            app.presenter = !app.presenter;
+            ui.close();
+        }
+        if ui
+            .add(egui::Button::selectable(app.show_frame_time, "Frame time"))
+            .on_hover_text("The time each frame takes, in the bottom bar")
+            .clicked()
+        {
+            app.show_frame_time = !app.show_frame_time;
+            ui.close();
+        }
+        ui.separator();
+        if ui
+            .button("Reset layout")
+            .on_hover_text(
+                "Every pane open at its default width, the graph sized for the open view",
+            )
+            .clicked()
+        {
+            app.panes = Panes::default();
+            ui.close();
+        }
+    })
+    .response
+    .on_hover_text("Show or fold the code, the graph and the values panel; presenter mode (F2)");
+}
+
+/// The subgroup size: the setting a person changes most, so on the toolbar itself.
+fn subgroup_size(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+    let mut changed = false;
+    let label = ui.label("Subgroup");
+    egui::ComboBox::from_id_salt("subgroup-size")
+        .width(48.0)
+        .selected_text(app.settings.subgroup_size.to_string())
+        .show_ui(ui, |ui| {
+            for s in [4u32, 8, 16, 32, 64, 128] {
                 changed |= ui
-                    .add(egui::DragValue::new(n).range(1..=1024).prefix(*axis))
-                    .labelled_by(l.id)
-                    .on_hover_text(format!("workgroups along {axis}"))
+                    .selectable_value(&mut app.settings.subgroup_size, s, s.to_string())
                     .changed();
             }
-            let label = ui.label("Switch");
-            egui::ComboBox::from_id_salt("switch")
-                .selected_text(app.settings.switch_tangles.name())
-                .show_ui(ui, |ui| {
+        })
+        .response
+        .labelled_by(label.id);
+    changed
+}
+
+/// How the run is scheduled and the detectors (workgroups are in the Inputs panel).
+fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+    let mut changed = false;
+    // Clicking a value to type into it must not close the menu.
+    let stay_open = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new("Options")
+        .config(stay_open)
+        .ui(ui, |ui| {
+            ui.label("Switch")
+                .on_hover_text("How an OpSwitch splits a tangle: one per distinct value, or one per case label");
+            ui.horizontal(|ui| {
+                for (v, name) in [
+                    (SwitchTangles::PerValue, "per-value"),
+                    (SwitchTangles::PerCase, "per-case"),
+                ] {
                     changed |= ui
-                        .selectable_value(
-                            &mut app.settings.switch_tangles,
-                            SwitchTangles::PerValue,
-                            "per-value",
-                        )
+                        .radio_value(&mut app.settings.switch_tangles, v, name)
                         .changed();
-                    changed |= ui
-                        .selectable_value(
-                            &mut app.settings.switch_tangles,
-                            SwitchTangles::PerCase,
-                            "per-case",
-                        )
-                        .changed();
-                })
-                .response
-                .labelled_by(label.id);
-            let label = ui.label("Siblings");
-            egui::ComboBox::from_id_salt("siblings")
-                .selected_text(sibling_order_name(app.settings.sibling_order))
-                .show_ui(ui, |ui| {
-                    for (name, o) in super::SIBLING_ORDERS {
-                        changed |= ui
-                            .selectable_value(&mut app.settings.sibling_order, o, name)
-                            .changed();
-                    }
-                })
-                .response
-                .labelled_by(label.id);
+                }
+            });
+            ui.label("Siblings")
+                .on_hover_text("Which of the tangles a divergence makes runs first");
+            for (name, o) in super::SIBLING_ORDERS {
+                changed |= ui
+                    .radio_value(&mut app.settings.sibling_order, o, name)
+                    .changed();
+            }
+            ui.separator();
             changed |= ui
                 .checkbox(&mut app.settings.detectors, "Detectors")
                 .on_hover_text(
                     "Find data races, barriers some invocations skip by exiting, and reads of memory nobody wrote (off: faster, and only what the spec's rules say directly)",
                 )
                 .changed();
-            // Clicking a value to type into it must not close the menu.
-            let stay_open = egui::containers::menu::MenuConfig::new()
-                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
-            egui::containers::menu::MenuButton::new("Limits")
-                .config(stay_open)
-                .ui(ui, |ui| {
-                    let l = ui.label("Steps per run");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut app.settings.max_steps)
-                                .range(1000..=1_000_000_000),
-                        )
-                        .labelled_by(l.id)
-                        .changed();
-                    let l = ui.label("Memory per workgroup (MiB)");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut app.settings.max_memory_mib).range(1..=16384),
-                        )
-                        .labelled_by(l.id)
-                        .changed();
-                    let l = ui.label("Invocations per workgroup");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut app.settings.max_invocations)
-                                .range(1..=lanescope_core::HARD_MAX_INVOCATIONS),
-                        )
-                        .labelled_by(l.id)
-                        .changed();
-                    let l = ui.label("Buffer memory (MiB)");
-                    changed |= ui
-                        .add(egui::DragValue::new(&mut app.settings.max_buffer_mib).range(1..=4096))
-                        .labelled_by(l.id)
-                        .changed();
-                    let l = ui.label("Trace steps kept");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut app.settings.max_trace_steps)
-                                .range(1000..=100_000_000),
-                        )
-                        .labelled_by(l.id)
-                        .changed();
-                    let l = ui.label("printf lines kept");
-                    changed |= ui
-                        .add(
-                            egui::DragValue::new(&mut app.settings.max_printf_lines)
-                                .range(1..=100_000_000),
-                        )
-                        .labelled_by(l.id)
-                        .changed();
-                    // They bound the next compile; the run on screen stays as it is.
-                    let l = ui.label("GLSL compile time (s)");
-                    ui.add(
-                        egui::DragValue::new(&mut app.settings.compile_seconds)
-                            .range(0.5..=3600.0)
-                            .speed(0.5),
-                    )
-                    .labelled_by(l.id);
-                    let l = ui.label("GLSL compile memory (MiB)");
-                    ui.add(
-                        egui::DragValue::new(&mut app.settings.compile_memory_mib)
-                            .range(64..=65536),
-                    )
-                    .labelled_by(l.id);
-                });
-            if changed {
-                app.reset();
-            }
-            ui.separator();
-            controls(app, ui);
-        });
+        })
+        .0
+        .on_hover_text(format!(
+            "Switch {}, siblings {}, detectors {}",
+            app.settings.switch_tangles.name(),
+            sibling_order_name(app.settings.sibling_order),
+            if app.settings.detectors { "on" } else { "off" },
+        ));
+    changed
+}
+
+/// The bounds on a run and on a GLSL compile (the errors that stop at one name this menu).
+fn limits_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+    let mut changed = false;
+    // Clicking a value to type into it must not close the menu.
+    let stay_open = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new("Limits")
+        .config(stay_open)
+        .ui(ui, |ui| changed = limits(app, ui));
+    changed
+}
+
+fn limits(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+    let mut changed = false;
+    egui::Grid::new("limits").num_columns(2).show(ui, |ui| {
+        let row = |ui: &mut egui::Ui, name: &str, value: egui::DragValue<'_>| {
+            let l = ui.label(name);
+            let r = ui.add(value).labelled_by(l.id);
+            ui.end_row();
+            r.changed()
+        };
+        let s = &mut app.settings;
+        changed |= row(
+            ui,
+            "Steps per run",
+            egui::DragValue::new(&mut s.max_steps).range(1000..=1_000_000_000),
+        );
+        changed |= row(
+            ui,
+            "Memory per workgroup (MiB)",
+            egui::DragValue::new(&mut s.max_memory_mib).range(1..=16384),
+        );
+        changed |= row(
+            ui,
+            "Invocations per workgroup",
+            egui::DragValue::new(&mut s.max_invocations)
+                .range(1..=lanescope_core::HARD_MAX_INVOCATIONS),
+        );
+        changed |= row(
+            ui,
+            "Buffer memory (MiB)",
+            egui::DragValue::new(&mut s.max_buffer_mib).range(1..=4096),
+        );
+        changed |= row(
+            ui,
+            "Trace steps kept",
+            egui::DragValue::new(&mut s.max_trace_steps).range(1000..=100_000_000),
+        );
+        changed |= row(
+            ui,
+            "printf lines kept",
+            egui::DragValue::new(&mut s.max_printf_lines).range(1..=100_000_000),
+        );
+        // They bound the next compile; the run on screen stays as it is.
+        row(
+            ui,
+            "GLSL compile time (s)",
+            egui::DragValue::new(&mut s.compile_seconds)
+                .range(0.5..=3600.0)
+                .speed(0.5),
+        );
+        row(
+            ui,
+            "GLSL compile memory (MiB)",
+            egui::DragValue::new(&mut s.compile_memory_mib).range(64..=65536),
+        );
     });
+    changed
 }
 
 fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -389,23 +439,22 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     {
         app.animating = !app.animating;
     }
-    // The slider, its value and its label go together: to the next row first when they would
-    // not fit (the wrapped layout would otherwise start the rail here and cut it at the edge).
-    // (Measured to the visible edge: the row's available width can run past the window.)
-    let room = ui.clip_rect().right() - ui.cursor().min.x;
-    if room < ui.spacing().slider_width + 120.0 {
-        ui.end_row();
+    if !app.presenter {
+        ui.spacing_mut().slider_width = 70.0;
+        ui.add(
+            egui::Slider::new(&mut app.settings.speed, 0.5..=60.0)
+                .logarithmic(true)
+                .suffix(" /s"),
+        )
+        .on_hover_text("Animation speed: steps per second");
     }
-    ui.add(
-        egui::Slider::new(&mut app.settings.speed, 0.5..=60.0)
-            .logarithmic(true)
-            .suffix(" /s")
-            .text("speed"),
-    );
-    if ui.button("Reset").clicked() {
+    if ui
+        .button("Reset")
+        .on_hover_text("Back to step 0 of this run")
+        .clicked()
+    {
         app.reset();
     }
-    ui.checkbox(&mut app.show_frame_time, "ms");
 }
 
 pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -451,8 +500,14 @@ pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     foldable(
         app,
         ui,
-        |p| &mut p.code,
-        (egui::Panel::left, "code-folded", "disassembly", 460.0),
+        Edge {
+            open: |p| &mut p.code,
+            share: |p| &mut p.code_share,
+            panel: egui::Panel::left,
+            folded_id: "code-folded",
+            open_id: "disassembly",
+            default_share: 0.36,
+        },
         |_| ("Code".into(), "Show the source and disassembly (Ctrl+B)"),
         |app, ui| {
             ui.horizontal(|ui| {
@@ -481,30 +536,49 @@ pub fn code(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     );
 }
 
-/// A side panel that folds to a strip at its edge. `pane` picks its flag in [`Panes`];
-/// `panel` is the edge's constructor, the folded and open panels' ids and the open one's
-/// default width; `strip` names the folded strip and gives its hint.
+/// A side panel that folds to a strip at its edge (see [`Edge`]); `strip` names the folded strip
+/// and gives its hint.
 fn foldable(
     app: &mut LanescopeApp,
     ui: &mut egui::Ui,
-    pane: fn(&mut Panes) -> &mut bool,
-    panel: (
-        fn(&'static str) -> egui::Panel,
-        &'static str,
-        &'static str,
-        f32,
-    ),
+    edge: Edge,
     strip: impl FnOnce(&LanescopeApp) -> (String, &'static str),
     contents: impl FnOnce(&mut LanescopeApp, &mut egui::Ui),
 ) {
-    let (edge, folded_id, open_id, width) = panel;
-    let before = *pane(&mut app.panes);
+    let before = *(edge.open)(&mut app.panes);
     let mut open = before;
+    // The open panel's width is a share of the window's, so it grows and shrinks with it; a drag
+    // of its edge sets the share. Its contents scroll inside it and never widen it.
+    let room = ui.max_rect().width().max(1.0);
+    let range = egui::Rangef::new(
+        PANEL_MIN_WIDTH.min(room),
+        (room * PANEL_MAX_SHARE).max(PANEL_MIN_WIDTH),
+    );
+    let share = (edge.share)(&mut app.panes).unwrap_or(edge.default_share);
+    let want = range.clamp((share * room).round());
+    let id = ui.scope_id().with_salt(egui::IdSalt::new(edge.open_id));
+    let dragging = ui.input(|i| i.pointer.any_down());
+    let stored = egui::containers::panel::PanelState::load(ui.ctx(), id).map(|s| s.size().x);
+    if !dragging && stored.is_some_and(|w| (w - want).abs() > 0.5) {
+        ui.ctx().data_mut(|d| {
+            d.insert_persisted(
+                id,
+                egui::containers::panel::PanelState {
+                    outer_rect: egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(want, 1.0)),
+                },
+            );
+        });
+    }
     egui::Panel::show_switched(
         ui,
         &mut open,
-        edge(folded_id).exact_size(FOLDED_WIDTH).resizable(false),
-        edge(open_id).default_size(width).resizable(true),
+        (edge.panel)(edge.folded_id)
+            .exact_size(FOLDED_WIDTH)
+            .resizable(false),
+        (edge.panel)(edge.open_id)
+            .default_size(want)
+            .size_range(range)
+            .resizable(true),
         |ui, expanded| {
             if expanded {
                 contents(app, ui);
@@ -512,15 +586,38 @@ fn foldable(
             }
             let (name, hint) = strip(app);
             if folded_strip(ui, &name, hint) {
-                *pane(&mut app.panes) = true;
+                *(edge.open)(&mut app.panes) = true;
             }
         },
     );
+    if dragging {
+        if let Some(w) = egui::containers::panel::PanelState::load(ui.ctx(), id).map(|s| s.size().x)
+        {
+            if (w - want).abs() > 0.5 {
+                *(edge.share)(&mut app.panes) = Some(w / room);
+            }
+        }
+    }
     // A drag of the open panel's edge past its minimum (or a double click on it) folds it too.
     if open != before {
-        *pane(&mut app.panes) = open;
+        *(edge.open)(&mut app.panes) = open;
     }
 }
+
+/// A foldable side panel: its flag and width share in [`Panes`], the edge's constructor, the
+/// folded and open panels' ids, and the open one's share of the window's width by default.
+struct Edge {
+    open: fn(&mut Panes) -> &mut bool,
+    share: fn(&mut Panes) -> &mut Option<f32>,
+    panel: fn(&'static str) -> egui::Panel,
+    folded_id: &'static str,
+    open_id: &'static str,
+    default_share: f32,
+}
+
+/// The narrowest an open side panel gets, and the largest share of the window it may take.
+const PANEL_MIN_WIDTH: f32 = 200.0;
+const PANEL_MAX_SHARE: f32 = 0.6;
 
 /// Width of a folded panel's strip.
 const FOLDED_WIDTH: f32 = 26.0;
@@ -538,6 +635,14 @@ pub struct Panes {
     /// The graph's share of the middle's height, set by dragging the bar under it; `None`:
     /// as much as the open view leaves.
     pub graph_share: Option<f32>,
+    /// The code pane's share of the window's width, set by dragging its edge; `None`: the
+    /// default.
+    pub code_share: Option<f32>,
+    /// The values panel's share of the window's width, likewise.
+    pub side_share: Option<f32>,
+    /// The first screen's hint (press F10, or open lesson 1) has done its job: the person
+    /// stepped, opened a lesson or closed it.
+    pub welcomed: bool,
 }
 
 impl Default for Panes {
@@ -547,6 +652,9 @@ impl Default for Panes {
             graph: true,
             side: true,
             graph_share: None,
+            code_share: None,
+            side_share: None,
+            welcomed: false,
         }
     }
 }
@@ -706,8 +814,14 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     foldable(
         app,
         ui,
-        |p| &mut p.side,
-        (egui::Panel::right, "inspect-folded", "inspect", 380.0),
+        Edge {
+            open: |p| &mut p.side,
+            share: |p| &mut p.side_share,
+            panel: egui::Panel::right,
+            folded_id: "inspect-folded",
+            open_id: "inspect",
+            default_share: 0.30,
+        },
         |app| {
             let n = app
                 .session
@@ -729,7 +843,11 @@ pub fn side(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        ui.strong("Values and inputs");
+        ui.strong(if app.presenter {
+            "Lesson"
+        } else {
+            "Values and inputs"
+        });
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui
                 .small_button("Hide")
@@ -740,7 +858,9 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         });
     });
-    egui::ScrollArea::vertical()
+    // Both ways: a wide row (a matrix, a long value) scrolls sideways instead of widening the
+    // panel.
+    egui::ScrollArea::both()
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
                     if let Some(l) = app.lesson.and_then(|i| app.lessons.get(i)) {
@@ -779,6 +899,10 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                     app.lesson_scroll = false;
+                    if app.presenter {
+                        // On a projector this panel is the lesson's alone.
+                        return;
+                    }
                     let mut open_run = None;
                     if let Some(sc) = &app.scenario {
                         egui::CollapsingHeader::new(format!("Scenario: {}", sc.name))

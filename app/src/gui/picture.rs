@@ -66,7 +66,11 @@ pub fn show(ui: &mut egui::Ui, name: &str, d: &ImageDesc, data: &[u8], prev: Opt
         let (lo, hi) = range[c];
         (((v - lo) / (hi - lo)).clamp(0.0, 1.0) * 255.0).round() as u8
     };
-    let side = (ui.available_width().min(384.0) / sw as f32).clamp(2.0, 24.0);
+    // Whole points per texel, a little inside the width: a picture as wide as the panel would
+    // make it scroll sideways.
+    let side = ((ui.available_width() - 8.0).min(384.0) / sw as f32)
+        .floor()
+        .clamp(2.0, 24.0);
     let size = egui::vec2(side * sw as f32, side * sh as f32);
     let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
     response.widget_info(|| {

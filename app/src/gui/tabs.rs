@@ -11,6 +11,15 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ui.label("Open a .spv file or pick an example.");
             return;
         };
+        if s.step_count() > 0 || app.lesson.is_some() {
+            app.panes.welcomed = true;
+        }
+        if !app.panes.welcomed && welcome(ui) {
+            app.panes.welcomed = true;
+            app.open_lesson(0);
+            return;
+        }
+        let Some(s) = &app.session else { return };
         let tangles = s.sim().tangles();
         // Wrapped: at 1280 wide the zoom and Fit would otherwise run past the panel.
         ui.horizontal_wrapped(|ui| {
@@ -34,6 +43,13 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
             if let Some(l) = &app.cfg_layout {
                 ui.weak(s.program.func_name(l.func));
+            }
+            // The slider, its value and its name are one row of their own inside the wrapped
+            // row: to the next row first when they would not fit (else they widen the panel
+            // and everything under it).
+            // (A wrapped row's available width is the whole row's: measure what is left.)
+            if ui.max_rect().right() - ui.cursor().min.x < ui.spacing().slider_width + 100.0 {
+                ui.end_row();
             }
             ui.add(egui::Slider::new(&mut app.cfg_zoom, 0.3..=2.0).text("zoom"));
             if ui
@@ -136,6 +152,8 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         // Wraps on a narrow window rather than cutting the last tabs off.
         ui.horizontal_wrapped(|ui| {
+            // A tab that does not fit moves to the next row whole, never shortened.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             for t in Tab::ALL {
                 ui.selectable_value(&mut app.tab, t, egui::RichText::new(t.label()).heading());
             }
@@ -149,6 +167,25 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             Tab::Compare => compare_tab(app, ui),
         }
     });
+}
+
+/// The first screen's hint: what to press, or where a learner starts. True when the person asks
+/// for the first lesson; closing it (or stepping) sets `Panes::welcomed`, which keeps it away.
+fn welcome(ui: &mut egui::Ui) -> bool {
+    let mut lesson = false;
+    egui::Frame::group(ui.style())
+        .fill(ui.visuals().faint_bg_color)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.strong("Start here:");
+                ui.label("press F10 to run the selected tangle to its next source line, and watch the lanes split and meet again; or");
+                lesson = ui
+                    .button("Open lesson 1")
+                    .on_hover_text("A guided tour, ten short lessons (the Lessons menu)")
+                    .clicked();
+            });
+        });
+    lesson
 }
 
 /// The bar between the graph and the views: drag it to share the height differently, double

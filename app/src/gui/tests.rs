@@ -117,7 +117,7 @@ fn switching_a_setting_restarts_under_it() {
     h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
     h.run_steps(2);
     assert_eq!(steps(&h), 1);
-    h.get_by_label("Switch").click();
+    h.get_by_label("Options").click();
     h.run_steps(2);
     h.get_by_label("per-case").click();
     h.run_steps(3);
@@ -351,8 +351,13 @@ fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {
     h.key_press(egui::Key::F2);
     h.run_steps(3);
     assert!(h.state().presenter);
-    // Only the code and the views: the side panel (lesson, inputs) steps aside.
-    assert!(h.query_by_label("Lesson").is_none());
+    // The code, the views and the lesson's text: the values and inputs step aside.
+    assert!(h.query_by_label("Values and inputs").is_none());
+    assert!(h.query_by_label("Inputs").is_none());
+    assert!(
+        h.query_by_label(&first).is_some(),
+        "the lesson's title is in sight"
+    );
     h.get_by_label("Lanes");
     let line = current_source_line(h.state());
     h.key_press(egui::Key::Space);
@@ -919,7 +924,7 @@ fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
     let mut e = super::EframeApp(app);
     let mut store = Saved::default();
     eframe::App::save(&mut e, &mut store);
-    let s = eframe::get_value(&store, super::SETTINGS_KEY).expect("settings are saved");
+    let s = super::stored(Some(&store), super::SETTINGS_KEY).expect("settings are saved");
     (e.0, s)
 }
 
@@ -1492,14 +1497,13 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
         h.run_steps(3);
         let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, hgt));
         let labels = [
-            "New",
-            "Open…",
+            "File",
             "Examples",
             "Lessons",
-            "Export",
-            "Copy link",
             "View",
-            "Presenter",
+            "Subgroup",
+            "Options",
+            "Limits",
             "Step line",
             "Into",
             "Out",
@@ -1509,8 +1513,6 @@ fn at_1280x720_every_control_and_tab_is_inside_the_window() {
             "Run",
             "Animate",
             "Reset",
-            "speed",
-            "Limits",
             "Source",
             "Disassembly",
             "Lanes",

@@ -202,3 +202,179 @@ fn a_link_to_an_example_replaces_the_source_being_edited() {
     // The source pane shows the example's GLSL from its debug information.
     h.get_by_label_contains("source from the module's debug information");
 }
+
+/// At a laptop's 1280x720 and at 1920x1080, in presenter mode too: the toolbar is one row and
+/// fits, and with the values panel holding a wide matrix nothing is cut: the panels keep their
+/// share of the window, the view tabs, the Matrix view and Compare's "Run both" are in sight.
+#[test]
+fn nothing_is_cut_at_laptop_and_projector_sizes() {
+    for (w, h_px) in [(1280.0, 720.0), (1920.0, 1080.0)] {
+        for presenter in [false, true] {
+            let mut app = LanescopeApp::new(Settings::default());
+            if presenter {
+                // A class follows a lesson (the cooperative-matrix one opens this example): its
+                // text takes the right of the screen.
+                app.open_lesson(8);
+                assert!(app.lesson.is_some());
+            } else {
+                app.open_example("coopmat_tile_f16");
+            }
+            finish(&mut app);
+            app.presenter = presenter;
+            let mut h = Harness::builder()
+                .with_size(egui::vec2(w, h_px))
+                .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+            h.run_steps(3);
+            let what = format!("{w}x{h_px}, presenter {presenter}");
+            // Presenter mode zooms by 1.5: the window is smaller in points.
+            let zoom = if presenter { 1.5 } else { 1.0 };
+            let (w, h_px) = (w / zoom, h_px / zoom);
+            let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w, h_px));
+            let first = h.get_by_label("Examples").rect();
+            for label in [
+                "Examples",
+                "Lessons",
+                "View",
+                "Step line",
+                "Back",
+                "Run",
+                "Reset",
+            ] {
+                let r = h.get_by_label(label).rect();
+                assert!(screen.contains_rect(r), "{what}: {label} at {r:?} is cut");
+                assert!(
+                    (r.center().y - first.center().y).abs() < 2.0,
+                    "{what}: {label} at {r:?} is on another row than Examples at {first:?}"
+                );
+            }
+            if !presenter {
+                for label in ["File", "Subgroup", "Options"] {
+                    let r = h.get_by_label(label).rect();
+                    assert!(
+                        (r.center().y - first.center().y).abs() < 2.0,
+                        "{what}: {label} {r:?} is off the toolbar's row"
+                    );
+                }
+                // The values panel, holding the matrices, keeps to its share.
+                let values = h.get_by_label("Values and inputs").rect();
+                assert!(
+                    values.left() > w * 0.6 && values.left() < w * 0.75,
+                    "{what}: the values panel starts at {values:?}"
+                );
+            }
+            // The views' tabs, whole, left of the panel on the right.
+            let panel = if presenter {
+                "Lesson"
+            } else {
+                "Values and inputs"
+            };
+            let right = h
+                .get_all_by_label(panel)
+                .map(|n| n.rect().left())
+                .fold(w, f32::min);
+            assert!(right < w * 0.8, "{what}: the right panel starts at {right}");
+            for label in [
+                "Lanes",
+                "Timeline",
+                "Rotate",
+                "Dot product",
+                "Matrix",
+                "Compare",
+            ] {
+                let r = h.get_by_label(label).rect();
+                assert!(
+                    screen.contains_rect(r) && r.right() <= right,
+                    "{what}: the {label} tab at {r:?} is cut (the panel starts at {right})"
+                );
+            }
+            h.get_by_label("Compare").click();
+            h.run_steps(2);
+            let r = h.get_by_label("Run both").rect();
+            assert!(screen.contains_rect(r), "{what}: Run both at {r:?} is cut");
+        }
+    }
+}
+
+/// A panel's width is a share of the window: it shrinks with the window, a drag sets the share,
+/// and Reset layout brings the default back.
+#[test]
+fn panels_take_a_share_of_the_window_and_remember_a_drag() {
+    let mut h = example_at_1280("coopmat_tile_f16");
+    let values = h.get_by_label("Values and inputs").rect().left();
+    assert!((values - 1280.0 * 0.7).abs() < 40.0, "{values}");
+    h.state_mut().panes.side_share = Some(0.45);
+    h.run_steps(2);
+    let wider = h.get_by_label("Values and inputs").rect().left();
+    assert!((wider - 1280.0 * 0.55).abs() < 40.0, "{wider}");
+    h.set_size(egui::vec2(1000.0, 720.0));
+    h.run_steps(2);
+    let shrunk = h.get_by_label("Values and inputs").rect().left();
+    assert!(
+        (shrunk - 1000.0 * 0.55).abs() < 40.0,
+        "the panel shrinks with the window: {shrunk}"
+    );
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Reset layout").click();
+    h.run_steps(2);
+    assert_eq!(h.state().panes.side_share, None);
+    let back = h.get_by_label("Values and inputs").rect().left();
+    assert!((back - 1000.0 * 0.7).abs() < 40.0, "{back}");
+}
+
+/// The File menu holds what left the toolbar: Copy link there and on Ctrl+Shift+L, Save source
+/// only while editing.
+#[test]
+fn the_file_menu_copies_a_link_and_saves_only_while_editing() {
+    let mut h = example_at_1280("if_else");
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    {
+        use egui_kittest::kittest::NodeT as _;
+        assert!(
+            h.get_by_label("Save source Ctrl+S")
+                .accesskit_node()
+                .is_disabled(),
+            "nothing is being edited"
+        );
+    }
+    h.get_by_label("Copy link Ctrl+Shift+L").click();
+    h.run_steps(2);
+    assert_eq!(h.state().status, "link copied");
+    assert!(
+        h.state().last_fragment.contains("example=if_else"),
+        "{}",
+        h.state().last_fragment
+    );
+    h.state_mut().status.clear();
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
+        egui::Key::L,
+    );
+    h.run_steps(2);
+    assert_eq!(h.state().status, "link copied");
+}
+
+/// A first start says what to do; the hint goes once used (a step, or its lesson button) and
+/// stays gone.
+#[test]
+fn the_first_screen_says_what_to_do_and_goes_once_used() {
+    let mut h = example_at_1280("if_else");
+    h.get_by_label_contains("press F10");
+    h.key_press(egui::Key::F10);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("press F10").is_none());
+    assert!(h.state().panes.welcomed, "kept between runs with the panes");
+    h.state_mut().open_example("nested_if");
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("press F10").is_none(),
+        "and stays gone"
+    );
+
+    let mut h = example_at_1280("if_else");
+    h.get_by_label("Open lesson 1").click();
+    h.run_steps(2);
+    assert_eq!(h.state().lesson, Some(0));
+    assert!(h.query_by_label_contains("press F10").is_none());
+}

@@ -12,8 +12,19 @@ fn shot(
     theme: egui::Theme,
     setup: impl FnOnce(&mut Harness<'_, LanescopeApp>),
 ) {
+    shot_of(results, "if_else", name, size, theme, setup);
+}
+
+fn shot_of(
+    results: &mut SnapshotResults,
+    example: &str,
+    name: &str,
+    size: (f32, f32),
+    theme: egui::Theme,
+    setup: impl FnOnce(&mut Harness<'_, LanescopeApp>),
+) {
     let mut app = LanescopeApp::new(Settings::default());
-    app.open_example("if_else");
+    app.open_example(example);
     let mut h = Harness::builder()
         .with_size(egui::vec2(size.0, size.1))
         .with_theme(theme)
@@ -113,4 +124,60 @@ fn timeline_presenter_and_amber_failures() {
             finish(h.state_mut());
         },
     );
+}
+
+/// What a class sees on a projector and a laptop: presenter mode with a lesson, the Matrix view
+/// on the cooperative-matrix example and the Rotate view on the rotate example, at 1280x720 and
+/// 1920x1080.
+#[test]
+fn presenter_lesson_matrix_and_rotate_at_both_sizes() {
+    let mut results = SnapshotResults::new();
+    for (size, tag) in [
+        ((1280.0, 720.0), "1280x720"),
+        ((1920.0, 1080.0), "1920x1080"),
+    ] {
+        shot(
+            &mut results,
+            &format!("presenter_lesson_{tag}"),
+            size,
+            egui::Theme::Dark,
+            |h| {
+                h.state_mut().open_lesson(0);
+                h.run_steps(2);
+                h.key_press(egui::Key::F2);
+                for _ in 0..4 {
+                    h.key_press(egui::Key::F10);
+                    h.run_steps(1);
+                }
+            },
+        );
+        shot_of(
+            &mut results,
+            "coopmat_tile_f16",
+            &format!("matrix_{tag}"),
+            size,
+            egui::Theme::Dark,
+            |h| {
+                step_until(h, |s| {
+                    super::super::views::find_site(s, None, super::super::views::matrix::is_muladd)
+                        .is_some_and(|x| x.executed)
+                });
+                h.get_by_label("Matrix").click();
+            },
+        );
+        shot_of(
+            &mut results,
+            "rotate_clustered",
+            &format!("rotate_{tag}"),
+            size,
+            egui::Theme::Light,
+            |h| {
+                step_until(h, |s| {
+                    super::super::views::find_site(s, None, super::super::views::rotate::is_rotate)
+                        .is_some_and(|x| x.executed)
+                });
+                h.get_by_label("Rotate").click();
+            },
+        );
+    }
 }
