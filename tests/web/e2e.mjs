@@ -77,6 +77,11 @@ try {
     }
   });
 
+  // Key presses, timed on every page load (1b, 7a).
+  await page.addInitScript(() => {
+    window.lanescopeKeys = [];
+    window.addEventListener("keydown", () => window.lanescopeKeys.push(performance.now()), true);
+  });
   // 1. The page loads, the app starts (it removes #loading) and draws.
   await page.goto(base);
   await page.waitForSelector("#loading", { state: "detached", timeout: 120_000 });
@@ -98,6 +103,66 @@ try {
   }
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.waitForTimeout(500);
+
+  // 1b. Timings, on this machine with software WebGL: the app marks the end of its first frame,
+  // of each frame that shows another step and of each that lays out an edit (performance.mark)
+  // and counts its frames (window.lanescopeFrames). The exact figures are printed for the note;
+  // the checks are loose, so as not to flake on a loaded machine.
+  const timing = {};
+  timing.firstFrame = await page.evaluate(
+    () => performance.getEntriesByName("lanescope-first-frame")[0]?.startTime ?? NaN);
+  // Each press of `key`: from its keydown to the end of the app's work in the frame that shows
+  // its effect (the mark), and to the next animation frame after it (the frame drawn and handed
+  // to the compositor: what the person sees).
+  const latencies = async (key, mark, n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const before = await page.evaluate((m) => {
+        window.lanescopeRaf = [];
+        window.lanescopeRafOn = true;
+        const tick = (t) => {
+          window.lanescopeRaf.push(t);
+          if (window.lanescopeRafOn) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        return performance.getEntriesByName(m).length;
+      }, mark);
+      await page.keyboard.press(key);
+      await page.waitForFunction(([m, b]) => performance.getEntriesByName(m).length > b, [mark, before],
+        { timeout: 5000 }).catch(() => {});
+      await page.waitForTimeout(300);
+      out.push(await page.evaluate((m) => {
+        window.lanescopeRafOn = false;
+        const e = performance.getEntriesByName(m);
+        const key = window.lanescopeKeys.at(-1);
+        const done = e.length ? e[e.length - 1].startTime : NaN;
+        const shown = window.lanescopeRaf.find((t) => t > done) ?? NaN;
+        return [done - key, shown - key];
+      }, mark));
+    }
+    return out;
+  };
+  const middle = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const idleFrames = async () => {
+    await page.waitForTimeout(700);
+    const a = await page.evaluate(() => window.lanescopeFrames);
+    await page.waitForTimeout(2000);
+    return (await page.evaluate(() => window.lanescopeFrames)) - a;
+  };
+  timing.idleFrames = await idleFrames();
+  await page.mouse.click(700, 400);
+  const f10 = await latencies("F10", "lanescope-step", 9);
+  timing.f10 = middle(f10.map((x) => x[0]));
+  timing.f10Shown = middle(f10.map((x) => x[1]));
+  timing.f10All = f10.map((x) => x.map(Math.round).join("/"));
+  check(timing.firstFrame > 0 && timing.firstFrame < 15_000, `first frame at ${timing.firstFrame.toFixed(0)} ms`);
+  check(timing.idleFrames <= 2, `an idle page draws no frames (${timing.idleFrames} in 2 s)`);
+  check(timing.f10Shown < 1000, `F10 to the new step: median ${timing.f10.toFixed(0)} ms to the frame's end, ` +
+    `${timing.f10Shown.toFixed(0)} ms to the next frame (${timing.f10All.join(", ")})`);
+  // Back to a fresh start for what follows. (The floor, a repaint's own cost under software
+  // WebGL, is the frame gap while animating, measured in 5.)
+  await page.reload();
+  await page.waitForFunction(() => document.title.includes("step 0"), null, { timeout: 60_000 });
 
   // 2. Stepping: Ctrl+F10 one instruction of the selected tangle, F10 a whole source line (the
   // example carries its GLSL).
@@ -200,6 +265,7 @@ try {
   check(gaps.length >= 4 && worst < 1000,
     `frames keep coming while an endless loop runs (${gaps.length} frames in 2 s, worst gap ${worst.toFixed(0)} ms)`);
   const [running, animating] = [median(gaps), median(animGaps)];
+  timing.floor = animating;
   check(running - animating < 50, `the run adds ${Math.round(running - animating)} ms to a frame (median gap ` +
     `${running.toFixed(0)} ms running, ${animating.toFixed(0)} ms animating; worst ${worst.toFixed(0)} vs ` +
     `${Math.max(...animGaps).toFixed(0)} ms)`);
@@ -301,6 +367,28 @@ try {
   check((await other.title()).endsWith("divergent_loop.wgsl — step 3"), `the link opens the edited source at its step: "${await other.title()}"`);
   await other.screenshot({ path: join(shots, "15-editor-link.png") });
   await other.close();
+  // 7a. A keystroke in a 100-line source, to the frame that lays it out (see 1b).
+  const hundred = join(shots, "hundred_lines.wgsl");
+  const template = await readFile(join(root, "assets", "templates", "divergent_loop.wgsl"), "utf8");
+  const pad = 100 - template.trimEnd().split("\n").length;
+  await writeFile(hundred, template.trimEnd() + "\n" +
+    Array.from({ length: pad }, (_, i) => `// padding line ${i + 1}: a comment as long as a line of code`).join("\n") + "\n");
+  await page.mouse.click(700, 400);
+  await page.keyboard.press("Control+O");
+  await (await nextChooser()).setFiles(hundred);
+  await page.getByRole("button", { name: "Ok" }).click();
+  await page.waitForFunction(() => document.title.includes("hundred_lines.wgsl"), null, { timeout: 15_000 }).catch(() => {});
+  await page.mouse.click(300, 280);
+  await page.keyboard.press("End");
+  const keys = await latencies("x", "lanescope-edit", 9);
+  timing.key = middle(keys.map((x) => x[0]));
+  timing.keyShown = middle(keys.map((x) => x[1]));
+  timing.keyAll = keys.map((x) => x.map(Math.round).join("/"));
+  check(timing.keyShown < 1000, `a keystroke in a 100-line source: median ${timing.key.toFixed(0)} ms to the frame's end, ` +
+    `${timing.keyShown.toFixed(0)} ms to the next frame (${timing.keyAll.join(", ")})`);
+  await page.mouse.click(700, 400);
+  console.log(`timings: ${JSON.stringify(timing)}`);
+
   // 7b. WGSL in the form a browser requires (`enable subgroups;`, `requires`, `diagnostic(off,
   // subgroup_uniformity)` for a ballot in divergent control flow) opens and runs to the end.
   const browserForm = join(shots, "browser_form.wgsl");

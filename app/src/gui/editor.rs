@@ -401,6 +401,13 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         let row_h = ui.fonts_mut(|f| f.row_height(&egui::TextStyle::Monospace.resolve(ui.style())));
         area = area.vertical_scroll_offset(((line as f32) - 6.0).max(0.0) * row_h);
     }
+    // Another module starts scrolled to its left edge, whatever the last one was scrolled to.
+    let module = app.session.as_ref().map(|s| s.name.clone());
+    let module_id = egui::Id::unique("source-module");
+    if ui.ctx().data(|d| d.get_temp::<Option<String>>(module_id)) != Some(module.clone()) {
+        ui.ctx().data_mut(|d| d.insert_temp(module_id, module));
+        area = area.horizontal_scroll_offset(0.0);
+    }
     // Values of a source variable by name, where the followed tangle stands.
     let followed = app.line_step_tangle();
     let variable_lanes = app.session.as_ref().zip(followed).map(|(s, (g, id))| {
@@ -479,6 +486,20 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         let origin = out.galley_pos;
         let painter = ui.painter();
         let full = ui.clip_rect();
+        // The gutter (line numbers, breakpoints, diagnostics) stays at the visible left edge
+        // when the text scrolls sideways, over the text that scrolls under it.
+        let gutter_x = full.left();
+        let text_x = gutter_x + GUTTER;
+        if origin.x < text_x {
+            painter.rect_filled(
+                egui::Rect::from_min_max(
+                    egui::pos2(gutter_x, full.top()),
+                    egui::pos2(text_x - 2.0, full.bottom()),
+                ),
+                0.0,
+                ui.visuals().extreme_bg_color,
+            );
+        }
         // Rows of the galley that start a source line, numbered from 1.
         let mut line = 1u32;
         let mut starts = true;
@@ -505,13 +526,13 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
                 if breakpoint_lines.contains(&line) {
                     painter.circle_filled(
-                        egui::pos2(origin.x - GUTTER + 10.0, y),
+                        egui::pos2(gutter_x + 10.0, y),
                         4.5,
                         egui::Color32::from_rgb(230, 60, 60),
                     );
                 }
                 if diag_lines.contains_key(&line) {
-                    let c = egui::pos2(origin.x - GUTTER + 22.0, y);
+                    let c = egui::pos2(gutter_x + 22.0, y);
                     painter.circle_filled(c, 6.0, egui::Color32::from_rgb(230, 60, 60));
                     painter.text(
                         c,
@@ -522,7 +543,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     );
                 }
                 painter.text(
-                    egui::pos2(origin.x - 8.0, y),
+                    egui::pos2(text_x - 8.0, y),
                     egui::Align2::RIGHT_CENTER,
                     line.to_string(),
                     egui::FontId::monospace(font.size * 0.9),
@@ -567,17 +588,17 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if let Some(p) = resp.interact_pointer_pos().or(resp.hover_pos()) {
             let cursor = galley.cursor_from_pos(p - origin);
             let (row_line, col) = line_col(galley.text(), cursor.index.0);
-            if p.x < origin.x && resp.clicked() {
+            if p.x < text_x && resp.clicked() {
                 toggle_line = Some(row_line);
             }
-            if p.x < origin.x {
+            if p.x < text_x {
                 if let Some(m) = diag_lines.get(&row_line) {
                     hover_msg = Some((m.clone(), true));
                 }
             }
             // A source variable under the pointer: its value in each lane of the followed
             // tangle (errors, below, take precedence).
-            if p.x >= origin.x && resp.hovered() {
+            if p.x >= text_x && resp.hovered() {
                 let word = word_at(galley.text(), cursor.index.0);
                 if !word.is_empty() {
                     hover_msg = variable_lanes

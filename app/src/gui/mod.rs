@@ -1097,7 +1097,11 @@ impl EframeApp {
 impl eframe::App for EframeApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let before = self.0.title();
+        #[cfg(target_arch = "wasm32")]
+        let shown = self.0.shown();
         self.0.show(ui);
+        #[cfg(target_arch = "wasm32")]
+        web_timing(ui.ctx(), shown, self.0.shown());
         let title = self.0.title();
         if title != before || ui.ctx().cumulative_frame_nr() < 2 {
             #[cfg(target_arch = "wasm32")]
@@ -1115,6 +1119,44 @@ impl eframe::App for EframeApp {
         store(storage, SETTINGS_KEY, &self.0.own_settings());
         store(storage, EDITOR_KEY, &self.0.editor);
         store(storage, PANES_KEY, &self.0.panes);
+    }
+}
+
+impl LanescopeApp {
+    /// What a frame shows that a person waits for: the step, and the last edit's time.
+    #[cfg(target_arch = "wasm32")]
+    fn shown(&self) -> (Option<u64>, Option<f64>) {
+        (
+            self.session.as_ref().map(|s| s.step_count()),
+            self.editor.as_ref().and_then(|e| e.edited_at),
+        )
+    }
+}
+
+/// Browser only: performance marks the end-to-end test times the page by (the first frame, a
+/// frame that shows another step, one that lays out an edit) and a count of the frames drawn
+/// (`window.lanescopeFrames`), to see that an idle page draws none.
+#[cfg(target_arch = "wasm32")]
+fn web_timing(
+    ctx: &egui::Context,
+    before: (Option<u64>, Option<f64>),
+    after: (Option<u64>, Option<f64>),
+) {
+    let Some(w) = web_sys::window() else { return };
+    let frames = js_sys::Reflect::get(&w, &"lanescopeFrames".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&w, &"lanescopeFrames".into(), &(frames + 1.0).into());
+    let Some(p) = w.performance() else { return };
+    if ctx.cumulative_frame_nr() == 0 {
+        let _ = p.mark("lanescope-first-frame");
+    }
+    if after.0 != before.0 {
+        let _ = p.mark("lanescope-step");
+    }
+    if after.1.is_some() && after.1 != before.1 {
+        let _ = p.mark("lanescope-edit");
     }
 }
 

@@ -413,11 +413,19 @@ impl Session {
         };
         for _ in 0..LINE_STEP_LIMIT {
             let before = self.step_count();
-            if !self.step_tangle(g, id)? {
+            // False also when the tangle cannot run now (below); the run's end ends the step.
+            if !self.step_tangle(g, id)? && self.sim().is_finished() {
                 return Ok(false);
             }
             if self.step_count() == before {
-                return Ok(true); // it could not run (a barrier): nothing more to do here
+                // It waits (at a barrier, for the other subgroups): the scheduler runs them
+                // until it can go on, as a debugger's step over lets the other threads run.
+                if !self.step()? {
+                    return Ok(false);
+                }
+                if self.step_count() == before {
+                    return Ok(true); // nothing can run
+                }
             }
             let sim = self.sim();
             if lanes_of(sim, id).is_none() {

@@ -288,7 +288,12 @@ fn no_site(ui: &mut egui::Ui, what: &str) {
 
 fn rotate_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
-    let Some(site) = views::find_site(s, app.selected_tangle, views::rotate::is_rotate) else {
+    let Some(site) = views::find_site_since(
+        s,
+        app.selected_tangle,
+        app.last_unit_start,
+        views::rotate::is_rotate,
+    ) else {
         no_site(ui, "OpGroupNonUniformRotateKHR");
         return;
     };
@@ -317,7 +322,12 @@ fn rotate_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 fn dot_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
-    let Some(site) = views::find_site(s, app.selected_tangle, views::dot::is_dot) else {
+    let Some(site) = views::find_site_since(
+        s,
+        app.selected_tangle,
+        app.last_unit_start,
+        views::dot::is_dot,
+    ) else {
         no_site(ui, "integer dot product");
         return;
     };
@@ -413,7 +423,12 @@ fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         app.goto(step);
     }
     let Some(s) = &app.session else { return };
-    let site = views::find_site(s, app.selected_tangle, views::matrix::is_muladd);
+    let site = views::find_site_since(
+        s,
+        app.selected_tangle,
+        app.last_unit_start,
+        views::matrix::is_muladd,
+    );
     let g = app.selected_tangle.map_or(0, |t| t.0);
     let v = views::matrix::MatrixView::build(s, site.as_ref(), app.selected_id, g);
     if v.grids.is_empty() {

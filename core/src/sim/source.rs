@@ -58,6 +58,43 @@ impl Simulator {
         if let Some(p) = d.pos(self.prog.step_index(t.block, t.inst)) {
             return Some(p);
         }
+        // Instructions without a line of their own (a function's variables and the branch into
+        // its body, as compilers emit them before the first line) stand for the line the tangle
+        // is about to run: the next one with a line, through blocks it can only go on to.
+        let (mut b, mut from) = (t.block, t.inst as usize + 1);
+        for _ in 0..16 {
+            let Some(bl) = self.prog.blocks.get(b as usize) else {
+                break;
+            };
+            if let Some(p) = bl.inst_indices.iter().skip(from).find_map(|&k| d.pos(k)) {
+                return Some(p);
+            }
+            match bl.successors()[..] {
+                [next] if next != b => (b, from) = (next, 0),
+                _ => break,
+            }
+        }
+        // A block with no line up to its branch or return (the test of an `if` whose condition
+        // was computed before, a function's closing return): the line the function's code
+        // reached last before it, in module order.
+        let k = self.prog.step_index(t.block, t.inst);
+        let start = self
+            .prog
+            .blocks
+            .get(t.block as usize)
+            .and_then(|bl| self.prog.functions.get(bl.func as usize))
+            .and_then(|f| {
+                f.blocks
+                    .iter()
+                    .filter_map(|&b| self.prog.blocks.get(b as usize))
+                    .map(|b| b.first_inst_index)
+                    .min()
+            });
+        if let Some(start) = start {
+            if let Some(p) = (start..k).rev().find_map(|j| d.pos(j)) {
+                return Some(p);
+            }
+        }
         let mut r = t.ctx;
         let mut guard = 0;
         while let Some(rid) = r {

@@ -378,3 +378,114 @@ fn the_first_screen_says_what_to_do_and_goes_once_used() {
     assert_eq!(h.state().lesson, Some(0));
     assert!(h.query_by_label_contains("press F10").is_none());
 }
+
+/// The source's gutter stays at the pane's left edge when the text scrolls sideways: a click
+/// there still sets a breakpoint on the line.
+#[test]
+fn the_gutter_stays_when_the_source_scrolls_sideways() {
+    let mut h = example_at_1280("if_else");
+    for _ in 0..3 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(2);
+    }
+    let (band, clip): (egui::Rect, egui::Rect) = h
+        .ctx
+        .data(|d| d.get_temp(super::super::editor::current_line_id()))
+        .expect("the current line is drawn");
+    h.event(egui::Event::PointerMoved(band.center()));
+    for _ in 0..5 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(-400.0, 0.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        h.run_steps(2);
+    }
+    let (band, _): (egui::Rect, egui::Rect) = h
+        .ctx
+        .data(|d| d.get_temp(super::super::editor::current_line_id()))
+        .unwrap();
+    let before = h.state().session.as_ref().unwrap().breakpoints.len();
+    click_at(&mut h, egui::pos2(clip.left() + 12.0, band.center().y));
+    let after = h.state().session.as_ref().unwrap().breakpoints.len();
+    assert!(
+        after > before,
+        "the gutter click set a breakpoint ({before} -> {after})"
+    );
+}
+
+/// A source compiled in the app (GLSL, WGSL, assembly) shows its current line from step 0: the
+/// line the tangle is about to run, also where the first instructions (a function's variables)
+/// carry no line of their own.
+#[test]
+fn a_source_compiled_in_the_app_shows_its_current_line_at_step_0() {
+    for t in super::super::editor::TEMPLATES {
+        let mut app = LanescopeApp::new(Settings::default());
+        app.open_source(super::super::editor::Editor::new(
+            t.name,
+            t.language,
+            t.text.to_owned(),
+        ));
+        assert!(app.error.is_none(), "{}: {:?}", t.name, app.error);
+        let s = app.session.as_ref().unwrap();
+        assert_eq!(s.step_count(), 0);
+        let line = super::current_source_line(&app);
+        assert!(line.is_some(), "{}: no current line at step 0", t.name);
+    }
+}
+
+/// F10 over a source line holding a MulAdd shows that MulAdd in the Matrix view, though the
+/// line ends with the store of its result.
+#[test]
+fn stepping_a_line_shows_the_muladd_it_ran() {
+    let mut h = example_at_1280("coopmat_tile_f16");
+    h.get_by_label("Matrix").click();
+    h.run_steps(2);
+    let mut shown = false;
+    for _ in 0..60 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(2);
+
+        if h.query_by_label_contains("matrix Result = ").is_some() {
+            shown = true;
+            break;
+        }
+    }
+    assert!(shown, "a line's MulAdd is drawn after F10");
+    let s = h.state().session.as_ref().unwrap();
+    let last = s.sim().trace().last().unwrap();
+    assert!(
+        !super::super::views::matrix::is_muladd(&s.program.meaning(last.block, last.inst)),
+        "the line's last instruction is not the MulAdd itself"
+    );
+}
+
+/// Every tangle of a module with source lines has its marker in the source view: both sides of
+/// each divergence, tangles waiting at a merge, at every step of every example with a source.
+#[test]
+fn every_tangle_has_a_line_in_the_source_view() {
+    for (name, _, source) in crate::examples::EXAMPLES {
+        if source.is_empty() {
+            continue;
+        }
+        let mut app = LanescopeApp::new(Settings::default());
+        app.open_example(name);
+        let s = app.session.as_mut().unwrap();
+        for step in 0..400 {
+            let sim = s.sim();
+            for t in sim.tangles() {
+                assert!(
+                    sim.tangle_source_pos(t.subgroup as usize, t.id).is_some(),
+                    "{name} step {step}: tangle {} of subgroup {} has no line",
+                    t.id,
+                    t.subgroup
+                );
+            }
+            if !s.step().unwrap() {
+                break;
+            }
+        }
+    }
+}

@@ -43,27 +43,44 @@ pub fn find_site(
     prefer: Option<(u32, u64)>,
     want: impl Fn(&Meaning) -> bool,
 ) -> Option<Site> {
+    find_site_since(s, prefer, None, want)
+}
+
+/// Like [`find_site`], and when the last action ran several steps from step `since` on (a source
+/// line stepped with F10), the last of those instructions `want` accepts: F10 over a line with a
+/// MulAdd shows the MulAdd, not the store after it.
+pub fn find_site_since(
+    s: &Session,
+    prefer: Option<(u32, u64)>,
+    since: Option<u64>,
+    want: impl Fn(&Meaning) -> bool,
+) -> Option<Site> {
     let sim = s.sim();
     let prog = &s.program;
     let wanted = |b: u32, i: u32| want(&prog.meaning(b, i));
     let [nx, ny, _] = sim.config().workgroups;
     let [x, y, z] = sim.workgroup_id();
     let linear = x + nx * (y + ny * z);
-    if let Some(e) = sim
+    let now = sim.stats().steps;
+    // The steps of the last action, newest first (a bounded look: a frame asks every time).
+    let first = since.filter(|&f| f < now).map_or(now, |f| f + 1);
+    let executed = sim
         .trace()
-        .last()
-        .filter(|e| e.step == sim.stats().steps && e.workgroup == linear)
-    {
-        if wanted(e.block, e.inst) {
-            return Some(Site {
-                subgroup: e.subgroup,
-                block: e.block,
-                inst: e.inst,
-                instruction: prog.step_index(e.block, e.inst),
-                lanes: LaneMask(e.lanes),
-                executed: true,
-            });
-        }
+        .iter()
+        .rev()
+        .take(512)
+        .take_while(|e| e.step >= first)
+        .filter(|e| e.step <= now && e.workgroup == linear)
+        .find(|e| wanted(e.block, e.inst));
+    if let Some(e) = executed {
+        return Some(Site {
+            subgroup: e.subgroup,
+            block: e.block,
+            inst: e.inst,
+            instruction: prog.step_index(e.block, e.inst),
+            lanes: LaneMask(e.lanes),
+            executed: true,
+        });
     }
     let mut tangles = sim.tangles();
     // The preferred tangle first, the rest in the scheduler's listing order.
