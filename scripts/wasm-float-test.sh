@@ -22,6 +22,9 @@ wasm=$(
     # The same environment as scripts/build-web.sh: rustc-web builds std for wasm32.
     export PATH="$root/.web-toolchain/bin:$HOME/.cargo/bin:$PATH"
     export RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$root/target/web" CARGO_PROFILE_RELEASE_DEBUG=0
+    # The page's code generation (and flags: different ones would rebuild std and every crate
+    # in the shared target directory, here and again in build-web.sh).
+    export RUSTFLAGS="-C target-feature=-reference-types"
     unset RUSTUP_TOOLCHAIN || true
     cargo build --quiet --release --lib --manifest-path "$crate" \
         -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown

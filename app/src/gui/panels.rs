@@ -260,11 +260,8 @@ fn subgroup_size(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
 /// How the run is scheduled and the detectors (workgroups are in the Inputs panel).
 fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
-    // Clicking a value to type into it must not close the menu.
-    let stay_open = egui::containers::menu::MenuConfig::new()
-        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
     egui::containers::menu::MenuButton::new("Options")
-        .config(stay_open)
+        .config(stay_open())
         .ui(ui, |ui| {
             ui.label("Switch")
                 .on_hover_text("How an OpSwitch splits a tangle: one per distinct value, or one per case label");
@@ -303,14 +300,17 @@ fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
     changed
 }
 
+/// A menu that stays open while a value in it is clicked to type into it.
+fn stay_open() -> egui::containers::menu::MenuConfig {
+    egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+}
+
 /// The bounds on a run and on a GLSL compile (the errors that stop at one name this menu).
 fn limits_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
-    // Clicking a value to type into it must not close the menu.
-    let stay_open = egui::containers::menu::MenuConfig::new()
-        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
     egui::containers::menu::MenuButton::new("Limits")
-        .config(stay_open)
+        .config(stay_open())
         .ui(ui, |ui| changed = limits(app, ui));
     changed
 }
