@@ -22,6 +22,7 @@ pub mod session;
 mod tabs;
 #[cfg(test)]
 mod tests;
+mod toolbar;
 pub mod views;
 
 use crate::examples::{DEFAULT_EXAMPLE, EXAMPLES};
@@ -946,7 +947,7 @@ impl LanescopeApp {
             }
             ctx.request_repaint();
         }
-        panels::toolbar(self, ui);
+        toolbar::toolbar(self, ui);
         panels::bottom_bar(self, ui);
         if !self.presenter || self.left_tab == LeftTab::Source {
             // On a projector the source stays; the disassembly gives its room to the views.

@@ -219,6 +219,16 @@ fn click_at(h: &mut Harness<'_, LanescopeApp>, pos: egui::Pos2) {
     h.run_steps(3);
 }
 
+/// Steps until the last step ran an instruction `want` accepts (a view then shows it).
+fn step_until_ran(
+    h: &mut Harness<'_, LanescopeApp>,
+    want: fn(&lanescope_core::view::Meaning) -> bool,
+) {
+    step_until(h, |s| {
+        super::views::find_site(s, None, want).is_some_and(|x| x.executed)
+    });
+}
+
 /// Steps (through the session, as F10 would) until `want` says the view has something.
 fn step_until(h: &mut Harness<'_, LanescopeApp>, want: impl Fn(&super::session::Session) -> bool) {
     for _ in 0..5000 {
@@ -262,10 +272,7 @@ fn clicking_the_timeline_goes_back_and_forward_to_that_step() {
 #[test]
 fn the_rotate_view_shows_delta_and_cluster_of_the_rotate_that_ran() {
     let mut h = harness("rotate_clustered");
-    step_until(&mut h, |s| {
-        super::views::find_site(s, None, super::views::rotate::is_rotate)
-            .is_some_and(|x| x.executed)
-    });
+    step_until_ran(&mut h, super::views::rotate::is_rotate);
     h.get_by_label("Rotate").click();
     h.run_steps(3);
     h.get_by_label_contains("Executed rotate");
@@ -277,10 +284,7 @@ fn the_rotate_view_shows_delta_and_cluster_of_the_rotate_that_ran() {
 #[test]
 fn the_matrix_view_selects_a_lane_and_switches_the_layout_at_the_same_step() {
     let mut h = harness("coopmat_tile_f16");
-    step_until(&mut h, |s| {
-        super::views::find_site(s, None, super::views::matrix::is_muladd)
-            .is_some_and(|x| x.executed)
-    });
+    step_until_ran(&mut h, super::views::matrix::is_muladd);
     let at = steps(&h);
     h.get_by_label("Matrix").click();
     h.run_steps(3);
@@ -319,9 +323,7 @@ fn the_matrix_view_selects_a_lane_and_switches_the_layout_at_the_same_step() {
 #[test]
 fn the_dot_product_view_opens_up_a_lane() {
     let mut h = harness("dot_int8_acc");
-    step_until(&mut h, |s| {
-        super::views::find_site(s, None, super::views::dot::is_dot).is_some_and(|x| x.executed)
-    });
+    step_until_ran(&mut h, super::views::dot::is_dot);
     h.get_by_label("Dot product").click();
     h.run_steps(3);
     h.get_by_label("a × b");

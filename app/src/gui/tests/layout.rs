@@ -273,14 +273,7 @@ fn nothing_is_cut_at_laptop_and_projector_sizes() {
                 .map(|n| n.rect().left())
                 .fold(w, f32::min);
             assert!(right < w * 0.8, "{what}: the right panel starts at {right}");
-            for label in [
-                "Lanes",
-                "Timeline",
-                "Rotate",
-                "Dot product",
-                "Matrix",
-                "Compare",
-            ] {
+            for label in super::super::views::Tab::ALL.map(super::super::views::Tab::label) {
                 let r = h.get_by_label(label).rect();
                 assert!(
                     screen.contains_rect(r) && r.right() <= right,

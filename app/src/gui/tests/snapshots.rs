@@ -158,10 +158,7 @@ fn presenter_lesson_matrix_and_rotate_at_both_sizes() {
             size,
             egui::Theme::Dark,
             |h| {
-                step_until(h, |s| {
-                    super::super::views::find_site(s, None, super::super::views::matrix::is_muladd)
-                        .is_some_and(|x| x.executed)
-                });
+                step_until_ran(h, super::super::views::matrix::is_muladd);
                 h.get_by_label("Matrix").click();
             },
         );
@@ -172,10 +169,7 @@ fn presenter_lesson_matrix_and_rotate_at_both_sizes() {
             size,
             egui::Theme::Light,
             |h| {
-                step_until(h, |s| {
-                    super::super::views::find_site(s, None, super::super::views::rotate::is_rotate)
-                        .is_some_and(|x| x.executed)
-                });
+                step_until_ran(h, super::super::views::rotate::is_rotate);
                 h.get_by_label("Rotate").click();
             },
         );
