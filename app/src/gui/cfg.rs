@@ -291,7 +291,7 @@ pub fn show(
                 zoom,
                 t.subgroup,
                 &t.lanes.to_vec(),
-                false,
+                fill,
             );
             y += 10.0 * zoom;
         }
@@ -334,16 +334,16 @@ fn chip(
     zoom: f32,
     subgroup: u32,
     lanes: &[u32],
-    _dim: bool,
+    fill: egui::Color32,
 ) {
     let mask = lanes
         .iter()
         .filter(|l| **l < 128)
         .fold(0u128, |m, l| m | 1 << l);
-    let color = palette::tangle(subgroup, mask);
+    let (band, color) = palette::marker(palette::tangle(subgroup, mask), fill);
     let n = lanes.len().min(32) as f32;
     let r = egui::Rect::from_min_size(at, egui::vec2((n * 4.0).max(8.0) + 4.0, 8.0) * zoom);
-    painter.rect_filled(r, 2.0 * zoom, color.gamma_multiply(0.35));
+    painter.rect_filled(r, 2.0 * zoom, band);
     for (i, _) in lanes.iter().take(32).enumerate() {
         painter.circle_filled(
             at + egui::vec2(4.0 + i as f32 * 4.0, 4.0) * zoom,

@@ -35,6 +35,13 @@ type Picked = Result<Option<(String, Vec<u8>)>, String>;
 /// What the open dialog or a drop brought: every file (in the browser several at once, the
 /// headers of a source among them), none when the dialog was cancelled.
 type Opened = Result<Vec<(String, Vec<u8>)>, String>;
+/// The Compare view's choices, by the module (its program's address) and the settings they
+/// were tried under: those offered, and those left out with why.
+type CompareOptions = (
+    (usize, Settings),
+    Vec<tabs::CompareOption>,
+    Vec<(tabs::CompareOption, String)>,
+);
 
 /// How the error bar words a file dialog that could not be shown (there is no portal, or no
 /// D-Bus session): what to do instead.
@@ -130,6 +137,8 @@ pub struct LanescopeApp {
     /// What the Compare view's second run changes, the runs under way, and their result.
     pub compare_variant: views::compare::Variant,
     pub compare_runner: Option<views::compare::Runner>,
+    /// The Compare view's choices for (module, settings): those offered and those left out.
+    compare_options: Option<CompareOptions>,
     pub comparison: Option<views::compare::Comparison>,
     /// A screenshot asked for (it arrives a frame later), and a save under way.
     shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
@@ -263,6 +272,7 @@ impl LanescopeApp {
             last_fragment: String::new(),
             compare_variant: views::compare::Variant::Switch,
             compare_runner: None,
+            compare_options: None,
             comparison: None,
             shot: Default::default(),
             shot_pending: false,
@@ -946,6 +956,10 @@ impl LanescopeApp {
                 }
             }
             ctx.request_repaint();
+        }
+        if let Some(s) = &self.session {
+            // Before any view asks for a tangle's colour: those alive now get hues apart.
+            palette::live_tangles(s.sim().tangles().iter().map(|t| (t.subgroup, t.lanes.0)));
         }
         toolbar::toolbar(self, ui);
         panels::bottom_bar(self, ui);

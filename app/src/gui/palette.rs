@@ -2,16 +2,140 @@
 
 /// Colour of a tangle of subgroup `subgroup` holding the lanes in `mask`: by its lanes, not
 /// its id, so a loop whose lanes stay together keeps one colour through every iteration (each
-/// iteration is a new tangle) and the two sides of a split always differ.
+/// iteration is a new tangle) and the two sides of a split always differ. Tangles alive at once,
+/// in any subgroup, get hues apart (see [`live_tangles`]); one never seen alive takes its
+/// lanes' own hue.
 pub fn tangle(subgroup: u32, mask: u128) -> egui::Color32 {
+    let hue = HUES
+        .with(|h| h.borrow().known.get(&(subgroup, mask)).copied())
+        .unwrap_or_else(|| preferred_hue(subgroup, mask));
+    egui::ecolor::Hsva::new(hue, 0.65, 0.95, 1.0).into()
+}
+
+/// The hue a tangle's lanes hash to, where nothing alive beside it is close.
+fn preferred_hue(subgroup: u32, mask: u128) -> f32 {
     let folded = (mask as u64) ^ ((mask >> 64) as u64).rotate_left(17);
     let k = folded
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
         .rotate_left(23)
         .wrapping_add(u64::from(subgroup).wrapping_mul(0x0000_0001_0000_0193))
         % 997;
-    let hue = (k as f32 * 0.618_034).fract();
-    egui::ecolor::Hsva::new(hue, 0.65, 0.95, 1.0).into()
+    (k as f32 * 0.618_034).fract()
+}
+
+/// Hues handed out so far, by (subgroup, lanes), and the tangles alive when last asked. A view
+/// concern kept beside the palette (every view asks [`tangle`] for a colour, and none should
+/// have to carry the assignment), one per thread: the app draws on one.
+#[derive(Default)]
+struct Hues {
+    known: std::collections::HashMap<(u32, u128), f32>,
+    live: Vec<(u32, u128)>,
+}
+
+thread_local! {
+    static HUES: std::cell::RefCell<Hues> = std::cell::RefCell::default();
+}
+
+/// Distance between two hues on the colour wheel (0 to 0.5).
+fn hue_distance(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(1.0);
+    d.min(1.0 - d)
+}
+
+/// Tells the palette which tangles are alive (once a frame; cheap when nothing changed). A
+/// tangle keeps the hue it had while nothing alive is near it; one new, or one that came back
+/// beside a near hue, moves to the hue farthest from the others, its lanes' own hue if that is
+/// far enough. So subgroup 0's tangle never wears subgroup 1's colour, and a loop's lanes keep
+/// theirs.
+pub fn live_tangles(tangles: impl IntoIterator<Item = (u32, u128)>) {
+    let mut live: Vec<(u32, u128)> = tangles.into_iter().collect();
+    live.sort_unstable_by_key(|&(g, m)| (g, m.trailing_zeros(), m));
+    live.dedup();
+    // Spacing hundreds of hues apart tells nothing; the first subgroups' tangles are those on
+    // screen together, and the cost stays small on a dispatch of thousands.
+    live.truncate(64);
+    HUES.with(|h| {
+        let mut h = h.borrow_mut();
+        if h.live == live {
+            return;
+        }
+        // Far enough apart to tell at a glance, as far as the wheel allows for this many.
+        let apart = (0.5 / live.len().max(1) as f32).min(0.08);
+        let mut placed: Vec<f32> = Vec::with_capacity(live.len());
+        let mut todo = Vec::new();
+        for &key in &live {
+            match h.known.get(&key) {
+                Some(&hue) if placed.iter().all(|&p| hue_distance(p, hue) >= apart) => {
+                    placed.push(hue);
+                }
+                _ => todo.push(key),
+            }
+        }
+        for key in todo {
+            let want = preferred_hue(key.0, key.1);
+            let room = |hue: f32| {
+                placed
+                    .iter()
+                    .map(|&p| hue_distance(p, hue))
+                    .fold(1.0, f32::min)
+            };
+            let hue = if room(want) >= apart {
+                want
+            } else {
+                // The candidate with the most room; nearest its own hue on a tie.
+                (0..72)
+                    .map(|i| (want + i as f32 / 72.0).fract())
+                    .fold((want, room(want)), |best, hue| {
+                        if room(hue) > best.1 + 1e-4 {
+                            (hue, room(hue))
+                        } else {
+                            best
+                        }
+                    })
+                    .0
+            };
+            h.known.insert(key, hue);
+            placed.push(hue);
+        }
+        if h.known.len() > 4096 {
+            let keep: std::collections::HashSet<_> = live.iter().copied().collect();
+            h.known.retain(|k, _| keep.contains(k));
+        }
+        h.live = live;
+    });
+}
+
+/// The colours of a tangle's marker in the graph on a block filled with `fill`: the band behind
+/// the lane dots, and the dots, darkened (on a light fill) or lightened (on a dark one) until
+/// they stand 3:1 against the band, as WCAG asks of graphics.
+pub fn marker(color: egui::Color32, fill: egui::Color32) -> (egui::Color32, egui::Color32) {
+    let band = egui::Color32::from_rgb(
+        mix(fill.r(), color.r(), 0.3),
+        mix(fill.g(), color.g(), 0.3),
+        mix(fill.b(), color.b(), 0.3),
+    );
+    let toward = if luminance(band) > 0.18 {
+        egui::Color32::BLACK
+    } else {
+        egui::Color32::WHITE
+    };
+    let mut dot = color;
+    for i in 1..=20 {
+        if contrast(dot, band) >= 3.0 {
+            break;
+        }
+        let t = i as f32 / 20.0;
+        dot = egui::Color32::from_rgb(
+            mix(color.r(), toward.r(), t),
+            mix(color.g(), toward.g(), t),
+            mix(color.b(), toward.b(), t),
+        );
+    }
+    (band, dot)
+}
+
+fn mix(a: u8, b: u8, t: f32) -> u8 {
+    (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8
 }
 
 /// A letter for each tangle, so colour never names a tangle alone: within a subgroup, `A` is
@@ -102,6 +226,56 @@ mod tests {
             assert!(r >= 4.5, "theme text {r:.2}");
             let r = contrast(v.error_fg_color, v.panel_fill);
             assert!(r >= 4.5, "error text {r:.2}");
+        }
+    }
+
+    /// Tangles alive at once get hues apart, in any subgroup and however their lanes hash; a
+    /// loop's lanes keep their colour from one iteration to the next.
+    #[test]
+    fn tangles_alive_at_once_have_distinct_colours() {
+        use super::{hue_distance, live_tangles};
+        let hue = |g: u32, m: u128| egui::ecolor::Hsva::from(tangle(g, m)).h;
+        for seed in 0..200u64 {
+            let n = 2 + (seed % 9) as u32;
+            let live: Vec<(u32, u128)> = (0..n)
+                .map(|i| {
+                    let k = (seed * 31 + u64::from(i)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    (i % 3, u128::from(k >> 32) | 1)
+                })
+                .collect();
+            live_tangles(live.iter().copied());
+            for (i, a) in live.iter().enumerate() {
+                for b in &live[i + 1..] {
+                    let d = hue_distance(hue(a.0, a.1), hue(b.0, b.1));
+                    assert!(
+                        d >= (0.5 / n as f32).min(0.08) - 0.01,
+                        "seed {seed}: {a:x?} and {b:x?} only {d:.3} apart"
+                    );
+                }
+            }
+        }
+        // The same lanes alive again with the same neighbours: the same colour.
+        let (a, b) = ((0, 0xffff_ffffu128), (1, 0xffff_ffffu128));
+        live_tangles([a, b]);
+        let before = tangle(a.0, a.1);
+        live_tangles([(a.0, 0xffff), b]);
+        live_tangles([a, b]);
+        assert_eq!(tangle(a.0, a.1), before);
+    }
+
+    /// In both themes the graph's lane dots stand 3:1 against their band and the block.
+    #[test]
+    fn graph_markers_reach_3_to_1_in_both_themes() {
+        use super::marker;
+        for v in [egui::Visuals::light(), egui::Visuals::dark()] {
+            for fill in [v.extreme_bg_color, v.faint_bg_color.gamma_multiply(1.6)] {
+                for k in 0..360 {
+                    let c = egui::ecolor::Hsva::new(k as f32 / 360.0, 0.65, 0.95, 1.0).into();
+                    let (band, dot) = marker(c, fill);
+                    let r = contrast(dot, band);
+                    assert!(r >= 3.0, "hue {k} on {fill:?}: {r:.2}");
+                }
+            }
         }
     }
 

@@ -21,6 +21,24 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         let Some(s) = &app.session else { return };
         let tangles = s.sim().tangles();
+        // The graph shows the function the followed tangle is in: the callee after F11, the
+        // caller again after its return.
+        let followed_func = app
+            .line_step_tangle()
+            .and_then(|(g, id)| {
+                tangles
+                    .iter()
+                    .find(|t| t.subgroup as usize == g && t.id == id)
+            })
+            .and_then(|t| s.program.blocks.get(t.block as usize))
+            .map(|b| b.func);
+        if let Some(func) = followed_func {
+            if app.cfg_layout.as_ref().is_some_and(|l| l.func != func) {
+                app.cfg_layout = Some(cfg::CfgLayout::new(&s.program, func));
+                // Scroll to the running block in the new graph.
+                app.cfg_followed = None;
+            }
+        }
         // Wrapped: at 1280 wide the zoom and Fit would otherwise run past the panel.
         ui.horizontal_wrapped(|ui| {
             let (word, hint) = if app.panes.graph {
@@ -346,7 +364,7 @@ fn dot_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     use views::compare::Variant;
-    let options = compare_options(app);
+    let (options, refused) = compare_options(app);
     if !options.iter().any(|o| o.0 == app.compare_variant) {
         app.compare_variant = Variant::Switch;
     }
@@ -354,7 +372,7 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .iter()
         .find(|o| o.0 == app.compare_variant)
         .map_or(String::new(), |o| o.1.clone());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("A: the current settings. B: the same but");
         egui::ComboBox::from_id_salt("compare-variant")
             .selected_text(current)
@@ -377,6 +395,16 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         } else if ui.button("Run both").clicked() {
             app.start_compare();
+        }
+        if !refused.is_empty() {
+            ui.weak(format!("({} more do not apply)", refused.len()))
+                .on_hover_text(
+                    refused
+                        .iter()
+                        .map(|((_, label), why)| format!("{label}: {why}"))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
         }
     });
     let Some(c) = &app.comparison else {
@@ -402,15 +430,27 @@ fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let mut relayout = false;
+    // A layout with no fragment for this module's matrix types is shown, greyed, with why.
+    let (_, refused) = compare_options(app);
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Fragment layout")
             .selected_text(app.settings.coop_layout.clone())
             .show_ui(ui, |ui| {
                 for l in lanescope_core::coopmat::LayoutChoice::builtin() {
                     let name = l.name();
-                    relayout |= ui
-                        .selectable_value(&mut app.settings.coop_layout, name.clone(), name)
-                        .changed();
+                    let why = refused.iter().find_map(|((v, _), why)| {
+                        (*v == views::compare::Variant::Layout(name.clone())).then_some(why)
+                    });
+                    let r = ui.add_enabled(
+                        why.is_none(),
+                        egui::Button::selectable(app.settings.coop_layout == name, &name),
+                    );
+                    if let Some(why) = why {
+                        r.on_disabled_hover_text(why);
+                    } else if r.clicked() && app.settings.coop_layout != name {
+                        app.settings.coop_layout = name;
+                        relayout = true;
+                    }
                 }
             });
         ui.weak("click an element: its lane's elements light up; in a Result, the row of A and column of B that fed it");
@@ -568,9 +608,42 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 }
 
-/// What the Compare view's second run can change for the open module: settings that can make
-/// a difference to it (fragment layouts only where it has cooperative matrices).
-pub(super) fn compare_options(app: &LanescopeApp) -> Vec<(views::compare::Variant, String)> {
+/// What the Compare view offers, and how many settings it left out (with why), kept until the
+/// module or the settings change: the layouts and sizes are tried by loading the module.
+pub(super) fn compare_options(
+    app: &mut LanescopeApp,
+) -> (Vec<CompareOption>, Vec<(CompareOption, String)>) {
+    let key = (
+        app.session
+            .as_ref()
+            .map_or(0, |s| std::sync::Arc::as_ptr(&s.program) as usize),
+        app.settings.clone(),
+    );
+    if let Some((k, offered, refused)) = &app.compare_options {
+        if *k == key {
+            return (offered.clone(), refused.clone());
+        }
+    }
+    let mut offered = Vec::new();
+    let mut refused = Vec::new();
+    for (v, label) in all_compare_options(app) {
+        match app
+            .session
+            .as_ref()
+            .and_then(|s| views::compare::refusal(s, &app.settings, &v))
+        {
+            Some(why) => refused.push(((v, label), why)),
+            None => offered.push((v, label)),
+        }
+    }
+    app.compare_options = Some((key, offered.clone(), refused.clone()));
+    (offered, refused)
+}
+
+pub(super) type CompareOption = (views::compare::Variant, String);
+
+/// Every setting the second run could change, before trying which the module takes.
+fn all_compare_options(app: &LanescopeApp) -> Vec<CompareOption> {
     use views::compare::Variant;
     let st = &app.settings;
     let mut options = vec![(

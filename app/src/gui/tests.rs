@@ -1399,12 +1399,40 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
     use super::views::compare::Variant;
     let mut app = LanescopeApp::new(Settings::default());
     app.open_example("if_else");
-    let opts = super::tabs::compare_options(&app);
+    let (opts, _) = super::tabs::compare_options(&mut app);
     assert!(!opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
     assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Schedule(_))));
     app.open_example("coopmat_tile_f16");
-    let opts = super::tabs::compare_options(&app);
+    let (opts, _) = super::tabs::compare_options(&mut app);
     assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
+    // Every choice offered can be run; every one left out says why, and is one the module
+    // cannot load under (amd-rdna3 has no fragment for int8 matrices).
+    for name in ["coopmat_gemm_int8", "coopmat_tile_f16", "if_else"] {
+        app.open_example(name);
+        let (opts, refused) = super::tabs::compare_options(&mut app);
+        let s = app.session.as_ref().unwrap();
+        for (v, label) in &opts {
+            assert!(
+                super::views::compare::Runner::new(s, &app.settings, v).is_ok(),
+                "{name}: {label} is offered and cannot run"
+            );
+        }
+        if name == "coopmat_gemm_int8" {
+            assert!(
+                !opts
+                    .iter()
+                    .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())),
+                "{name}: amd-rdna3 offered"
+            );
+            assert!(
+                refused
+                    .iter()
+                    .any(|((v, _), why)| *v == Variant::Layout("amd-rdna3".into())
+                        && !why.is_empty()),
+                "{refused:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -1812,4 +1840,63 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
     let err = h.state().error.clone().unwrap_or_default();
     assert!(err.contains("`9WIDTH` is not a macro name"), "{err}");
     assert!(h.state().editor.as_ref().unwrap().stale);
+}
+
+/// F11 into a call: the graph shows the called function (its name in the header, its blocks
+/// drawn) and goes back to the caller's once the call returns; after every key the graph shows
+/// the function the followed tangle is in.
+#[test]
+fn the_graph_follows_into_a_called_function_and_back() {
+    let mut h = harness("function_calls");
+    let main = h.state().session.as_ref().unwrap().program.entry_func;
+    let func_now = |h: &Harness<'_, LanescopeApp>| h.state().cfg_layout.as_ref().unwrap().func;
+    let followed = |h: &Harness<'_, LanescopeApp>| {
+        let s = h.state().session.as_ref().unwrap();
+        let (g, id) = h.state().line_step_tangle()?;
+        let t = s
+            .sim()
+            .tangles()
+            .into_iter()
+            .find(|t| t.subgroup as usize == g && t.id == id)?;
+        Some(s.program.blocks[t.block as usize].func)
+    };
+    let mut entered = None;
+    for _ in 0..200 {
+        h.key_press(egui::Key::F11);
+        h.run_steps(2);
+        assert_eq!(Some(func_now(&h)), followed(&h));
+        if func_now(&h) != main {
+            entered = Some(func_now(&h));
+            break;
+        }
+    }
+    let callee = entered.expect("F11 never entered the called function");
+    let name = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .program
+        .func_name(callee);
+    h.get_by_label(name.as_str());
+    // Shift+F11 steps out; lanes that returned wait in the caller for the rest of the call, so
+    // a few presses bring every tangle of the call back.
+    for _ in 0..20 {
+        h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F11);
+        h.run_steps(2);
+        assert_eq!(Some(func_now(&h)), followed(&h));
+        if func_now(&h) == main {
+            break;
+        }
+    }
+    assert_eq!(func_now(&h), main, "the graph stayed in {name}");
+    h.get_by_label(
+        h.state()
+            .session
+            .as_ref()
+            .unwrap()
+            .program
+            .func_name(main)
+            .as_str(),
+    );
 }

@@ -482,3 +482,40 @@ fn every_tangle_has_a_line_in_the_source_view() {
         }
     }
 }
+
+/// The Rotate view at 1280x720: every lane's box is wide enough for its value, the two columns
+/// and the arrows between them fit the views' width (no sideways scrolling), and hovering a
+/// receiving box names the lane it read.
+#[test]
+fn the_rotate_view_fits_a_laptop_with_each_value_in_its_box() {
+    for example in ["rotate_clustered", "rotate_divergent"] {
+        let mut h = example_at_1280(example);
+        step_until_ran(&mut h, super::super::views::rotate::is_rotate);
+        h.get_by_label("Rotate").click();
+        h.run_steps(2);
+        let figure = h.get_by_label("rotate lanes").rect();
+        let values = h.get_by_label("Values and inputs").rect().left();
+        let tabs = h.get_by_label("Lanes").rect();
+        assert!(
+            figure.left() >= tabs.left() - 12.0 && figure.right() <= values,
+            "{example}: the view at {figure:?} runs under the values panel at {values}"
+        );
+        for l in 0..32 {
+            for label in [format!("lane {l} holds"), format!("lane {l} receives")] {
+                let Some(node) = h.query_by_label_contains(&label) else {
+                    assert!(label.contains("receives"), "{example}: no box for {label}");
+                    continue;
+                };
+                let r = node.rect();
+                assert!(
+                    r.width() >= 30.0 && figure.contains_rect(r),
+                    "{example}: {label} at {r:?} (view {figure:?})"
+                );
+            }
+        }
+        // Lane 5 of the clustered rotate (ClusterSize 4, Delta 1) reads lane 6.
+        if example == "rotate_clustered" {
+            h.get_by_label("lane 5 receives lane 6");
+        }
+    }
+}

@@ -53,6 +53,23 @@ pub fn describe(s: &Settings, v: &Variant) -> String {
     }
 }
 
+/// Why the second run cannot be made for this module, if it cannot: a fragment layout with no
+/// fragment for the module's matrix types, or a subgroup size its cooperative matrices or
+/// workgroup cannot take, is refused when the module loads. Only the settings that load or size
+/// differently are tried; the others always apply.
+pub fn refusal(s: &Session, base: &Settings, v: &Variant) -> Option<String> {
+    if !matches!(v, Variant::SubgroupSize(_) | Variant::Layout(_)) {
+        return None;
+    }
+    let st = v.apply(base);
+    match load(&s.bytes, &st.load_options()) {
+        Err(e) => Some(e.to_string()),
+        Ok(p) => Simulator::new(Arc::new(p), st.config(), &s.initial)
+            .err()
+            .map(|e| e.to_string()),
+    }
+}
+
 /// Two runs being advanced a slice at a time, so the UI keeps drawing.
 pub struct Runner {
     pub labels: [String; 2],

@@ -2,6 +2,7 @@
 //! lane that receives its value, clusters boxed, Delta and ClusterSize shown, inactive sources
 //! drawn as undefined reads.
 
+use super::super::palette;
 use super::super::panels::format_components;
 use super::{lane_color, Site};
 use crate::gui::session::Session;
@@ -107,8 +108,61 @@ impl RotateView {
     }
 }
 
-/// Draws the lanes twice, sources above and receivers below, with an arrow per receiving lane.
-/// `progress` (0 to 1) animates the values travelling along the arrows after a step.
+/// Where each box of the view goes: one row per lane, the sources on the left and the receivers
+/// on the right, so a 32- or 64-lane subgroup fits a narrow pane with every value in its box
+/// (the pane scrolls down rather than shrinking the boxes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geometry {
+    /// Width of a lane number column.
+    pub label: f32,
+    /// Width of a value box.
+    pub cell: f32,
+    /// Space between the two columns, where the arrows run.
+    pub gap: f32,
+    /// Height of one lane's row.
+    pub row: f32,
+    /// Height of the column headings above the first row.
+    pub head: f32,
+}
+
+impl Geometry {
+    /// Fits `lanes` rows in `width`, with boxes wide enough for text `text` wide.
+    pub fn new(width: f32, text: f32, label: f32) -> Self {
+        // As wide as the widest value, unless the pane cannot hold two such columns (then the
+        // box clips and hovering shows the whole value).
+        let cell = (text + 10.0).clamp(30.0, ((width - 2.0 * label - 40.0) / 2.0).max(170.0));
+        let gap = (width - 2.0 * (label + cell)).clamp(40.0, 160.0);
+        Self {
+            label,
+            cell,
+            gap,
+            row: 17.0,
+            head: 18.0,
+        }
+    }
+
+    pub fn size(&self, lanes: u32) -> egui::Vec2 {
+        egui::vec2(
+            2.0 * (self.label + self.cell) + self.gap,
+            self.head + lanes as f32 * self.row + 4.0,
+        )
+    }
+
+    /// The source (`false`) or receiving (`true`) box of `lane`, relative to the view's corner.
+    pub fn cell_rect(&self, lane: u32, receiver: bool) -> egui::Rect {
+        let x = if receiver {
+            self.label + self.cell + self.gap
+        } else {
+            self.label
+        };
+        let y = self.head + lane as f32 * self.row;
+        egui::Rect::from_min_size(egui::pos2(x, y), egui::vec2(self.cell, self.row - 3.0))
+    }
+}
+
+/// Draws each lane twice, the value it holds on the left and what it receives on the right, with
+/// an arrow from the lane read to the lane that receives it. `progress` (0 to 1) animates the
+/// values travelling along the arrows after a step.
 pub fn show(ui: &mut egui::Ui, v: &RotateView, progress: f32, width: f32) {
     ui.horizontal_wrapped(|ui| {
         ui.label(format!(
@@ -132,74 +186,156 @@ pub fn show(ui: &mut egui::Ui, v: &RotateView, progress: f32, width: f32) {
         };
         ui.weak("source = ((lane + Delta) & (G − 1)) + (lane & ~(G − 1))");
     });
-    let n = v.subgroup_size as f32;
-    let cell = ((width - 8.0) / n - 2.0).clamp(6.0, 26.0);
-    let pitch = cell + 2.0;
-    let height = 150.0;
-    let (rect, resp) =
-        ui.allocate_exact_size(egui::vec2(pitch * n + 4.0, height), egui::Sense::click());
+    let font = egui::FontId::monospace(11.0);
+    let text_w = |t: &str| {
+        ui.fonts_mut(|f| {
+            f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE)
+                .size()
+                .x
+        })
+    };
+    let texts = v
+        .arrows
+        .iter()
+        .flat_map(|a| std::iter::once(&a.value).chain(a.result.as_ref()));
+    let received = if v.site.executed {
+        "value received"
+    } else {
+        "will receive"
+    };
+    // The column headings sit above the boxes: the boxes are at least as wide.
+    let widest = texts
+        .map(|t| text_w(t))
+        .chain([text_w("undef"), text_w("value held"), text_w(received)])
+        .fold(0.0, f32::max);
+    let g = Geometry::new(
+        width - 8.0,
+        widest,
+        text_w(&(v.subgroup_size - 1).to_string()) + 8.0,
+    );
+    let n = v.subgroup_size;
+    let (rect, resp) = ui.allocate_exact_size(g.size(n), egui::Sense::hover());
     resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Figure, true, "rotate lanes"));
     let p = ui.painter_at(rect);
-    let top = rect.top() + 14.0;
-    let bottom = rect.bottom() - 30.0;
-    let x_of = |l: u32| rect.left() + 2.0 + l as f32 * pitch;
-    let font = egui::FontId::monospace(9.0);
-    let active = |l: u32| v.site.lanes.contains(l);
-    // Cluster boxes.
+    let at = |r: egui::Rect| r.translate(rect.min.to_vec2());
+    let text_color = ui.visuals().text_color();
+    let weak = ui.visuals().weak_text_color();
+    let small = egui::FontId::proportional(11.0);
+    p.text(
+        at(g.cell_rect(0, false)).left_top() - egui::vec2(0.0, 3.0),
+        egui::Align2::LEFT_BOTTOM,
+        "value held",
+        small.clone(),
+        weak,
+    );
+    p.text(
+        at(g.cell_rect(0, true)).left_top() - egui::vec2(0.0, 3.0),
+        egui::Align2::LEFT_BOTTOM,
+        received,
+        small,
+        weak,
+    );
+    // Cluster boxes, around both columns of the lanes that rotate together.
     let mut c = 0;
-    while c < v.subgroup_size {
-        let r = egui::Rect::from_min_max(
-            egui::pos2(x_of(c) - 1.0, top - 3.0),
-            egui::pos2(x_of(c + v.group) - 1.0, bottom + cell + 3.0),
-        );
+    while c < n {
+        let last = (c + v.group.max(1)).min(n) - 1;
+        let r = at(g.cell_rect(c, false))
+            .union(at(g.cell_rect(last, true)))
+            .expand2(egui::vec2(3.0, 1.5));
         p.rect_stroke(
-            r,
+            r.with_min_x(rect.left() + 1.0)
+                .with_max_x(rect.right() - 1.0),
             3.0,
-            egui::Stroke::new(1.0, ui.visuals().weak_text_color()),
+            egui::Stroke::new(1.0, weak),
             egui::StrokeKind::Inside,
         );
         c += v.group.max(1);
     }
-    for l in 0..v.subgroup_size {
+    let active = |l: u32| v.site.lanes.contains(l);
+    let by_src = |l: u32| v.arrows.iter().find(|a| a.src == l);
+    let by_dst = |l: u32| v.arrows.iter().find(|a| a.dst == l);
+    for l in 0..n {
         let color = if active(l) {
             lane_color(l)
         } else {
-            egui::Color32::from_gray(70)
+            egui::Color32::from_gray(110)
         };
-        for y in [top, bottom] {
-            p.rect_filled(
-                egui::Rect::from_min_size(egui::pos2(x_of(l), y), egui::vec2(cell, cell)),
+        for receiver in [false, true] {
+            let r = at(g.cell_rect(l, receiver));
+            let (text, poison) = if receiver {
+                match by_dst(l) {
+                    Some(a) => (a.result.clone().unwrap_or_default(), false),
+                    None => (String::new(), false),
+                }
+            } else {
+                match by_src(l) {
+                    Some(a) if a.value_poison => ("undef".to_owned(), true),
+                    Some(a) => (a.value.clone(), false),
+                    None => (String::new(), false),
+                }
+            };
+            p.rect(
+                r,
                 2.0,
-                color,
+                color.gamma_multiply(0.22),
+                egui::Stroke::new(1.0, color),
+                egui::StrokeKind::Inside,
             );
-        }
-        if cell >= 14.0 || l % 4 == 0 {
+            p.with_clip_rect(r.shrink(1.0)).text(
+                r.left_center() + egui::vec2(4.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                text,
+                font.clone(),
+                if poison { palette::POISON } else { text_color },
+            );
+            // The lane number sits outside its column: left of the sources, right of the
+            // receivers.
+            let (anchor, align, pos) = if receiver {
+                (egui::Align2::LEFT_CENTER, r.right_center(), 4.0)
+            } else {
+                (egui::Align2::RIGHT_CENTER, r.left_center(), -4.0)
+            };
             p.text(
-                egui::pos2(x_of(l) + cell / 2.0, bottom + cell + 4.0),
-                egui::Align2::CENTER_TOP,
+                align + egui::vec2(pos, 0.0),
+                anchor,
                 l.to_string(),
                 font.clone(),
-                ui.visuals().text_color(),
+                if active(l) { text_color } else { weak },
             );
+            let hover = ui
+                .interact(
+                    r,
+                    ui.scope_id().with(("rotate lane", l, receiver)),
+                    egui::Sense::hover(),
+                )
+                .on_hover_text(hover_text(v, l, receiver));
+            let label = if receiver {
+                match by_dst(l) {
+                    Some(a) => format!("lane {l} receives lane {}", a.src),
+                    None => format!("lane {l} receives nothing"),
+                }
+            } else {
+                format!("lane {l} holds")
+            };
+            hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
         }
     }
-    p.text(
-        egui::pos2(rect.left(), rect.top()),
-        egui::Align2::LEFT_TOP,
-        "source lanes (value read)",
-        font.clone(),
-        ui.visuals().weak_text_color(),
-    );
     for a in &v.arrows {
-        let from = egui::pos2(x_of(a.src) + cell / 2.0, top + cell);
-        let to = egui::pos2(x_of(a.dst) + cell / 2.0, bottom);
+        let from = at(g.cell_rect(a.src, false)).right_center() + egui::vec2(2.0, 0.0);
+        let to = at(g.cell_rect(a.dst, true)).left_center() - egui::vec2(2.0, 0.0);
         let (color, width) = if a.src_active && !a.value_poison {
             (lane_color(a.src), 1.5)
         } else {
-            (super::super::palette::POISON, 1.0)
+            (palette::POISON, 1.0)
         };
         if a.src_active {
-            p.arrow(from, to - from, egui::Stroke::new(width, color));
+            // egui's arrow head grows with the arrow; these keep one small head.
+            let stroke = egui::Stroke::new(width, color);
+            p.line_segment([from, to], stroke);
+            let back = (from - to).normalized() * 7.0;
+            let rot = egui::emath::Rot2::from_angle(0.45);
+            p.line_segment([to, to + rot * back], stroke);
+            p.line_segment([to, to + rot.inverse() * back], stroke);
         } else {
             // An undefined read: dashed.
             p.add(egui::Shape::dashed_line(
@@ -213,51 +349,45 @@ pub fn show(ui: &mut egui::Ui, v: &RotateView, progress: f32, width: f32) {
             p.circle_filled(from + (to - from) * progress, 3.0, color);
         }
     }
-    if let Some(pos) = resp.hover_pos() {
-        let lane = ((pos.x - rect.left() - 2.0) / pitch).floor();
-        if lane >= 0.0 && lane < n {
-            let lane = lane as u32;
-            let text = if pos.y < (top + bottom) / 2.0 {
-                let readers: Vec<u32> = v
-                    .arrows
-                    .iter()
-                    .filter(|a| a.src == lane)
-                    .map(|a| a.dst)
-                    .collect();
-                let value = v
-                    .arrows
-                    .iter()
-                    .find(|a| a.src == lane)
-                    .map_or(String::new(), |a| a.value.clone());
-                format!(
-                    "lane {lane}{}: value {value}\nread by lanes {readers:?}",
-                    if active(lane) {
-                        ""
-                    } else {
-                        " (not in the tangle)"
-                    }
-                )
+}
+
+/// What hovering a lane's box says: where its value goes, or where its result came from.
+fn hover_text(v: &RotateView, lane: u32, receiver: bool) -> String {
+    let in_tangle = if v.site.lanes.contains(lane) {
+        ""
+    } else {
+        " (not in the tangle)"
+    };
+    if !receiver {
+        let readers: Vec<u32> = v
+            .arrows
+            .iter()
+            .filter(|a| a.src == lane)
+            .map(|a| a.dst)
+            .collect();
+        let value = v
+            .arrows
+            .iter()
+            .find(|a| a.src == lane)
+            .map_or(String::new(), |a| a.value.clone());
+        return format!("lane {lane}{in_tangle}: value {value}\nread by lanes {readers:?}");
+    }
+    match v.arrows.iter().find(|a| a.dst == lane) {
+        Some(a) => format!(
+            "lane {} receives lane {}'s value {}{}{}",
+            a.dst,
+            a.src,
+            a.value,
+            if a.src_active {
+                ""
             } else {
-                match v.arrows.iter().find(|a| a.dst == lane) {
-                    Some(a) => format!(
-                        "lane {} receives lane {}'s value {}{}{}",
-                        a.dst,
-                        a.src,
-                        a.value,
-                        if a.src_active {
-                            ""
-                        } else {
-                            "\nundefined: the source lane is not in the tangle (rotate-inactive-source)"
-                        },
-                        a.result
-                            .as_ref()
-                            .map_or(String::new(), |r| format!("\nresult: {r}")),
-                    ),
-                    None => format!("lane {lane} is not in the tangle"),
-                }
-            };
-            resp.on_hover_text(text);
-        }
+                "\nundefined: the source lane is not in the tangle (rotate-inactive-source)"
+            },
+            a.result
+                .as_ref()
+                .map_or(String::new(), |r| format!("\nresult: {r}")),
+        ),
+        None => format!("lane {lane} is not in the tangle"),
     }
 }
 
@@ -300,6 +430,26 @@ mod tests {
             }
             assert!(s.step().unwrap(), "no rotate reached");
         }
+    }
+
+    #[test]
+    fn every_value_has_room_in_its_box_and_the_columns_fit_the_pane() {
+        use super::Geometry;
+        for width in [300.0_f32, 430.0, 700.0] {
+            for text in [7.0_f32, 40.0, 90.0] {
+                let g = Geometry::new(width, text, 20.0);
+                assert!(g.cell >= text + 8.0, "{width} {text}");
+                assert!(g.size(32).x <= width, "{width} {text}: {:?}", g);
+                for l in 0..32 {
+                    let (a, b) = (g.cell_rect(l, false), g.cell_rect(l, true));
+                    assert!(a.right() + 30.0 < b.left(), "room for the arrows");
+                    assert!(b.bottom() <= g.size(32).y && a.left() >= g.label);
+                    assert!(g.cell_rect(l + 1, false).top() > a.bottom(), "rows apart");
+                }
+            }
+        }
+        // A value wider than the pane clips rather than widening it past the pane.
+        assert!(Geometry::new(430.0, 400.0, 20.0).size(32).x <= 430.0);
     }
 
     #[test]
