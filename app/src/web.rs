@@ -36,11 +36,22 @@ pub fn start() {
             show_message("Lanescope: the page has no canvas `lanescope_canvas`.");
             return;
         };
+        // `?floor`: an empty egui frame of the page's size drawn every frame, so the browser
+        // test can measure what a repaint alone costs here (software WebGL) beside the app's.
+        let floor = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .is_some_and(|q| q.split(['?', '&']).any(|p| p == "floor"));
         let result = eframe::WebRunner::new()
             .start(
                 canvas,
                 eframe::WebOptions::default(),
-                Box::new(|cc| Ok(Box::new(crate::gui::EframeApp::new(cc, None, None)))),
+                Box::new(move |cc| {
+                    Ok(if floor {
+                        Box::new(EmptyFrames) as Box<dyn eframe::App>
+                    } else {
+                        Box::new(crate::gui::EframeApp::new(cc, None, None))
+                    })
+                }),
             )
             .await;
         match result {
@@ -52,4 +63,14 @@ pub fn start() {
             Err(e) => show_message(&format!("Lanescope could not start: {e:?}")),
         }
     });
+}
+
+/// The repaint floor: nothing but a panel's background, repainted every frame.
+struct EmptyFrames;
+
+impl eframe::App for EmptyFrames {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        egui::CentralPanel::default().show(ui, |_| {});
+        ui.ctx().request_repaint();
+    }
 }

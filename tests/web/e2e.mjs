@@ -387,6 +387,25 @@ try {
   check(timing.keyShown < 1000, `a keystroke in a 100-line source: median ${timing.key.toFixed(0)} ms to the frame's end, ` +
     `${timing.keyShown.toFixed(0)} ms to the next frame (${timing.keyAll.join(", ")})`);
   await page.mouse.click(700, 400);
+  // The floor itself: an empty egui frame of the same size, repainted every frame (`?floor`),
+  // in a page of its own. What each figure above costs beyond it is the app's part.
+  const empty = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  await empty.goto(`${base}?floor`);
+  await empty.waitForTimeout(1500);
+  const emptyGaps = await empty.evaluate(() => new Promise((done) => {
+    const times = [];
+    const tick = (t) => {
+      times.push(t);
+      if (t - times[0] < 2000) requestAnimationFrame(tick);
+      else done(times.slice(1).map((x, i) => x - times[i]));
+    };
+    requestAnimationFrame(tick);
+  }));
+  await empty.close();
+  timing.emptyFrame = middle(emptyGaps);
+  check(emptyGaps.length >= 4, `an empty frame repaints (${emptyGaps.length} frames in 2 s, median ` +
+    `${timing.emptyFrame.toFixed(0)} ms): F10 shows ${(timing.f10Shown - timing.emptyFrame).toFixed(0)} ms past it, ` +
+    `a keystroke ${(timing.keyShown - timing.emptyFrame).toFixed(0)} ms`);
   console.log(`timings: ${JSON.stringify(timing)}`);
 
   // 7b. WGSL in the form a browser requires (`enable subgroups;`, `requires`, `diagnostic(off,

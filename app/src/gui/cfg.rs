@@ -291,7 +291,7 @@ pub fn show(
                 zoom,
                 t.subgroup,
                 &t.lanes.to_vec(),
-                fill,
+                palette::over(fill, ui.visuals().panel_fill),
             );
             y += 10.0 * zoom;
         }

@@ -8,6 +8,7 @@ pub mod dialog;
 pub mod disasm;
 pub mod editor;
 pub mod export;
+pub mod fonts;
 mod highlight;
 mod incoming;
 mod inputs;
@@ -139,6 +140,8 @@ pub struct LanescopeApp {
     pub compare_runner: Option<views::compare::Runner>,
     /// The Compare view's choices for (module, settings): those offered and those left out.
     compare_options: Option<CompareOptions>,
+    /// The app's faces are installed (the first frame does it).
+    fonts_set: bool,
     pub comparison: Option<views::compare::Comparison>,
     /// A screenshot asked for (it arrives a frame later), and a save under way.
     shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
@@ -273,6 +276,7 @@ impl LanescopeApp {
             compare_variant: views::compare::Variant::Switch,
             compare_runner: None,
             compare_options: None,
+            fonts_set: false,
             comparison: None,
             shot: Default::default(),
             shot_pending: false,
@@ -900,6 +904,11 @@ impl LanescopeApp {
     /// The whole UI, one frame.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        if !self.fonts_set {
+            // Before any text this pass, so it takes effect at once (the first frame included).
+            ctx.set_fonts(fonts::definitions());
+            self.fonts_set = true;
+        }
         self.handle_keys(&ctx);
         apply_presenter(&ctx, self.presenter);
         // egui's pure red error text is under WCAG AA on both themes' panels (3.9:1 and 4.3:1):

@@ -439,7 +439,7 @@ mod tests {
             for text in [7.0_f32, 40.0, 90.0] {
                 let g = Geometry::new(width, text, 20.0);
                 assert!(g.cell >= text + 8.0, "{width} {text}");
-                assert!(g.size(32).x <= width, "{width} {text}: {:?}", g);
+                assert!(g.size(32).x <= width, "{width} {text}: {g:?}");
                 for l in 0..32 {
                     let (a, b) = (g.cell_rect(l, false), g.cell_rect(l, true));
                     assert!(a.right() + 30.0 < b.left(), "room for the arrows");
