@@ -19,6 +19,11 @@ fn show_message(text: &str) {
 }
 
 pub fn start() {
+    // The module is compiled and instantiated: the browser test splits the first frame's time
+    // at this mark (download and compile before, the app's start and first frame after).
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark("lanescope-start");
+    }
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("Lanescope panicked: {info}").into());
         show_message(&format!(

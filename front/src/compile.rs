@@ -180,7 +180,8 @@ pub fn parse_define(text: &str) -> Result<(String, Option<String>), String> {
 /// the `glsl` feature; the browser's page loads it as a module of its own instead).
 pub fn can_compile(language: Language) -> bool {
     match language {
-        Language::SpirvAsm | Language::Wgsl => true,
+        Language::SpirvAsm => true,
+        Language::Wgsl => cfg!(feature = "wgsl"),
         Language::Glsl | Language::Hlsl => {
             cfg!(feature = "glsl")
         }
@@ -217,7 +218,12 @@ pub fn compile(
                 warnings: Vec::new(),
             })
         }
+        #[cfg(feature = "wgsl")]
         Language::Wgsl => crate::wgsl::compile(source, &opts.file_name),
+        #[cfg(not(feature = "wgsl"))]
+        Language::Wgsl => Err(CompileError::message(
+            "this build has no WGSL compiler (the `wgsl` feature)".to_string(),
+        )),
         Language::Glsl => crate::glsl::compile(source, opts, false),
         Language::Hlsl => crate::glsl::compile(source, opts, true),
         Language::SpirvBinary | Language::Amber => Err(CompileError::message(format!(

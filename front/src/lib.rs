@@ -17,6 +17,7 @@ mod bounded;
 mod compile;
 mod glsl;
 mod language;
+#[cfg(feature = "wgsl")]
 mod wgsl;
 
 pub use bounded::{

@@ -1,5 +1,5 @@
-// The browser's GLSL/HLSL compiler module (dist/glsl, glslang for wasm32) against the native
-// one: every GLSL and HLSL source in the repository goes to both as the same compile request
+// The browser's compiler module (dist/glsl: glslang for wasm32, and naga) against the native
+// compilers: every GLSL, HLSL and WGSL source in the repository goes to both as the same request
 // (the native app's hidden `compile-worker` subcommand speaks the same protocol), and the
 // replies must be the same: the same SPIR-V words, or the same diagnostics.
 // Usage: node tests/web/glsl-module.mjs     (after scripts/build-web.sh and a native release build)
@@ -12,11 +12,11 @@ const root = resolve(new URL("../..", import.meta.url).pathname);
 const native = join(root, "target", "release", "lanescope");
 initSync({ module: readFileSync(join(root, "dist", "glsl", "lanescope_glsl_bg.wasm")) });
 
-const files = execFileSync("git", ["ls-files", "*.comp", "*.glsl", "*.hlsl"], { cwd: root, encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "*.comp", "*.glsl", "*.hlsl", "*.wgsl"], { cwd: root, encoding: "utf8" })
   .split("\n")
   .filter((f) => f && !f.startsWith("web/"));
 const requests = files.map((f) => ({
-  language: f.endsWith(".hlsl") ? "hlsl" : "glsl",
+  language: f.endsWith(".hlsl") ? "hlsl" : f.endsWith(".wgsl") ? "wgsl" : "glsl",
   file_name: basename(f),
   memory: 0,
   source: readFileSync(join(root, f), "utf8"),
@@ -31,6 +31,7 @@ requests.push({
   include_files: [["lib/a.glsl", '#include "b.glsl"\nuint f(uint x) { return g(x) + 1u; }\n'], ["lib/b.glsl", "uint g(uint x) { return x * 3u; }\n"]],
 });
 requests.push({ language: "glsl", file_name: "bad.comp", memory: 0, source: "#version 450\nvoid main() { undeclared = 1; }\n" });
+requests.push({ language: "wgsl", file_name: "bad.wgsl", memory: 0, source: "@compute @workgroup_size(1) fn main() { let x = undeclared; }\n" });
 
 let failed = 0, compiled = 0;
 for (const r of requests) {

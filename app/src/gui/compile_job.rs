@@ -1,7 +1,8 @@
 //! A compile of the editor's text running off the UI thread: natively on a thread of its own
-//! (which drives the compile worker process), in the browser in the page's GLSL/HLSL compiler
-//! module (glslang built for wasm32, `web/glsl`), which runs in a Web Worker and is loaded at
-//! the first GLSL or HLSL compile. The frame loop polls the job; dropping it cancels the compile.
+//! (which drives the compile worker process), in the browser in the page's compiler module
+//! (glslang built for wasm32 and naga, `web/glsl`), which runs in a Web Worker and is loaded at
+//! the first WGSL, GLSL or HLSL compile. The frame loop polls the job; dropping it cancels the
+//! compile.
 
 use super::editor::Editor;
 use lanescope_front::{CompileError, CompileLimits, Compiled, Language};
@@ -23,7 +24,8 @@ pub struct CompileJob {
 }
 
 /// Whether compiles of `language` run as a job here rather than on the UI thread: natively
-/// those that go to a compile worker, in the browser GLSL and HLSL (the compiler module).
+/// those that go to a compile worker, in the browser the languages this build cannot compile
+/// itself (the compiler module does).
 pub fn in_background(language: Language, any_language: bool) -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -33,15 +35,25 @@ pub fn in_background(language: Language, any_language: bool) -> bool {
     #[cfg(target_arch = "wasm32")]
     {
         let _ = any_language;
-        matches!(language, Language::Glsl | Language::Hlsl)
+        in_module(language)
     }
+}
+
+/// The languages the browser's compiler module compiles: those the app itself cannot.
+#[cfg(target_arch = "wasm32")]
+fn in_module(language: Language) -> bool {
+    matches!(language, Language::Glsl | Language::Hlsl | Language::Wgsl)
+        && !lanescope_front::can_compile(language)
 }
 
 /// Whether this build can compile `language` from source: in-process, or in the browser's
 /// compiler module.
 pub fn can_compile(language: Language) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    if in_module(language) {
+        return true;
+    }
     lanescope_front::can_compile(language)
-        || (cfg!(target_arch = "wasm32") && matches!(language, Language::Glsl | Language::Hlsl))
 }
 
 impl CompileJob {
@@ -140,10 +152,10 @@ mod web {
     }
 
     pub async fn compile(request: String, limits: &CompileLimits, language: Language) -> Answer {
-        let lang = if language == Language::Hlsl {
-            "HLSL"
-        } else {
-            "GLSL"
+        let lang = match language {
+            Language::Hlsl => "HLSL",
+            Language::Wgsl => "WGSL",
+            _ => "GLSL",
         };
         let Some(f) = hook("lanescopeCompile") else {
             return Err(CompileError::message(format!(

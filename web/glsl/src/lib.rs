@@ -1,6 +1,6 @@
-//! The browser's GLSL and HLSL compiler: glslang built for wasm32, in a module of its own that the
-//! page loads (into a Web Worker, see `web/glsl-worker.js`) only when a GLSL or HLSL source is
-//! first compiled, so a first visit does not download it.
+//! The browser's shader compilers: glslang built for wasm32 (GLSL, HLSL) and naga (WGSL), in a
+//! module of its own that the page loads (into a Web Worker, see `web/glsl/worker.js`) only when
+//! a source is first compiled, so a first visit does not download them.
 //!
 //! It speaks the compile worker's protocol (`lanescope_front::answer_compile_request`): one JSON
 //! request in, one JSON reply out, as the native app's worker process does over its pipes.
