@@ -36,10 +36,10 @@ type Picked = Result<Option<(String, Vec<u8>)>, String>;
 /// What the open dialog or a drop brought: every file (in the browser several at once, the
 /// headers of a source among them), none when the dialog was cancelled.
 type Opened = Result<Vec<(String, Vec<u8>)>, String>;
-/// The Compare view's choices, by the module (its program's address) and the settings they
-/// were tried under: those offered, and those left out with why.
+/// The Compare view's choices, by the module (its program) and the settings they were tried
+/// under: those offered, and those left out with why.
 type CompareOptions = (
-    (usize, Settings),
+    (std::sync::Weak<lanescope_core::program::Program>, Settings),
     Vec<tabs::CompareOption>,
     Vec<(tabs::CompareOption, String)>,
 );

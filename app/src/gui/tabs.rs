@@ -613,17 +613,17 @@ fn lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 pub(super) fn compare_options(
     app: &mut LanescopeApp,
 ) -> (Vec<CompareOption>, Vec<(CompareOption, String)>) {
-    let key = (
-        app.session
-            .as_ref()
-            .map_or(0, |s| std::sync::Arc::as_ptr(&s.program) as usize),
-        app.settings.clone(),
-    );
-    if let Some((k, offered, refused)) = &app.compare_options {
-        if *k == key {
+    // The module by its program's allocation: the cache holds a `Weak` to it, so the address
+    // cannot be reused by another module while the entry lives.
+    let program = app.session.as_ref().map_or_else(std::sync::Weak::new, |s| {
+        std::sync::Arc::downgrade(&s.program)
+    });
+    if let Some(((p, st), offered, refused)) = &app.compare_options {
+        if p.ptr_eq(&program) && *st == app.settings {
             return (offered.clone(), refused.clone());
         }
     }
+    let key = (program, app.settings.clone());
     let mut offered = Vec::new();
     let mut refused = Vec::new();
     for (v, label) in all_compare_options(app) {

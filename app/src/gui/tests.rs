@@ -1433,6 +1433,16 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
             );
         }
     }
+    // The choices belong to the module they were tried on, even when another opened between
+    // two looks at the view.
+    app.open_example("coopmat_gemm_int8");
+    let _ = super::tabs::compare_options(&mut app);
+    app.open_example("if_else");
+    app.open_example("coopmat_tile_f16");
+    let (opts, _) = super::tabs::compare_options(&mut app);
+    assert!(opts
+        .iter()
+        .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())));
 }
 
 #[test]
