@@ -105,7 +105,7 @@ fi
 for f in dist/*.wasm dist/*.js dist/*.html dist/glsl/*.wasm dist/glsl/*.js; do
     [ -e "$f" ] && gzip -9 -k -f -n "$f"
 done
-echo "== built dist/: first visit $(cat dist/*.wasm dist/*.js dist/*.html | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/*.gz | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}')); GLSL compiler module on demand $(cat dist/glsl/*.wasm dist/glsl/*.js 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/glsl/*.gz 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}'))"
+echo "== built dist/: first visit $(cat dist/*.wasm dist/*.js dist/*.html | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/*.gz | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}')); compiler module on demand $(cat dist/glsl/*.wasm dist/glsl/*.js 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}') (gzip $(cat dist/glsl/*.gz 2>/dev/null | wc -c | awk '{printf "%.2f MiB", $1 / 1048576}'))"
 
 if [ -n "$serve_port" ]; then
     echo "== serving http://127.0.0.1:$serve_port/ (Ctrl+C stops)"
