@@ -13,13 +13,18 @@ if cargo tree -p lanescope_core -e normal | grep -E 'egui|eframe|wasm-bindgen'; 
     exit 1
 fi
 
-echo "== dependency rules: the loader does not use the executor; the app reaches SPIR-V only through the core"
+echo "== dependency rules: the loader does not use the executor; the app reaches SPIR-V only through the core; the browser app has no compiler"
 if grep -rn "crate::exec" core/src/load/; then
     echo "core/src/load imports from core/src/exec" >&2
     exit 1
 fi
 if cargo tree -p lanescope -e normal --depth 1 | grep -E "rspirv"; then
     echo "the app depends on rspirv directly" >&2
+    exit 1
+fi
+# The page's first visit has no compiler: naga and glslang are in the module it loads on demand.
+if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unknown-unknown | grep -E "naga|glslang"; then
+    echo "the browser app links a compiler (it belongs in web/glsl, loaded on demand)" >&2
     exit 1
 fi
 
@@ -55,7 +60,8 @@ if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
     bash scripts/wasm-float-test.sh
     bash scripts/build-web.sh
     node tests/web/e2e.mjs
-    # The browser's GLSL/HLSL module against the native compiler (its compile-worker).
+    # The browser's compiler module (GLSL, HLSL, WGSL) against the native compilers (the
+    # compile-worker).
     cargo build --release -p lanescope
     node tests/web/glsl-module.mjs
 fi
