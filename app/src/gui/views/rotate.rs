@@ -308,16 +308,18 @@ pub fn show(ui: &mut egui::Ui, v: &RotateView, progress: f32, width: f32) {
                     ui.scope_id().with(("rotate lane", l, receiver)),
                     egui::Sense::hover(),
                 )
-                .on_hover_text(hover_text(v, l, receiver));
-            let label = if receiver {
-                match by_dst(l) {
-                    Some(a) => format!("lane {l} receives lane {}", a.src),
-                    None => format!("lane {l} receives nothing"),
-                }
-            } else {
-                format!("lane {l} holds")
-            };
-            hover.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
+                .on_hover_ui(|ui| {
+                    ui.label(hover_text(v, l, receiver));
+                });
+            // Named for screen readers and tests (built only when asked for).
+            hover.widget_info(|| {
+                let label = match (receiver, by_dst(l)) {
+                    (false, _) => format!("lane {l} holds"),
+                    (true, Some(a)) => format!("lane {l} receives lane {}", a.src),
+                    (true, None) => format!("lane {l} receives nothing"),
+                };
+                egui::WidgetInfo::labeled(egui::Role::Label, true, label)
+            });
         }
     }
     for a in &v.arrows {
