@@ -116,6 +116,17 @@ try {
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.waitForTimeout(500);
 
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  // The gaps between animation frames over 2 s in page `p` (each repaint's whole cost).
+  const frameGaps = (p = page) => p.evaluate(() => new Promise((done) => {
+    const times = [];
+    const tick = (t) => {
+      times.push(t);
+      if (t - times[0] < 2000) requestAnimationFrame(tick);
+      else done(times.slice(1).map((x, i) => x - times[i]));
+    };
+    requestAnimationFrame(tick);
+  }));
   // 1b. Timings, on this machine with software WebGL: the app marks the end of its first frame,
   // of each frame that shows another step and of each that lays out an edit (performance.mark)
   // and counts its frames (window.lanescopeFrames). The exact figures are printed for the note;
@@ -158,7 +169,6 @@ try {
     }
     return out;
   };
-  const middle = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const idleFrames = async () => {
     await page.waitForTimeout(700);
     const a = await page.evaluate(() => window.lanescopeFrames);
@@ -168,8 +178,8 @@ try {
   timing.idleFrames = await idleFrames();
   await page.mouse.click(700, 400);
   const f10 = await latencies("F10", "lanescope-step", 9);
-  timing.f10 = middle(f10.map((x) => x[0]));
-  timing.f10Shown = middle(f10.map((x) => x[1]));
+  timing.f10 = median(f10.map((x) => x[0]));
+  timing.f10Shown = median(f10.map((x) => x[1]));
   timing.f10All = f10.map((x) => x.map(Math.round).join("/"));
   check(timing.firstFrame > 0 && timing.firstFrame < 15_000, `first frame at ${timing.firstFrame.toFixed(0)} ms`);
   check(timing.idleFrames <= 2, `an idle page draws no frames (${timing.idleFrames} in 2 s)`);
@@ -253,19 +263,9 @@ try {
   // An endless loop runs (F5) in slices: frames keep coming, Escape stops it.
   await upload(join(data, "infinite_loop.spv"));
   check((await page.title()).includes("infinite_loop.spv — step 0"), `opened an endless loop: "${await page.title()}"`);
-  // Frame gaps (requestAnimationFrame) over 2 s. Under software GL a repaint alone takes about
+  // Frame gaps (see frameGaps) over 2 s. Under software GL a repaint alone takes about
   // 100 ms here, so the run is compared with an animation, which repaints every frame but does
   // almost no work: the difference is what the run's slices add to a frame.
-  const frameGaps = () => page.evaluate(() => new Promise((done) => {
-    const times = [];
-    const tick = (t) => {
-      times.push(t);
-      if (t - times[0] < 2000) requestAnimationFrame(tick);
-      else done(times.slice(1).map((x, i) => x - times[i]));
-    };
-    requestAnimationFrame(tick);
-  }));
-  const median = (g) => [...g].sort((a, b) => a - b)[g.length >> 1];
   await page.mouse.click(700, 400);
   await page.keyboard.press("F6"); // Animate
   await page.waitForTimeout(300);
@@ -400,8 +400,8 @@ try {
   await page.mouse.click(300, 280);
   await page.keyboard.press("End");
   const keys = await latencies("x", "lanescope-edit", 9);
-  timing.key = middle(keys.map((x) => x[0]));
-  timing.keyShown = middle(keys.map((x) => x[1]));
+  timing.key = median(keys.map((x) => x[0]));
+  timing.keyShown = median(keys.map((x) => x[1]));
   timing.keyAll = keys.map((x) => x.map(Math.round).join("/"));
   check(timing.keyShown < 1000, `a keystroke in a 100-line source: median ${timing.key.toFixed(0)} ms to the frame's end, ` +
     `${timing.keyShown.toFixed(0)} ms to the next frame (${timing.keyAll.join(", ")})`);
@@ -411,17 +411,9 @@ try {
   const empty = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await empty.goto(`${base}?floor`);
   await empty.waitForTimeout(1500);
-  const emptyGaps = await empty.evaluate(() => new Promise((done) => {
-    const times = [];
-    const tick = (t) => {
-      times.push(t);
-      if (t - times[0] < 2000) requestAnimationFrame(tick);
-      else done(times.slice(1).map((x, i) => x - times[i]));
-    };
-    requestAnimationFrame(tick);
-  }));
+  const emptyGaps = await frameGaps(empty);
   await empty.close();
-  timing.emptyFrame = middle(emptyGaps);
+  timing.emptyFrame = median(emptyGaps);
   check(emptyGaps.length >= 4, `an empty frame repaints (${emptyGaps.length} frames in 2 s, median ` +
     `${timing.emptyFrame.toFixed(0)} ms): F10 shows ${(timing.f10Shown - timing.emptyFrame).toFixed(0)} ms past it, ` +
     `a keystroke ${(timing.keyShown - timing.emptyFrame).toFixed(0)} ms`);

@@ -291,7 +291,7 @@ pub fn show(
                 zoom,
                 t.subgroup,
                 &t.lanes.to_vec(),
-                palette::over(fill, ui.visuals().panel_fill),
+                ui.visuals().panel_fill.blend(fill),
             );
             y += 10.0 * zoom;
         }

@@ -105,16 +105,12 @@ pub fn live_tangles(tangles: impl IntoIterator<Item = (u32, u128)>) {
     });
 }
 
-/// The colours of a tangle's marker in the graph on a block filled with `fill` (opaque: see
-/// [`over`]): the band behind
-/// the lane dots, and the dots, darkened (on a light fill) or lightened (on a dark one) until
-/// they stand 3:1 against the band, as WCAG asks of graphics.
+/// The colours of a tangle's marker in the graph on a block filled with `fill` (opaque, as it
+/// shows on the panel: `panel_fill.blend(fill)` for egui's translucent and additive fills): the
+/// band behind the lane dots, and the dots, darkened (on a light fill) or lightened (on a dark
+/// one) until they stand 3:1 against the band, as WCAG asks of graphics.
 pub fn marker(color: egui::Color32, fill: egui::Color32) -> (egui::Color32, egui::Color32) {
-    let band = egui::Color32::from_rgb(
-        mix(fill.r(), color.r(), 0.3),
-        mix(fill.g(), color.g(), 0.3),
-        mix(fill.b(), color.b(), 0.3),
-    );
+    let band = fill.lerp_to_gamma(color, 0.3);
     let toward = if luminance(band) > 0.18 {
         egui::Color32::BLACK
     } else {
@@ -125,30 +121,9 @@ pub fn marker(color: egui::Color32, fill: egui::Color32) -> (egui::Color32, egui
         if contrast(dot, band) >= 3.0 {
             break;
         }
-        let t = i as f32 / 20.0;
-        dot = egui::Color32::from_rgb(
-            mix(color.r(), toward.r(), t),
-            mix(color.g(), toward.g(), t),
-            mix(color.b(), toward.b(), t),
-        );
+        dot = color.lerp_to_gamma(toward, i as f32 / 20.0);
     }
     (band, dot)
-}
-
-/// `top` (premultiplied, as egui keeps colours) drawn over the opaque `bottom`: what the eye
-/// sees where a translucent or additive fill lies on a panel.
-pub fn over(top: egui::Color32, bottom: egui::Color32) -> egui::Color32 {
-    let keep = 1.0 - f32::from(top.a()) / 255.0;
-    let c = |t: u8, b: u8| (f32::from(t) + f32::from(b) * keep).round().min(255.0) as u8;
-    egui::Color32::from_rgb(
-        c(top.r(), bottom.r()),
-        c(top.g(), bottom.g()),
-        c(top.b(), bottom.b()),
-    )
-}
-
-fn mix(a: u8, b: u8, t: f32) -> u8 {
-    (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8
 }
 
 /// A letter for each tangle, so colour never names a tangle alone: within a subgroup, `A` is
@@ -280,11 +255,10 @@ mod tests {
     #[test]
     fn graph_markers_reach_3_to_1_in_both_themes() {
         use super::marker;
-        use super::over;
         for v in [egui::Visuals::light(), egui::Visuals::dark()] {
             // The graph's two block fills, as they show on the panel.
             for fill in [v.extreme_bg_color, v.faint_bg_color.gamma_multiply(1.6)] {
-                let fill = over(fill, v.panel_fill);
+                let fill = v.panel_fill.blend(fill);
                 for k in 0..360 {
                     let c = egui::ecolor::Hsva::new(k as f32 / 360.0, 0.65, 0.95, 1.0).into();
                     let (band, dot) = marker(c, fill);

@@ -21,18 +21,18 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         let Some(s) = &app.session else { return };
         let tangles = s.sim().tangles();
-        // The graph shows the function the followed tangle is in: the callee after F11, the
-        // caller again after its return.
-        let followed_func = app
-            .line_step_tangle()
-            .and_then(|(g, id)| {
-                tangles
-                    .iter()
-                    .find(|t| t.subgroup as usize == g && t.id == id)
-            })
+        // The tangle a step follows (its block is outlined, and scrolled into view when it
+        // changes); the graph shows the function it is in: the callee after F11, the caller
+        // again after its return.
+        let followed = app.line_step_tangle().and_then(|(g, id)| {
+            tangles
+                .iter()
+                .find(|t| t.subgroup as usize == g && t.id == id)
+        });
+        if let Some(func) = followed
             .and_then(|t| s.program.blocks.get(t.block as usize))
-            .map(|b| b.func);
-        if let Some(func) = followed_func {
+            .map(|b| b.func)
+        {
             if app.cfg_layout.as_ref().is_some_and(|l| l.func != func) {
                 app.cfg_layout = Some(cfg::CfgLayout::new(&s.program, func));
                 // Scroll to the running block in the new graph.
@@ -115,14 +115,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
         let mut clicked = None;
-        // The block of the tangle a step follows: outlined, and scrolled into view when it
-        // changes.
-        let running = app.line_step_tangle().and_then(|(g, id)| {
-            let t = tangles
-                .iter()
-                .find(|t| t.subgroup as usize == g && t.id == id)?;
-            Some((t.block, palette::tangle(t.subgroup, t.lanes.0)))
-        });
+        let running = followed.map(|t| (t.block, palette::tangle(t.subgroup, t.lanes.0)));
         let moved = running.map(|r| r.0) != app.cfg_followed;
         let graph = app.panes.graph;
         let layout = app.cfg_layout.as_ref().filter(|_| graph);

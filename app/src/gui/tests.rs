@@ -465,38 +465,6 @@ fn an_uploaded_module_travels_in_its_link() {
 }
 
 #[test]
-fn compare_runs_both_settings_and_goes_to_where_they_part() {
-    let mut h = harness("switch_fallthrough");
-    h.get_by_label("Compare").click();
-    h.run_steps(2);
-    h.get_by_label("Run both").click();
-    for _ in 0..100 {
-        h.run_steps(1);
-        if h.state().comparison.is_some() {
-            break;
-        }
-    }
-    let (step, words) = {
-        let c = h
-            .state()
-            .comparison
-            .as_ref()
-            .expect("the comparison finishes");
-        assert_eq!(c.labels, ["per-value switch", "per-case switch"]);
-        (
-            c.first_difference.as_ref().unwrap().0,
-            c.buffers[0].words.len(),
-        )
-    };
-    h.run_steps(2);
-    h.get_by_label_contains(&format!("The runs part at step {step}."));
-    h.get_by_label_contains(&format!("{words} words differ"));
-    h.get_by_label("Go there (A)").click();
-    h.run_steps(2);
-    assert_eq!(steps(&h), step - 1);
-}
-
-#[test]
 fn a_link_opened_over_another_module_shows_its_instruction() {
     let mut h = harness("dot_int8_acc");
     for _ in 0..20 {
@@ -523,22 +491,6 @@ fn a_link_opened_over_another_module_shows_its_instruction() {
         v.contains(&line),
         "line {line} not in the drawn lines {v:?}"
     );
-}
-
-#[test]
-fn a_link_to_the_compare_view_runs_the_comparison() {
-    let mut h = harness("if_else");
-    h.state_mut().apply_link(
-        super::permalink::Link::parse("#example=switch_fallthrough&view=compare").unwrap(),
-    );
-    for _ in 0..100 {
-        h.run_steps(1);
-        if h.state().comparison.is_some() {
-            break;
-        }
-    }
-    assert!(h.state().comparison.is_some());
-    h.get_by_label_contains("The runs part at step");
 }
 
 fn test_data(name: &str) -> Vec<u8> {
@@ -1361,91 +1313,6 @@ fn every_examples_source_opens_in_the_editor_and_runs() {
 }
 
 #[test]
-fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
-    let mut app = LanescopeApp::new(Settings::default());
-    let t = &super::editor::TEMPLATES[0];
-    app.open_source(super::editor::Editor::new(
-        t.name,
-        t.language,
-        t.text.into(),
-    ));
-    let s = app.session.as_ref().unwrap();
-    let labels: Vec<String> = (0..s.program.blocks.len() as u32)
-        .filter_map(|b| super::cfg::source_lines(&s.program, b))
-        .collect();
-    // The loop body (lines 16-17 of the template) is a block of its own.
-    assert!(
-        labels.iter().any(|l| l == "divergent_loop.wgsl:16-17"),
-        "{labels:?}"
-    );
-    // What the Variables panel and a hover show: `sum` in every lane.
-    let mut app = app;
-    for _ in 0..3 {
-        app.step_line(super::session::LineStep::Over);
-    }
-    let (g, id) = app.line_step_tangle().unwrap();
-    let sim = app.session.as_ref().unwrap().sim();
-    let k = sim.tangle_instruction(g, id).unwrap();
-    let var = sim.variable_named(k, "sum").expect("sum in scope");
-    let v = sim.source_value(g, var, k).unwrap();
-    // `var sum = 0u;` before the loop has added anything.
-    for l in 0..32usize {
-        assert_eq!(v.lanes[l].as_ref().map(|c| c[0]), Some(0), "lane {l}");
-    }
-}
-
-#[test]
-fn compare_offers_fragment_layouts_only_where_they_matter() {
-    use super::views::compare::Variant;
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open_example("if_else");
-    let (opts, _) = super::tabs::compare_options(&mut app);
-    assert!(!opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
-    assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Schedule(_))));
-    app.open_example("coopmat_tile_f16");
-    let (opts, _) = super::tabs::compare_options(&mut app);
-    assert!(opts.iter().any(|(v, _)| matches!(v, Variant::Layout(_))));
-    // Every choice offered can be run; every one left out says why, and is one the module
-    // cannot load under (amd-rdna3 has no fragment for int8 matrices).
-    for name in ["coopmat_gemm_int8", "coopmat_tile_f16", "if_else"] {
-        app.open_example(name);
-        let (opts, refused) = super::tabs::compare_options(&mut app);
-        let s = app.session.as_ref().unwrap();
-        for (v, label) in &opts {
-            assert!(
-                super::views::compare::Runner::new(s, &app.settings, v).is_ok(),
-                "{name}: {label} is offered and cannot run"
-            );
-        }
-        if name == "coopmat_gemm_int8" {
-            assert!(
-                !opts
-                    .iter()
-                    .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())),
-                "{name}: amd-rdna3 offered"
-            );
-            assert!(
-                refused
-                    .iter()
-                    .any(|((v, _), why)| *v == Variant::Layout("amd-rdna3".into())
-                        && !why.is_empty()),
-                "{refused:?}"
-            );
-        }
-    }
-    // The choices belong to the module they were tried on, even when another opened between
-    // two looks at the view.
-    app.open_example("coopmat_gemm_int8");
-    let _ = super::tabs::compare_options(&mut app);
-    app.open_example("if_else");
-    app.open_example("coopmat_tile_f16");
-    let (opts, _) = super::tabs::compare_options(&mut app);
-    assert!(opts
-        .iter()
-        .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())));
-}
-
-#[test]
 fn every_key_press_counts_even_within_one_frame() {
     let mut h = harness("if_else");
     for _ in 0..3 {
@@ -1630,57 +1497,6 @@ fn the_timeline_shows_every_subgroup_in_sight() {
     assert!(r2.height() > r.height() + 16.0, "{r:?} -> {r2:?}");
 }
 
-/// The control-flow graph follows the running tangle: its block is outlined and scrolled into
-/// view, also far down a long graph.
-#[test]
-fn the_graph_scrolls_to_the_running_block() {
-    let mut src = String::from(
-        "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
-         @compute @workgroup_size(32)\n\
-         fn main(@builtin(local_invocation_index) l: u32) {\n    var x = l;\n",
-    );
-    for i in 0..24 {
-        src.push_str(&format!(
-            "    if (x % {m}u == 0u) {{ x = x + {i}u; }} else {{ x = x * 3u; }}\n",
-            m = i % 5 + 2
-        ));
-    }
-    src.push_str("    o[l] = x;\n}\n");
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open_source(super::editor::Editor::new(
-        "long.wgsl",
-        lanescope_front::Language::Wgsl,
-        src,
-    ));
-    assert!(app.error.is_none(), "{:?}", app.error);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(2);
-    let at = |h: &Harness<'_, LanescopeApp>| {
-        h.ctx
-            .data(|d| d.get_temp::<(egui::Rect, egui::Rect)>(super::cfg::running_rect_id()))
-    };
-    let (first, _) = at(&h).expect("the running block is drawn");
-    // Step lines until the tangle is far below where it started.
-    for _ in 0..60 {
-        h.key_press(egui::Key::F10);
-        h.run_steps(3);
-    }
-    let (block, clip) = at(&h).unwrap();
-    let moved = h.state().cfg_followed;
-    assert!(moved.is_some());
-    // Fit: the whole graph in its area at once.
-    h.get_by_label("Fit").click();
-    h.run_steps(3);
-    let z = h.state().cfg_zoom;
-    assert!(z < 1.0, "zoom {z}");
-    assert!(
-        clip.intersects(block),
-        "the running block {block:?} is outside the graph's view {clip:?} (it started at {first:?})"
-    );
-}
-
 /// The source view keeps the current line in sight: in presenter mode at 1280x720 the if's
 /// lines lie below the first screenful, and stepping brings them into view.
 #[test]
@@ -1722,6 +1538,8 @@ fn a_long_error_wraps_inside_the_window() {
     assert!(r.right() <= 1400.0 && r.height() > 30.0, "{r:?}");
 }
 
+mod compare;
+mod graph;
 mod images;
 mod inputs;
 mod layout;
@@ -1850,63 +1668,4 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
     let err = h.state().error.clone().unwrap_or_default();
     assert!(err.contains("`9WIDTH` is not a macro name"), "{err}");
     assert!(h.state().editor.as_ref().unwrap().stale);
-}
-
-/// F11 into a call: the graph shows the called function (its name in the header, its blocks
-/// drawn) and goes back to the caller's once the call returns; after every key the graph shows
-/// the function the followed tangle is in.
-#[test]
-fn the_graph_follows_into_a_called_function_and_back() {
-    let mut h = harness("function_calls");
-    let main = h.state().session.as_ref().unwrap().program.entry_func;
-    let func_now = |h: &Harness<'_, LanescopeApp>| h.state().cfg_layout.as_ref().unwrap().func;
-    let followed = |h: &Harness<'_, LanescopeApp>| {
-        let s = h.state().session.as_ref().unwrap();
-        let (g, id) = h.state().line_step_tangle()?;
-        let t = s
-            .sim()
-            .tangles()
-            .into_iter()
-            .find(|t| t.subgroup as usize == g && t.id == id)?;
-        Some(s.program.blocks[t.block as usize].func)
-    };
-    let mut entered = None;
-    for _ in 0..200 {
-        h.key_press(egui::Key::F11);
-        h.run_steps(2);
-        assert_eq!(Some(func_now(&h)), followed(&h));
-        if func_now(&h) != main {
-            entered = Some(func_now(&h));
-            break;
-        }
-    }
-    let callee = entered.expect("F11 never entered the called function");
-    let name = h
-        .state()
-        .session
-        .as_ref()
-        .unwrap()
-        .program
-        .func_name(callee);
-    h.get_by_label(name.as_str());
-    // Shift+F11 steps out; lanes that returned wait in the caller for the rest of the call, so
-    // a few presses bring every tangle of the call back.
-    for _ in 0..20 {
-        h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F11);
-        h.run_steps(2);
-        assert_eq!(Some(func_now(&h)), followed(&h));
-        if func_now(&h) == main {
-            break;
-        }
-    }
-    assert_eq!(func_now(&h), main, "the graph stayed in {name}");
-    h.get_by_label(
-        h.state()
-            .session
-            .as_ref()
-            .unwrap()
-            .program
-            .func_name(main)
-            .as_str(),
-    );
 }
