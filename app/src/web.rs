@@ -46,6 +46,7 @@ pub fn start() {
         let floor = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .is_some_and(|q| q.split(['?', '&']).any(|p| p == "floor"));
+        create_webgl2_context(&canvas);
         let result = eframe::WebRunner::new()
             .start(
                 canvas,
@@ -68,6 +69,25 @@ pub fn start() {
             Err(e) => show_message(&format!("Lanescope could not start: {e:?}")),
         }
     });
+}
+
+/// Creates the canvas's WebGL2 context before eframe asks for it (a canvas keeps its first
+/// context, and eframe asks with the defaults): no multisampling, since egui feathers its own
+/// edges, and an opaque canvas with no depth or stencil buffer, since egui draws every pixel in
+/// 2D. Under software WebGL the defaults cost each frame a 4x multisampled buffer and its
+/// resolve, and the compositor a blend with the page. Where the browser refuses, eframe makes
+/// its own context as before.
+fn create_webgl2_context(canvas: &web_sys::HtmlCanvasElement) {
+    let attributes = js_sys::Object::new();
+    for (name, value) in [
+        ("antialias", false),
+        ("depth", false),
+        ("stencil", false),
+        ("alpha", false),
+    ] {
+        let _ = js_sys::Reflect::set(&attributes, &name.into(), &value.into());
+    }
+    let _ = canvas.get_context_with_context_options("webgl2", &attributes);
 }
 
 /// The repaint floor: nothing but a panel's background, repainted every frame.

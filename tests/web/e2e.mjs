@@ -99,6 +99,12 @@ try {
     wasmEncoding[0] === "application/wasm, gzip",
     `the module is served compressed, as wasm: ${wasmEncoding[0]}`,
   );
+  // The canvas draws without multisampling, depth or alpha (app/src/web.rs): under software
+  // WebGL those halved every frame's cost.
+  const attributes = await page.evaluate(() =>
+    document.getElementById("lanescope_canvas").getContext("webgl2")?.getContextAttributes());
+  check(attributes && !attributes.antialias && !attributes.depth && !attributes.alpha,
+    `the canvas's WebGL2 context has no multisampling, depth or alpha: ${JSON.stringify(attributes)}`);
   await page.waitForTimeout(500);
   countingFirstVisit = false;
   const firstVisitMiB = firstVisitBytes / 1048576;
