@@ -13,6 +13,12 @@ if cargo tree -p lanescope_core -e normal | grep -E 'egui|eframe|wasm-bindgen'; 
     exit 1
 fi
 
+echo "== numerics is the bottom layer: no module model, nothing that draws, no other workspace crate"
+if cargo tree -p lanescope_numerics -e normal --prefix none | grep -E '^(rspirv|egui|eframe|wasm-bindgen|lanescope_[a-z_]+ )' | grep -v '^lanescope_numerics '; then
+    echo "lanescope_numerics depends on a crate above it" >&2
+    exit 1
+fi
+
 echo "== dependency rules: the loader does not use the executor; the app reaches SPIR-V only through the core; the browser app has no compiler"
 if grep -rn "crate::exec" core/src/load/; then
     echo "core/src/load imports from core/src/exec" >&2

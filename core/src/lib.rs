@@ -20,8 +20,8 @@
 //!   dot product, a cooperative MulAdd) with operands read by handle, and [`view::LaneMask`].
 //! - [`explore`]: the same dispatch under several [`Schedule`]s, and the words that differ.
 //! - [`spvtext`]: SPIR-V assembly text (spirv-dis / spirv-as compatible).
-//! - Pure semantics, shared with the executor: [`alu`], [`float`], [`glsl450`], [`dot`],
-//!   [`coopmat`] layouts.
+//! - Pure semantics, shared with the executor, from the `lanescope_numerics` crate: [`alu`],
+//!   [`float`], [`glsl450`], [`dot`]; [`coopmat`] layouts.
 //!
 //! ```
 //! use lanescope_core::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
@@ -45,19 +45,18 @@
 //! assert!(sim.diagnostics().is_empty());
 //! ```
 
-pub mod alu;
 pub mod coopmat;
-pub mod dot;
 pub(crate) mod exec;
 pub mod explore;
-pub mod float;
-pub mod glsl450;
 pub mod history;
 pub mod load;
 pub mod printf;
 pub mod program;
-pub mod value;
 pub mod view;
+
+// The numeric semantics live in their own crate, the layer below; re-exported under the names
+// the engine and its users have always used.
+pub use lanescope_numerics::{alu, dot, float, glsl450, value};
 
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub(crate) mod sched;

@@ -12,7 +12,8 @@
 //! The layout is chosen at load time ([`crate::LoadOptions::coopmat_layout`]) because
 //! `OpCooperativeMatrixLengthKHR` is a constant instruction.
 
-pub mod arith;
+/// The MulAdd's arithmetic, from the numerics crate.
+pub use lanescope_numerics::coopmat as arith;
 pub mod exec;
 pub mod layout;
 pub mod portability;

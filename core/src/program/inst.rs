@@ -7,79 +7,8 @@ use crate::value::ScalarTy;
 /// A register slot holding the first scalar component of a value; components follow.
 pub type Opnd = u32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    SNegate,
-    FNegate,
-    Not,
-    LogicalNot,
-    BitReverse,
-    BitCount,
-    IsNan,
-    IsInf,
-    QuantizeToF16,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    IAdd,
-    ISub,
-    IMul,
-    UDiv,
-    SDiv,
-    UMod,
-    SRem,
-    SMod,
-    FAdd,
-    FSub,
-    FMul,
-    FDiv,
-    FRem,
-    FMod,
-    Shl,
-    ShrL,
-    ShrA,
-    And,
-    Or,
-    Xor,
-    LogicalAnd,
-    LogicalOr,
-    LogicalEqual,
-    LogicalNotEqual,
-    IEqual,
-    INotEqual,
-    UGreaterThan,
-    SGreaterThan,
-    UGreaterThanEqual,
-    SGreaterThanEqual,
-    ULessThan,
-    SLessThan,
-    ULessThanEqual,
-    SLessThanEqual,
-    FOrdEqual,
-    FUnordEqual,
-    FOrdNotEqual,
-    FUnordNotEqual,
-    FOrdLessThan,
-    FUnordLessThan,
-    FOrdGreaterThan,
-    FUnordGreaterThan,
-    FOrdLessThanEqual,
-    FUnordLessThanEqual,
-    FOrdGreaterThanEqual,
-    FUnordGreaterThanEqual,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvOp {
-    FToU,
-    FToS,
-    SToF,
-    UToF,
-    UConvert,
-    SConvert,
-    FConvert,
-}
+// The ALU's operations belong to the numerics crate, beside their semantics.
+pub use lanescope_numerics::alu::{BinOp, ConvOp, UnOp};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
