@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+    // Read at run time: a build script's binary can be reused for a checkout at another path
+    // (the same package in another folder), and `env!` would point it at the first one.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let assets = Path::new(&manifest).join("../assets");
     println!("cargo:rerun-if-changed={}", assets.display());
     let mut names: Vec<String> = std::fs::read_dir(&assets)
         .map(|rd| {
@@ -14,7 +17,7 @@ fn main() {
                 .filter(|n| n.ends_with(".spv"))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("cannot read the examples in {}: {e}", assets.display()));
     names.sort();
     let mut out = String::from(
         "/// (name, SPIR-V bytes, source text)\npub static EXAMPLES: &[(&str, &[u8], &str)] = &[\n",
@@ -47,7 +50,7 @@ fn main() {
                 .filter(|n| n.ends_with(".md"))
                 .collect()
         })
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("cannot read the lessons in {}: {e}", lessons_dir.display()));
     lessons.sort();
     out.push_str("/// (slug, lesson text)\npub static LESSONS: &[(&str, &str)] = &[\n");
     for n in &lessons {

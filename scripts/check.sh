@@ -19,11 +19,10 @@ if cargo tree -p lanescope_numerics -e normal --prefix none | grep -E '^(rspirv|
     exit 1
 fi
 
-echo "== dependency rules: the loader does not use the executor; the app reaches SPIR-V only through the core; the browser app has no compiler"
-if grep -rn "crate::exec" core/src/load/; then
-    echo "core/src/load imports from core/src/exec" >&2
-    exit 1
-fi
+echo "== dependency rules: core's layers (scripts/layers.py); the app reaches SPIR-V only through the core; the browser app has no compiler"
+# Inside core, every path a file names (use lines and code alike) goes down the layers
+# scripts/layers.py lists, and no circle of files crosses a layer.
+python3 scripts/layers.py --max-upward 0 --max-knot 0
 if cargo tree -p lanescope -e normal --depth 1 | grep -E "rspirv"; then
     echo "the app depends on rspirv directly" >&2
     exit 1

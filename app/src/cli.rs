@@ -826,7 +826,7 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             }
             _ => Vec::new(),
         };
-        let report = lanescope_core::coopmat::portability::check(
+        let report = lanescope_core::portability::check(
             bytes,
             &opts,
             &cfg,

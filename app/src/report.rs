@@ -312,11 +312,7 @@ pub fn trace_json(sim: &Simulator) -> String {
 }
 
 /// The portability check's report: which layouts ran and which buffers differ.
-pub fn portability(
-    r: &lanescope_core::coopmat::portability::Report,
-    shader: &str,
-    as_json: bool,
-) -> String {
+pub fn portability(r: &lanescope_core::portability::Report, shader: &str, as_json: bool) -> String {
     if as_json {
         let mut s = serde_json::to_string_pretty(&json!({
             "shader": shader,

@@ -1,7 +1,7 @@
 //! What the simulator reports: diagnostics, per-step events, tangle and lane views.
 //! These are the plain data the CLI prints and the app draws.
 
-use crate::exec::Mask;
+use crate::lanes::Mask;
 use serde::Serialize;
 
 /// Where an instruction came from in the source, when the module says: the innermost source
@@ -310,7 +310,7 @@ fn hex_mask<S: serde::Serializer>(m: &Mask, s: S) -> Result<S::Ok, S::Error> {
 pub struct TangleView {
     pub subgroup: u32,
     pub id: u64,
-    pub lanes: crate::view::LaneMask,
+    pub lanes: crate::lanes::LaneMask,
     pub block: u32,
     pub inst: u32,
     pub at_barrier: bool,
@@ -360,7 +360,7 @@ pub enum LaneState {
         /// The block they wait at (its index in the program).
         block: u32,
         /// The lanes still to arrive.
-        for_lanes: crate::view::LaneMask,
+        for_lanes: crate::lanes::LaneMask,
         escaped: bool,
     },
     Finished,

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{reference_dir, to_bytes, to_words, words};
-use lanescope_core::coopmat::{portability, LayoutChoice, Table};
+use lanescope_core::coopmat::{LayoutChoice, Table};
+use lanescope_core::portability;
 use lanescope_core::value::{float_from_f64, float_to_f64, ScalarTy};
 use lanescope_core::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
 use std::path::{Path, PathBuf};

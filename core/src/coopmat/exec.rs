@@ -336,7 +336,7 @@ fn holders(f: &Fragment, elements: &[u32], r: &dyn ScopeRegs) -> Vec<u32> {
 pub struct SubgroupRegs<'a> {
     pub regs: &'a mut [u64],
     pub s: usize,
-    pub mask: crate::exec::Mask,
+    pub mask: crate::lanes::Mask,
     pub inv_base: usize,
 }
 

@@ -322,7 +322,7 @@ impl LayoutChoice {
         if s.rows == 0 || s.cols == 0 || u64::from(s.rows) * u64::from(s.cols) > 1 << 20 {
             return Err(format!("a {}x{} cooperative matrix", s.rows, s.cols));
         }
-        if s.lanes == 0 || s.lanes > crate::sim::HARD_MAX_INVOCATIONS {
+        if s.lanes == 0 || s.lanes > crate::lanes::HARD_MAX_INVOCATIONS {
             return Err(format!(
                 "a cooperative matrix spread over {} invocations",
                 s.lanes

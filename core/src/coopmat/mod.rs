@@ -16,7 +16,6 @@
 pub use lanescope_numerics::coopmat as arith;
 pub mod exec;
 pub mod layout;
-pub mod portability;
 
 pub use arith::{MulAddFlags, MulAddTypes};
 pub use layout::{Fragment, LayoutChoice, Shape, Table, Use};

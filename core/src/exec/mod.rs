@@ -10,5 +10,4 @@ pub mod printf;
 pub mod step;
 pub mod subgroup;
 
-/// A set of lanes of one subgroup (subgroups have at most 128 lanes).
-pub type Mask = u128;
+pub use crate::lanes::Mask;

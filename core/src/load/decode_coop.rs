@@ -61,12 +61,12 @@ impl Ctx<'_> {
                 )
             })?;
             // Checked before the fragment tables (one entry per invocation) are built.
-            if n == 0 || n > u64::from(crate::sim::HARD_MAX_INVOCATIONS) {
+            if n == 0 || n > u64::from(crate::lanes::HARD_MAX_INVOCATIONS) {
                 return Err(self.unsupported(
                     inst,
                     format!(
                         "a Workgroup-scope cooperative matrix in a workgroup of {n} invocations (the simulator takes 1 to {})",
-                        crate::sim::HARD_MAX_INVOCATIONS
+                        crate::lanes::HARD_MAX_INVOCATIONS
                     ),
                 ));
             }

@@ -845,7 +845,7 @@ impl<'m> Ctx<'m> {
         self.read_fp_rounding_modes();
         self.coop_layout = opts.coopmat_layout.clone();
         self.coop_subgroup_size = opts.subgroup_size.unwrap_or(32);
-        if !crate::sim::valid_subgroup_size(self.coop_subgroup_size) {
+        if !crate::lanes::valid_subgroup_size(self.coop_subgroup_size) {
             return Err(LoadError::Option {
                 what: format!(
                     "subgroup size {} (it must be a power of two from 4 to 128)",

@@ -7,6 +7,7 @@ pub mod image;
 mod inst;
 mod module;
 mod types;
+mod warning;
 
 // The operations pure semantics (`crate::alu`) take are public; the pre-decoded instruction
 // form is the executor's own (front ends read instructions through `crate::view`).
@@ -18,6 +19,7 @@ pub(crate) use inst::{
 pub use inst::{BinOp, ConvOp, UnOp};
 pub use module::{literal_string, SpirvModule};
 pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types, MAX_TYPE_BYTES};
+pub use warning::{Warning, WarningCode};
 
 use crate::value::ScalarTy;
 
@@ -232,7 +234,7 @@ pub struct Program {
     pub undef_slots: Vec<(u32, u32)>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
-    pub warnings: Vec<crate::load::Warning>,
+    pub warnings: Vec<Warning>,
     /// The entry point's float-controls execution modes (rounding, denormals) per width.
     pub float_controls: crate::float::FloatControls,
 }

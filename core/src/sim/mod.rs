@@ -61,17 +61,10 @@ pub struct Config {
     pub max_printf_lines: usize,
 }
 
-/// Largest workgroup the simulator takes whatever the limit says: lane masks and invocation
-/// indices stay well inside their integer types.
-pub const HARD_MAX_INVOCATIONS: u32 = 1 << 20;
-
 /// Steps a headless run takes before it stops as endless (the CLI's `--max-steps` default).
 pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
 
-/// Subgroup sizes the simulator takes: powers of two from 4 to 128 (Vulkan's range).
-pub fn valid_subgroup_size(s: u32) -> bool {
-    (4..=128).contains(&s) && s.is_power_of_two()
-}
+pub use crate::lanes::{valid_subgroup_size, HARD_MAX_INVOCATIONS};
 
 impl Default for Config {
     fn default() -> Self {
@@ -747,7 +740,7 @@ impl Simulator {
             for t in sg.tangles.iter().filter(|t| t.at_barrier) {
                 first_sg.get_or_insert(sg.index);
                 sites.entry((t.block, t.inst)).or_default().extend(
-                    crate::view::LaneMask(t.mask)
+                    crate::lanes::LaneMask(t.mask)
                         .iter()
                         .map(|l| sg.index * s + l),
                 );
@@ -755,13 +748,13 @@ impl Simulator {
             let base = sg.index * s;
             if counts_exited {
                 exited.extend(
-                    crate::view::LaneMask(sg.finished & sg.live)
+                    crate::lanes::LaneMask(sg.finished & sg.live)
                         .iter()
                         .map(|l| base + l),
                 );
             }
             elsewhere.extend(
-                crate::view::LaneMask(sg.live & !sg.finished & !at)
+                crate::lanes::LaneMask(sg.live & !sg.finished & !at)
                     .iter()
                     .map(|l| base + l),
             );
@@ -780,7 +773,7 @@ impl Simulator {
             d.workgroup_barrier(memory, self.prog.step_index(b, i));
         }
         if !exited.is_empty() || !elsewhere.is_empty() || sites.len() > 1 {
-            let ranges = |v: &[u32]| crate::view::index_ranges(v, ",");
+            let ranges = |v: &[u32]| crate::lanes::index_ranges(v, ",");
             let mut parts: Vec<String> = sites
                 .iter()
                 .map(|((b, i), invs)| {
@@ -1007,18 +1000,18 @@ impl Simulator {
                         let others = live & !finished & !t.mask;
                         let mut msg = format!(
                             "subgroup-scope OpControlBarrier executed by lanes {} of subgroup {g} only",
-                            crate::view::LaneMask(t.mask).ranges()
+                            crate::lanes::LaneMask(t.mask).ranges()
                         );
                         if exited != 0 {
                             msg.push_str(&format!(
                                 "; lanes {} had exited",
-                                crate::view::LaneMask(exited).ranges()
+                                crate::lanes::LaneMask(exited).ranges()
                             ));
                         }
                         if others != 0 {
                             msg.push_str(&format!(
                                 "; lanes {} were elsewhere",
-                                crate::view::LaneMask(others).ranges()
+                                crate::lanes::LaneMask(others).ranges()
                             ));
                         }
                         msg.push_str(" (every invocation of the subgroup must execute it: undefined behaviour)");

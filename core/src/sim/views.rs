@@ -1,9 +1,9 @@
 //! Read-only views of the simulator state for the CLI and the app, and builtin inputs.
 
 use super::Simulator;
+use crate::lanes::LaneMask;
 use crate::sched::RecordKind;
 use crate::trace::{LaneState, TangleView, WaitKind};
-use crate::view::LaneMask;
 
 impl Simulator {
     /// The tangles of every subgroup of the current workgroup.

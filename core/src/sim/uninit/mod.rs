@@ -258,7 +258,7 @@ impl Simulator {
             } => {
                 // Only a store to a buffer lets the data out; the lanes whose pointer is one.
                 let n = self.prog.leaf_tables[*leaves as usize].len() as u32;
-                let to_buffer = crate::view::LaneMask(t.mask)
+                let to_buffer = crate::lanes::LaneMask(t.mask)
                     .iter()
                     .filter(|l| {
                         decode_ptr(sg.regs[*ptr as usize * s + *l as usize]).0 == Space::Buffer
@@ -518,7 +518,7 @@ impl Simulator {
                         .unwrap_or(0);
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     let regs = &self.sgs[g].regs;
-                    let lanes = crate::view::LaneMask(t.mask)
+                    let lanes = crate::lanes::LaneMask(t.mask)
                         .iter()
                         .map(|l| (regs[p as usize * s + l as usize], g * s + l as usize));
                     let marked = self.mem.any_span_marked(lanes, lo, hi - lo);
@@ -543,7 +543,7 @@ impl Simulator {
         } = inst
         {
             let sg = &self.sgs[g];
-            let ptrs: Vec<(usize, u64)> = crate::view::LaneMask(t.mask)
+            let ptrs: Vec<(usize, u64)> = crate::lanes::LaneMask(t.mask)
                 .iter()
                 .map(|l| (l as usize, sg.regs[*dst as usize * s + l as usize]))
                 .collect();
@@ -624,7 +624,7 @@ impl Simulator {
                 let n = table.len() as u32;
                 let tainted = any(&sg.poison, *src, n) & t.mask;
                 let mut lost = Vec::new();
-                for l in crate::view::LaneMask(tainted).iter().map(|l| l as usize) {
+                for l in crate::lanes::LaneMask(tainted).iter().map(|l| l as usize) {
                     let p = sg.regs[*ptr as usize * s + l];
                     let inv = if decode_ptr(p).0 == Space::Invocation {
                         g * s + l

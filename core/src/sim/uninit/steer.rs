@@ -147,7 +147,7 @@ pub(in crate::sim) fn uninit_merge_arrival(
         if !pure.vars.is_empty() {
             std::mem::swap(&mut mem.poison, &mut u.mem);
             for &(slot, size) in &pure.vars {
-                for l in crate::view::LaneMask(hit).iter().map(|l| l as usize) {
+                for l in crate::lanes::LaneMask(hit).iter().map(|l| l as usize) {
                     let p = sg.regs[slot as usize * s + l];
                     let inv = if decode_ptr(p).0 == Space::Invocation {
                         g * s + l

@@ -2,7 +2,7 @@
 //! matrices and report the buffers whose final contents differ (code that depends on which
 //! lane holds which element).
 
-use super::LayoutChoice;
+use crate::coopmat::LayoutChoice;
 use crate::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
 use std::sync::Arc;
 
