@@ -1,6 +1,9 @@
 //! Export: the window as PNG and the trace as JSON, saved through a dialog natively and as a
 //! download in the browser.
 
+use super::{dialog, session::Session, LanescopeApp};
+use lanescope_front::Language;
+
 /// PNG of an RGBA image (8 bits per channel, no interlace, filter 0 on every row).
 pub fn png_rgba(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     let mut raw = Vec::with_capacity(rgba.len() + height as usize);
@@ -100,6 +103,194 @@ fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<String, String> {
     a.click();
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(format!("downloaded {name}"))
+}
+
+// Saving what the session holds: the source, an AmberScript of the session, the trace, the
+// window as PNG (written by a worker, polled each frame).
+impl LanescopeApp {
+    pub(super) fn export_stem(&self) -> String {
+        let s = self.session.as_ref();
+        let name = s.map_or("lanescope", |s| s.name.trim_end_matches(".spv"));
+        format!("{name}-step{}", s.map_or(0, Session::step_count))
+    }
+
+    /// Saves the edited source under its name (a save dialog natively, a download in the
+    /// browser).
+    pub fn save_source(&mut self) {
+        let Some(e) = &self.editor else { return };
+        self.saving = Some(save(
+            e.name.clone(),
+            "text/plain",
+            e.text.clone().into_bytes(),
+        ));
+    }
+
+    /// The session as an AmberScript test: the shader (its source when edited here, else the
+    /// module as SPIR-V hex), the initial buffers, the push constants, the dispatch and the
+    /// settings; when the run has finished, its final buffers become the `EXPECT`s.
+    pub fn amber_text(&self) -> Option<String> {
+        use lanescope_front::amber::{self, SaveBuffer, SaveSession, SaveShader, ShaderFormat};
+        let s = self.session.as_ref()?;
+        let words: Vec<u32> = s
+            .bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let (format, text) = match &self.editor {
+            // GLSL as written when it stands alone; built with settings or includes the
+            // script could not carry, the module's assembly keeps it self-contained.
+            Some(e)
+                if e.language == Language::Glsl
+                    && !e.stale
+                    && e.build.is_default()
+                    && !e.text.contains("#include") =>
+            {
+                (ShaderFormat::Glsl, e.text.clone())
+            }
+            Some(e) if e.language == Language::SpirvAsm && !e.stale => {
+                (ShaderFormat::SpirvAsm, e.text.clone())
+            }
+            // WGSL has no AmberScript form and a binary has no text: the module as assembly
+            // (hex words when it does not disassemble).
+            _ => match lanescope_core::spvtext::disassemble(&words, &Default::default()) {
+                Ok(t) => (ShaderFormat::SpirvAsm, t),
+                Err(_) => (ShaderFormat::SpirvHex, String::new()),
+            },
+        };
+        // Assembly is assembled for the module's own SPIR-V version.
+        let target_env = match (format, words.get(1).map(|v| (v >> 8) & 0xff)) {
+            (ShaderFormat::SpirvAsm, Some(minor)) if minor > 0 => Some(format!("spv1.{minor}")),
+            _ => None,
+        };
+        let finished = s.sim().is_finished();
+        let initial = &s.initial;
+        let buffers = initial
+            .buffers
+            .iter()
+            .map(|(set, binding, data)| (*set, *binding, 0, data))
+            .chain(initial.elements.iter().map(|(s, b, e, d)| (*s, *b, *e, d)))
+            .map(|(set, binding, element, data)| SaveBuffer {
+                set,
+                binding,
+                array_element: element,
+                uniform: s
+                    .program
+                    .resources
+                    .iter()
+                    .any(|r| r.set == set && r.binding == binding && r.uniform),
+                data: data.clone(),
+                element: None,
+                expect: finished
+                    .then(|| {
+                        s.sim()
+                            .buffer_element(set, binding, element)
+                            .map(<[u8]>::to_vec)
+                    })
+                    .flatten(),
+            })
+            .collect();
+        let st = &self.settings;
+        let session = SaveSession {
+            shader: SaveShader {
+                format,
+                text,
+                target_env,
+                words,
+            },
+            entry: Some(s.program.entry_name.clone()),
+            buffers,
+            aliases: s.initial.aliases.clone(),
+            push_constants: s.initial.push_constants.clone(),
+            push_constant_type: None,
+            spec: s.spec.clone(),
+            workgroups: st.workgroups,
+            settings: amber::Settings {
+                subgroup_size: Some(st.subgroup_size),
+                switch_tangles: Some(st.config().switch_tangles),
+                sibling_order: Some(st.sibling_order),
+                coopmat_layout: lanescope_core::coopmat::LayoutChoice::by_name(&st.coop_layout),
+            },
+        };
+        Some(amber::to_amber(&session))
+    }
+
+    /// Saves the session as an AmberScript test (Export menu).
+    pub fn export_amber(&mut self) {
+        let Some(text) = self.amber_text() else {
+            return;
+        };
+        let stem = self.session.as_ref().map_or("lanescope".to_owned(), |s| {
+            s.name
+                .rsplit_once('.')
+                .map_or(s.name.clone(), |(a, _)| a.to_owned())
+        });
+        self.saving = Some(save(
+            format!("{stem}.amber"),
+            "text/plain",
+            text.into_bytes(),
+        ));
+    }
+
+    /// Saves the trace (steps, diagnostics, poison stores) as JSON.
+    pub fn export_trace(&mut self) {
+        let Some(s) = &self.session else { return };
+        let json = crate::report::trace_json(s.sim());
+        self.saving = Some(save(
+            format!("{}-trace.json", self.export_stem()),
+            "application/json",
+            json.into_bytes(),
+        ));
+    }
+
+    /// Asks for a screenshot of the window; it is saved as PNG when it arrives.
+    pub fn export_png(&mut self, ctx: &egui::Context) {
+        let slot = std::sync::Arc::clone(&self.shot);
+        let repaint = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(image);
+            }
+            repaint.request_repaint();
+        });
+        self.shot_pending = true;
+        self.status = "taking a screenshot…".into();
+    }
+
+    pub(super) fn poll_exports(&mut self, ctx: &egui::Context) {
+        if self.shot_pending {
+            let image = self.shot.lock().ok().and_then(|mut s| s.take());
+            if let Some(img) = image {
+                self.shot_pending = false;
+                let [w, h] = img.size;
+                let rgba: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
+                let png = png_rgba(w as u32, h as u32, &rgba);
+                self.saving = Some(save(
+                    format!("{}.png", self.export_stem()),
+                    "image/png",
+                    png,
+                ));
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            }
+        }
+        if let Some(p) = &self.saving {
+            match p.poll() {
+                dialog::Poll::Waiting => {
+                    ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                    return;
+                }
+                dialog::Poll::Ready(Ok(Some(msg))) => self.status = msg,
+                dialog::Poll::Ready(Ok(None)) => self.status = "not saved".into(),
+                dialog::Poll::Ready(Err(e)) => self.dialog_error(e),
+                dialog::Poll::Lost => {
+                    self.dialog_error(
+                        "the save dialog stopped unexpectedly; nothing was saved".into(),
+                    );
+                }
+            }
+            self.saving = None;
+        }
+    }
 }
 
 #[cfg(test)]

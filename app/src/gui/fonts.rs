@@ -46,7 +46,12 @@ mod tests {
             .chain([
                 include_str!("toolbar.rs"),
                 include_str!("tabs.rs"),
-                include_str!("panels.rs"),
+                include_str!("panels/mod.rs"),
+                include_str!("panels/values.rs"),
+                include_str!("panels/diagnostics.rs"),
+                include_str!("panels/disassembly.rs"),
+                include_str!("keys.rs"),
+                include_str!("export.rs"),
                 include_str!("views/rotate.rs"),
                 include_str!("views/matrix.rs"),
                 include_str!("views/dot.rs"),

@@ -1,0 +1,143 @@
+//! The app in eframe: creating it (from a file, a link or the last edit), keeping its settings,
+//! panes and edit in eframe's storage, and in the browser the page's title and timing marks.
+
+use super::{editor, permalink, session::Settings, LanescopeApp};
+use crate::examples::DEFAULT_EXAMPLE;
+
+pub struct EframeApp(pub LanescopeApp);
+
+pub(super) const SETTINGS_KEY: &str = "lanescope-settings";
+
+pub(super) const EDITOR_KEY: &str = "lanescope-editor";
+
+pub(super) const PANES_KEY: &str = "lanescope-panes";
+
+/// A value kept between runs, read from eframe's storage (a file natively, `localStorage` in the
+/// browser). JSON rather than eframe's RON helpers: `serde_json` is in the build anyway, and RON
+/// (with eframe's `persistence`) added ~0.75 MB of code to the browser's download. A value
+/// stored in another format, or for another version, reads as none: the defaults.
+pub(super) fn stored<T: serde::de::DeserializeOwned>(
+    storage: Option<&dyn eframe::Storage>,
+    key: &str,
+) -> Option<T> {
+    serde_json::from_str(&storage?.get_string(key)?).ok()
+}
+
+/// Keeps `value` for the next run (see [`stored`]).
+fn store<T: serde::Serialize>(storage: &mut dyn eframe::Storage, key: &str, value: &T) {
+    if let Ok(json) = serde_json::to_string(value) {
+        storage.set_string(key, json);
+    }
+}
+
+impl EframeApp {
+    /// Starts on `file`, else on the default example; then applies `link` (a permalink
+    /// fragment) if given.
+    pub fn new(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<(String, Vec<u8>)>,
+        link: Option<String>,
+    ) -> Self {
+        let settings: Settings = stored(cc.storage, SETTINGS_KEY).unwrap_or_default();
+        let mut app = LanescopeApp::new(settings);
+        if let Some(p) = stored(cc.storage, PANES_KEY) {
+            app.panes = p;
+        }
+        // The browser comes back to the last edit (a reload loses nothing); natively the
+        // person saves their source to a file.
+        let last_edit: Option<editor::Editor> = if cfg!(target_arch = "wasm32") && link.is_none() {
+            stored::<Option<editor::Editor>>(cc.storage, EDITOR_KEY).flatten()
+        } else {
+            None
+        };
+        match (file, last_edit) {
+            (Some((name, bytes)), _) => app.open(&name, bytes),
+            (None, Some(ed)) => {
+                app.open_example(DEFAULT_EXAMPLE);
+                app.open_source(ed);
+            }
+            (None, None) => app.open_example(DEFAULT_EXAMPLE),
+        }
+        // A source that does not compile stays in the editor with its errors (and its Build
+        // section) to be fixed there; anything else that fails shows the example meanwhile.
+        if app.session.is_none() && app.error.is_some() && app.editor.is_none() {
+            // Keep the error, but give the person something to look at.
+            let e = app.error.take();
+            app.open_example(DEFAULT_EXAMPLE);
+            app.error = e;
+        }
+        if let Some(fragment) = link {
+            match permalink::Link::parse(&fragment) {
+                Ok(l) => app.apply_link(l),
+                Err(e) => app.error = Some(e),
+            }
+        }
+        Self(app)
+    }
+}
+
+impl LanescopeApp {
+    /// What a frame shows that a person waits for: the step, and the last edit's time.
+    #[cfg(target_arch = "wasm32")]
+    fn shown(&self) -> (Option<u64>, Option<f64>) {
+        (
+            self.session.as_ref().map(|s| s.step_count()),
+            self.editor.as_ref().and_then(|e| e.edited_at),
+        )
+    }
+}
+
+impl eframe::App for EframeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let before = self.0.title();
+        #[cfg(target_arch = "wasm32")]
+        let shown = self.0.shown();
+        self.0.show(ui);
+        #[cfg(target_arch = "wasm32")]
+        web_timing(ui.ctx(), shown, self.0.shown());
+        let title = self.0.title();
+        if title != before || ui.ctx().cumulative_frame_nr() < 2 {
+            #[cfg(target_arch = "wasm32")]
+            if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+                doc.set_title(&title);
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Title(title));
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        // A link's or a lesson's settings belong to that session, not to the next start.
+        store(storage, SETTINGS_KEY, &self.0.own_settings());
+        store(storage, EDITOR_KEY, &self.0.editor);
+        store(storage, PANES_KEY, &self.0.panes);
+    }
+}
+
+/// Browser only: performance marks the end-to-end test times the page by (the first frame, a
+/// frame that shows another step, one that lays out an edit) and a count of the frames drawn
+/// (`window.lanescopeFrames`), to see that an idle page draws none.
+#[cfg(target_arch = "wasm32")]
+fn web_timing(
+    ctx: &egui::Context,
+    before: (Option<u64>, Option<f64>),
+    after: (Option<u64>, Option<f64>),
+) {
+    let Some(w) = web_sys::window() else { return };
+    let frames = js_sys::Reflect::get(&w, &"lanescopeFrames".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&w, &"lanescopeFrames".into(), &(frames + 1.0).into());
+    let Some(p) = w.performance() else { return };
+    if ctx.cumulative_frame_nr() == 0 {
+        let _ = p.mark("lanescope-first-frame");
+    }
+    if after.0 != before.0 {
+        let _ = p.mark("lanescope-step");
+    }
+    if after.1.is_some() && after.1 != before.1 {
+        let _ = p.mark("lanescope-edit");
+    }
+}

@@ -1,0 +1,267 @@
+//! The side panel's values: the source variables in scope, the watched ids and the buffers.
+
+use super::super::{palette, LanescopeApp};
+use lanescope_core::trace::LaneState;
+
+/// The source variables in scope where the followed tangle stands, by name: the value in its
+/// first lane, every lane's on hover.
+pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some((g, id)) = app.line_step_tangle() else {
+        ui.weak("No tangle is running.");
+        return;
+    };
+    let Some(s) = &app.session else { return };
+    let sim = s.sim();
+    let Some(k) = sim.tangle_instruction(g, id) else {
+        return;
+    };
+    let lanes = sim
+        .tangles()
+        .iter()
+        .find(|t| t.subgroup as usize == g && t.id == id)
+        .map(|t| t.lanes)
+        .unwrap_or_default();
+    let vars = sim.variables_at(k);
+    if vars.is_empty() {
+        ui.weak("No source variables in scope here.");
+        return;
+    }
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(format!(
+                "subgroup {g}, tangle {id} (lanes {}): first lane's value; hover for every lane",
+                lanes.ranges()
+            ))
+            .weak(),
+        )
+        .wrap(),
+    );
+    egui::Grid::new("variables").striped(true).show(ui, |ui| {
+        for (vi, v) in vars {
+            let Some(val) = sim.source_value(g, vi, k) else {
+                continue;
+            };
+            let tys = s.program.types.flat.get(val.ty as usize).map(Vec::as_slice);
+            // Arrays and structs can be long: a line stays short (hover has more).
+            let clip = |t: String, n: usize| match t.char_indices().nth(n) {
+                Some((i, _)) => format!("{}…", &t[..i]),
+                None => t,
+            };
+            let shown: Vec<(u32, String)> = lanes
+                .iter()
+                .filter_map(|l| {
+                    let c = val.lanes.get(l as usize)?.as_ref()?;
+                    Some((l, clip(format_components(tys, c), 28)))
+                })
+                .collect();
+            let mut name = v.name.clone();
+            if !val.indexes.is_empty() {
+                name.push_str(&format!("{:?}", val.indexes));
+            }
+            ui.monospace(name);
+            let Some((_, first)) = shown.first() else {
+                ui.weak("not available here");
+                ui.end_row();
+                continue;
+            };
+            let distinct: std::collections::BTreeSet<&String> =
+                shown.iter().map(|(_, t)| t).collect();
+            let text = if distinct.len() > 1 {
+                format!("{first}  (+{} other values)", distinct.len() - 1)
+            } else {
+                first.clone()
+            };
+            let list: Vec<String> = shown
+                .iter()
+                .take(64)
+                .map(|(l, t)| format!("lane {l}: {t}"))
+                .collect();
+            ui.monospace(text).on_hover_text(list.join("\n"));
+            ui.end_row();
+        }
+    });
+}
+
+pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    let Some(s) = &app.session else { return };
+    if app.watches.is_empty() {
+        ui.weak("Click an id in the disassembly to watch it.");
+    }
+    let mut remove = None;
+    for (k, &id) in app.watches.iter().enumerate() {
+        ui.horizontal(|ui| {
+            ui.monospace(s.program.name_of(id));
+            if ui.small_button("remove").clicked() {
+                remove = Some(k);
+            }
+        });
+        for g in 0..s.sim().subgroup_count() {
+            let Some(values) = s.sim().value_of(g, id) else {
+                continue;
+            };
+            let poison = s.sim().poison_of(g, id).unwrap_or_default();
+            // Each component printed as its type (hex where the type has no scalar form).
+            let comp_tys = s
+                .program
+                .id_slots
+                .get(&id)
+                .and_then(|&(_, _, ty)| s.program.types.flat.get(ty as usize));
+            let states = s.sim().lane_states(g);
+            egui::Grid::new(("watch", id, g))
+                .striped(true)
+                .show(ui, |ui| {
+                    for (lane, v) in values.iter().enumerate() {
+                        let active = matches!(
+                            states.get(lane),
+                            Some(LaneState::Executing { .. } | LaneState::AtBarrier { .. })
+                        );
+                        if matches!(states.get(lane), Some(LaneState::Absent) | None) {
+                            continue;
+                        }
+                        let mut t =
+                            egui::RichText::new(format_components(comp_tys.map(Vec::as_slice), v))
+                                .monospace();
+                        if !active {
+                            t = t.weak();
+                        }
+                        if poison.get(lane) == Some(&true) {
+                            t = t.color(palette::POISON);
+                        }
+                        ui.label(format!("sg{g} lane {lane}"));
+                        let r = ui.label(t);
+                        if poison.get(lane) == Some(&true) {
+                            r.on_hover_text(
+                                "undefined (poison): the spec leaves this value undefined",
+                            );
+                        } else {
+                            let bits: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
+                            r.on_hover_text(format!("bits: {}", bits.join(", ")));
+                        }
+                        ui.end_row();
+                    }
+                });
+        }
+    }
+    if let Some(k) = remove {
+        app.watches.remove(k);
+    }
+}
+
+/// A watched value's components as their types print them (`-3`, `1.5`, `true`); raw hex bits
+/// where the types are unknown (pointers, opaque values).
+pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u64]) -> String {
+    let parts: Vec<String> = match tys {
+        Some(tys) if tys.len() == v.len() => tys
+            .iter()
+            .zip(v)
+            .map(|(&ty, &c)| lanescope_core::value::format_scalar(ty, c))
+            .collect(),
+        _ => v.iter().map(|c| format!("{c:#x}")).collect(),
+    };
+    parts.join(", ")
+}
+
+pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        for f in super::super::BufferFormat::ALL {
+            ui.selectable_value(&mut app.buffer_format, f, f.name());
+        }
+    });
+    let Some(s) = &mut app.session else { return };
+    let mut edited = false;
+    for (ri, r) in s.program.resources.clone().iter().enumerate() {
+        if r.push_constant {
+            continue;
+        }
+        // With device addresses, the address pointers to the buffer hold.
+        let address = s
+            .program
+            .physical_addresses
+            .then(|| {
+                s.sim()
+                    .buffer_addresses()
+                    .into_iter()
+                    .find(|a| (a.set, a.binding, a.element) == (r.set, r.binding, r.element()))
+            })
+            .flatten()
+            .map_or_else(String::new, |a| format!(" at {:#x}", a.address));
+        ui.label(format!(
+            "set {} binding {} `{}`{address}",
+            r.set, r.binding, r.name
+        ));
+        let Some(data) = s.sim().resource_buffer(r).map(<[u8]>::to_vec) else {
+            continue;
+        };
+        let prev = s.previous_buffers.get(ri).cloned();
+        // A 2D (or layered) image: a picture of its texels beside the words.
+        if let Some(desc) = s.sim().image_of(ri) {
+            super::super::picture::show(ui, &r.name, &desc, &data, prev.as_deref());
+        }
+        let poisoned = s.sim().resource_poisoned_words(ri);
+        egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
+            for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
+                let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                use super::super::BufferFormat as B;
+                let text = match app.buffer_format {
+                    B::U32 => bits.to_string(),
+                    B::I32 => (bits as i32).to_string(),
+                    B::F32 => f32::from_bits(bits).to_string(),
+                    B::F16 => format!("{} {}", f16(bits as u16), f16((bits >> 16) as u16)),
+                    B::Hex => format!("{bits:#010x}"),
+                };
+                ui.monospace(format!("[{w}]"));
+                let changed = prev
+                    .as_ref()
+                    .is_some_and(|p| p.get(w * 4..w * 4 + 4) != Some(chunk));
+                let mut t = egui::RichText::new(text).monospace();
+                if changed {
+                    t = t
+                        .background_color(palette::CHANGED)
+                        .color(egui::Color32::BLACK);
+                }
+                if poisoned.contains(&w) {
+                    t = t.color(palette::POISON);
+                }
+                ui.label(t);
+                // Initial contents are editable; a change restarts the run from them.
+                if let Some(init) = s.initial.bytes_mut(r.set, r.binding, r.element()) {
+                    if let Some(word) = init.get_mut(w * 4..w * 4 + 4) {
+                        let mut v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                        if ui
+                            .add(egui::DragValue::new(&mut v).prefix("init "))
+                            .on_hover_text(format!("initial value of word {w}"))
+                            .changed()
+                        {
+                            word.copy_from_slice(&v.to_le_bytes());
+                            edited = true;
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+    if edited {
+        app.reset();
+    }
+}
+
+fn f16(h: u16) -> f64 {
+    lanescope_core::value::to_f64(u64::from(h), 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::format_components;
+    use lanescope_core::value::ScalarTy;
+
+    #[test]
+    fn watched_components_print_as_their_types() {
+        let tys = [ScalarTy::I32, ScalarTy::Float { bits: 32 }, ScalarTy::Bool];
+        let v = [u64::from((-3i32) as u32), u64::from(1.5f32.to_bits()), 1];
+        assert_eq!(format_components(Some(&tys), &v), "-3, 1.5, true");
+        // Types that do not match the value's width: raw bits.
+        assert_eq!(format_components(Some(&tys[..1]), &[1, 2]), "0x1, 0x2");
+        assert_eq!(format_components(None, &[255]), "0xff");
+    }
+}
