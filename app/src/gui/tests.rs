@@ -878,7 +878,8 @@ fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
     let mut e = super::EframeApp(app);
     let mut store = Saved::default();
     eframe::App::save(&mut e, &mut store);
-    let s = super::host::stored(Some(&store), super::host::SETTINGS_KEY).expect("settings are saved");
+    let s =
+        super::host::stored(Some(&store), super::host::SETTINGS_KEY).expect("settings are saved");
     (e.0, s)
 }
 

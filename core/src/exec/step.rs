@@ -306,7 +306,6 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
     let s = c.s;
     let r = |slot: u32, l: usize| slot as usize * s + l;
     match inst {
-        Inst::Nop => {}
         Inst::Copy { dst, src, n } => map1(c, *n, *dst, *src, |x| x),
         Inst::Un { op, ty, n, dst, a } => {
             let (op, ty) = (*op, *ty);

@@ -3,7 +3,7 @@
 use super::Mask;
 use crate::alu;
 use crate::float::{self, Format, Mode};
-use crate::program::{BinOp, ExtOp, GroupOp, SubgroupOp};
+use crate::program::{BinOp, GroupOp, ReduceOp, SubgroupOp};
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
 /// What an operation left undefined, by lane, for diagnostics.
@@ -43,38 +43,38 @@ fn fmt_of(ty: ScalarTy) -> Format {
     Format::of(ty).unwrap_or_else(|| Format::ieee(ty.bits()))
 }
 
-pub fn identity(op: ExtOp, ty: ScalarTy) -> u64 {
+pub fn identity(op: ReduceOp, ty: ScalarTy) -> u64 {
     let w = ty.bits();
     match op {
-        ExtOp::IAdd
-        | ExtOp::Or
-        | ExtOp::Xor
-        | ExtOp::LogicalOr
-        | ExtOp::LogicalXor
-        | ExtOp::UMax
-        | ExtOp::FAdd => 0,
-        ExtOp::IMul => 1,
-        ExtOp::FMul => float::from_f64(1.0, fmt_of(ty), float::Round::Rte),
-        ExtOp::LogicalAnd => 1,
-        ExtOp::And | ExtOp::UMin => bitmask(w),
-        ExtOp::SMin => bitmask(w) >> 1,
-        ExtOp::SMax => (bitmask(w) >> 1) + 1,
-        ExtOp::FMin => fmt_of(ty).inf(),
-        ExtOp::FMax => fmt_of(ty).inf() | fmt_of(ty).sign_bit(),
+        ReduceOp::IAdd
+        | ReduceOp::Or
+        | ReduceOp::Xor
+        | ReduceOp::LogicalOr
+        | ReduceOp::LogicalXor
+        | ReduceOp::UMax
+        | ReduceOp::FAdd => 0,
+        ReduceOp::IMul => 1,
+        ReduceOp::FMul => float::from_f64(1.0, fmt_of(ty), float::Round::Rte),
+        ReduceOp::LogicalAnd => 1,
+        ReduceOp::And | ReduceOp::UMin => bitmask(w),
+        ReduceOp::SMin => bitmask(w) >> 1,
+        ReduceOp::SMax => (bitmask(w) >> 1) + 1,
+        ReduceOp::FMin => fmt_of(ty).inf(),
+        ReduceOp::FMax => fmt_of(ty).inf() | fmt_of(ty).sign_bit(),
     }
 }
 
 /// Where a reduction's accumulator starts: the identity, but -0 for a float sum, so that a sum
 /// of -0 values stays -0 (+0 + -0 is +0; -0 + x is x for every x, +0 included).
-fn start_of(op: ExtOp, ty: ScalarTy) -> u64 {
+fn start_of(op: ReduceOp, ty: ScalarTy) -> u64 {
     match op {
-        ExtOp::FAdd => fmt_of(ty).sign_bit(),
+        ReduceOp::FAdd => fmt_of(ty).sign_bit(),
         _ => identity(op, ty),
     }
 }
 
 /// `vals` combined in order from [`start_of`]; the identity when there are none.
-fn reduce(op: ExtOp, ty: ScalarTy, mode: Mode, vals: impl Iterator<Item = u64>) -> u64 {
+fn reduce(op: ReduceOp, ty: ScalarTy, mode: Mode, vals: impl Iterator<Item = u64>) -> u64 {
     let mut any = false;
     let acc = vals.fold(start_of(op, ty), |acc, v| {
         any = true;
@@ -103,34 +103,34 @@ fn pick(min: bool, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
 /// One step of a reduction or scan; float additions and products round (and flush) as `mode`
 /// says for the type's width.
 #[inline(always)]
-pub fn combine(op: ExtOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
+pub fn combine(op: ReduceOp, ty: ScalarTy, a: u64, b: u64, mode: Mode) -> u64 {
     let w = ty.bits();
     match op {
-        ExtOp::IAdd => alu::bin(BinOp::IAdd, ty, a, b).0,
-        ExtOp::FAdd => alu::bin_in(BinOp::FAdd, ty, a, b, mode).0,
-        ExtOp::IMul => alu::bin(BinOp::IMul, ty, a, b).0,
-        ExtOp::FMul => alu::bin_in(BinOp::FMul, ty, a, b, mode).0,
-        ExtOp::SMin => {
+        ReduceOp::IAdd => alu::bin(BinOp::IAdd, ty, a, b).0,
+        ReduceOp::FAdd => alu::bin_in(BinOp::FAdd, ty, a, b, mode).0,
+        ReduceOp::IMul => alu::bin(BinOp::IMul, ty, a, b).0,
+        ReduceOp::FMul => alu::bin_in(BinOp::FMul, ty, a, b, mode).0,
+        ReduceOp::SMin => {
             if sext(a, w) <= sext(b, w) {
                 a
             } else {
                 b
             }
         }
-        ExtOp::SMax => {
+        ReduceOp::SMax => {
             if sext(a, w) >= sext(b, w) {
                 a
             } else {
                 b
             }
         }
-        ExtOp::UMin => a.min(b),
-        ExtOp::UMax => a.max(b),
-        ExtOp::FMin => pick(true, ty, a, b, mode),
-        ExtOp::FMax => pick(false, ty, a, b, mode),
-        ExtOp::And | ExtOp::LogicalAnd => a & b,
-        ExtOp::Or | ExtOp::LogicalOr => a | b,
-        ExtOp::Xor | ExtOp::LogicalXor => a ^ b,
+        ReduceOp::UMin => a.min(b),
+        ReduceOp::UMax => a.max(b),
+        ReduceOp::FMin => pick(true, ty, a, b, mode),
+        ReduceOp::FMax => pick(false, ty, a, b, mode),
+        ReduceOp::And | ReduceOp::LogicalAnd => a & b,
+        ReduceOp::Or | ReduceOp::LogicalOr => a | b,
+        ReduceOp::Xor | ReduceOp::LogicalXor => a ^ b,
     }
 }
 
@@ -499,7 +499,7 @@ mod tests {
         let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
         let tangle: Mask = 0b1011_0101; // lanes 0, 2, 4, 5, 7
         let add = SubgroupOp::Arith {
-            op: ExtOp::IAdd,
+            op: ReduceOp::IAdd,
             group: GroupOp::Reduce,
         };
         exec(
@@ -516,7 +516,7 @@ mod tests {
         assert_eq!(regs[s], 1 + 3 + 5 + 6 + 8);
         assert_eq!(regs[s + 1], 0, "inactive lane untouched");
         let scan = SubgroupOp::Arith {
-            op: ExtOp::IAdd,
+            op: ReduceOp::IAdd,
             group: GroupOp::ExclusiveScan,
         };
         exec(
@@ -547,7 +547,7 @@ mod tests {
         let mut regs = regs_with(s, &[1, 2, 3, 4, 5, 6, 7, 8]);
         regs[3 * s..4 * s].fill(4);
         let op = SubgroupOp::Arith {
-            op: ExtOp::IAdd,
+            op: ReduceOp::IAdd,
             group: GroupOp::Clustered(3),
         };
         let u = exec(

@@ -5,7 +5,7 @@ use super::decode_ops::{
 };
 use super::{Ctx, LoadError, PtrInfo};
 use crate::program::{
-    AtomicOp, BinOp, ConvOp, ExtOp, Inst, Layout, Space, SubgroupOp, Type, TypeId, UnOp, WideOp,
+    AtomicOp, BinOp, ConvOp, Inst, Layout, ReduceOp, Space, SubgroupOp, Type, TypeId, UnOp, WideOp,
 };
 use crate::value::ScalarTy;
 use rspirv::dr::{Instruction, Operand};
@@ -118,24 +118,24 @@ fn atomic_op(op: Op) -> Option<AtomicOp> {
     })
 }
 
-fn group_arith(op: Op) -> Option<ExtOp> {
+fn group_arith(op: Op) -> Option<ReduceOp> {
     Some(match op {
-        Op::GroupNonUniformIAdd => ExtOp::IAdd,
-        Op::GroupNonUniformFAdd => ExtOp::FAdd,
-        Op::GroupNonUniformIMul => ExtOp::IMul,
-        Op::GroupNonUniformFMul => ExtOp::FMul,
-        Op::GroupNonUniformSMin => ExtOp::SMin,
-        Op::GroupNonUniformUMin => ExtOp::UMin,
-        Op::GroupNonUniformFMin => ExtOp::FMin,
-        Op::GroupNonUniformSMax => ExtOp::SMax,
-        Op::GroupNonUniformUMax => ExtOp::UMax,
-        Op::GroupNonUniformFMax => ExtOp::FMax,
-        Op::GroupNonUniformBitwiseAnd => ExtOp::And,
-        Op::GroupNonUniformBitwiseOr => ExtOp::Or,
-        Op::GroupNonUniformBitwiseXor => ExtOp::Xor,
-        Op::GroupNonUniformLogicalAnd => ExtOp::LogicalAnd,
-        Op::GroupNonUniformLogicalOr => ExtOp::LogicalOr,
-        Op::GroupNonUniformLogicalXor => ExtOp::LogicalXor,
+        Op::GroupNonUniformIAdd => ReduceOp::IAdd,
+        Op::GroupNonUniformFAdd => ReduceOp::FAdd,
+        Op::GroupNonUniformIMul => ReduceOp::IMul,
+        Op::GroupNonUniformFMul => ReduceOp::FMul,
+        Op::GroupNonUniformSMin => ReduceOp::SMin,
+        Op::GroupNonUniformUMin => ReduceOp::UMin,
+        Op::GroupNonUniformFMin => ReduceOp::FMin,
+        Op::GroupNonUniformSMax => ReduceOp::SMax,
+        Op::GroupNonUniformUMax => ReduceOp::UMax,
+        Op::GroupNonUniformFMax => ReduceOp::FMax,
+        Op::GroupNonUniformBitwiseAnd => ReduceOp::And,
+        Op::GroupNonUniformBitwiseOr => ReduceOp::Or,
+        Op::GroupNonUniformBitwiseXor => ReduceOp::Xor,
+        Op::GroupNonUniformLogicalAnd => ReduceOp::LogicalAnd,
+        Op::GroupNonUniformLogicalOr => ReduceOp::LogicalOr,
+        Op::GroupNonUniformLogicalXor => ReduceOp::LogicalXor,
         _ => return None,
     })
 }

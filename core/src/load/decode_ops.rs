@@ -3,8 +3,8 @@
 
 use super::{Ctx, ExtSet, LoadError, PtrInfo};
 use crate::program::{
-    AccessStep, ExtOp, GroupOp, Inst, SubgroupOp, Type, TypeId, BITFIELD_INSERT, BITFIELD_SEXTRACT,
-    BITFIELD_UEXTRACT,
+    AccessStep, GroupOp, Inst, ReduceOp, SubgroupOp, Type, TypeId, BITFIELD_INSERT,
+    BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
 use crate::value::ScalarTy;
 use rspirv::dr::{Instruction, Operand};
@@ -296,7 +296,7 @@ pub(super) fn lower_access_chain(cx: &mut Ctx<'_>, inst: &Instruction) -> Result
 pub(super) fn lower_group_arith(
     cx: &mut Ctx<'_>,
     inst: &Instruction,
-    g: ExtOp,
+    g: ReduceOp,
 ) -> Result<Inst, LoadError> {
     let scope = cx.scope(inst, 0)?;
     if scope != Scope::Subgroup as u32 {

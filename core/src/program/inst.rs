@@ -32,7 +32,7 @@ pub enum AtomicOp {
 
 /// The combining operation of a subgroup reduction or scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExtOp {
+pub enum ReduceOp {
     IAdd,
     FAdd,
     IMul,
@@ -99,7 +99,7 @@ pub enum SubgroupOp {
         delta: Opnd,
     },
     Arith {
-        op: ExtOp,
+        op: ReduceOp,
         group: GroupOp,
     },
     QuadBroadcast {
@@ -166,7 +166,6 @@ pub struct Printf {
 
 #[derive(Clone, Debug)]
 pub enum Inst {
-    Nop,
     Copy {
         dst: u32,
         src: Opnd,
@@ -418,7 +417,7 @@ impl Inst {
     /// loader's shape checks and poison tracking both use.
     pub fn reads(&self) -> Vec<(Opnd, u32)> {
         match self {
-            Inst::Nop | Inst::Variable { .. } | Inst::Call { .. } | Inst::Barrier { .. } => vec![],
+            Inst::Variable { .. } | Inst::Call { .. } | Inst::Barrier { .. } => vec![],
             Inst::Coop(op) => op.operands(),
             Inst::Copy { src, n, .. } => vec![(*src, *n)],
             Inst::Un { a, n, .. }
@@ -632,7 +631,6 @@ impl Inst {
             | Inst::CopyMemory { .. }
             | Inst::Atomic { dst: None, .. }
             | Inst::Image(_)
-            | Inst::Nop
             | Inst::Call { .. }
             | Inst::Barrier { .. } => return None,
         })

@@ -13,7 +13,7 @@ mod warning;
 // form is the executor's own (front ends read instructions through `crate::view`).
 pub use fields::{Field, Fields};
 pub(crate) use inst::{
-    AccessStep, AtomicOp, ExtOp, GroupOp, Inst, Opnd, Printf, SubgroupOp, Terminator, WideOp,
+    AccessStep, AtomicOp, GroupOp, Inst, Opnd, Printf, ReduceOp, SubgroupOp, Terminator, WideOp,
     BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
 pub use inst::{BinOp, ConvOp, UnOp};
