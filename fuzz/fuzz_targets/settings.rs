@@ -4,7 +4,8 @@
 //! memory are not. The first 32 bytes choose the settings, the rest is the module.
 #![no_main]
 
-use lanescope_core::coopmat::{portability, LayoutChoice};
+use lanescope_core::coopmat::LayoutChoice;
+use lanescope_core::portability;
 use lanescope_core::{
     load, Bindings, BufferAlias, Config, LoadOptions, SiblingOrder, Simulator, SpecValue,
     SwitchTangles,
