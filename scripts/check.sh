@@ -4,22 +4,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== cargo fmt --check"
+echo "== [${SECONDS}s] cargo fmt --check"
 cargo fmt --all -- --check
 
-echo "== core must not depend on UI crates"
+echo "== [${SECONDS}s] core must not depend on UI crates"
 if cargo tree -p lanescope_core -e normal | grep -E 'egui|eframe|wasm-bindgen'; then
     echo "lanescope_core depends on a UI crate" >&2
     exit 1
 fi
 
-echo "== numerics is the bottom layer: no module model, nothing that draws, no other workspace crate"
+echo "== [${SECONDS}s] numerics is the bottom layer: no module model, nothing that draws, no other workspace crate"
 if cargo tree -p lanescope_numerics -e normal --prefix none | grep -E '^(rspirv|egui|eframe|wasm-bindgen|lanescope_[a-z_]+ )' | grep -v '^lanescope_numerics '; then
     echo "lanescope_numerics depends on a crate above it" >&2
     exit 1
 fi
 
-echo "== dependency rules: core's layers (scripts/layers.py); the app reaches SPIR-V only through the core; the browser app has no compiler"
+echo "== [${SECONDS}s] dependency rules: core's layers (scripts/layers.py); the app reaches SPIR-V only through the core; the browser app has no compiler"
 # Inside core, every path a file names (use lines and code alike) goes down the layers
 # scripts/layers.py lists, and no circle of files crosses a layer.
 python3 scripts/layers.py --max-upward 0 --max-knot 0
@@ -33,24 +33,24 @@ if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unkno
     exit 1
 fi
 
-echo "== cargo clippy"
+echo "== [${SECONDS}s] cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings
 
-echo "== cargo test (the UI's image snapshots render on Mesa's software Vulkan: setup-native.sh)"
+echo "== [${SECONDS}s] cargo test (the UI's image snapshots render on Mesa's software Vulkan: setup-native.sh)"
 bash scripts/setup-native.sh
 cargo test --workspace --release
 
-echo "== core tests in debug (integer overflow checks on)"
+echo "== [${SECONDS}s] core tests in debug (integer overflow checks on)"
 cargo test -p lanescope_core
 
-echo "== native file dialogs under Xvfb with the xdg portal (LANESCOPE_SKIP_NATIVE=1 skips)"
+echo "== [${SECONDS}s] native file dialogs under Xvfb with the xdg portal (LANESCOPE_SKIP_NATIVE=1 skips)"
 if [ "${LANESCOPE_SKIP_NATIVE:-0}" != 1 ]; then
     bash scripts/setup-native.sh
     cargo build --release -p lanescope
     bash tests/native/dialogs.sh
 fi
 
-echo "== fuzz smoke run: modules and the front ends without glslang (permalink: scripts/fuzz.sh permalink, it builds the whole app)"
+echo "== [${SECONDS}s] fuzz smoke run: modules and the front ends without glslang (permalink: scripts/fuzz.sh permalink, it builds the whole app)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     for target in load run settings differential amber spvasm wgsl; do
         bash scripts/fuzz.sh "$target" "${LANESCOPE_FUZZ_SECONDS:-20}"
@@ -59,7 +59,7 @@ else
     echo "skipped: no nightly toolchain for cargo-fuzz"
 fi
 
-echo "== wasm float results, browser build and end-to-end test (set LANESCOPE_SKIP_WEB=1 to skip locally)"
+echo "== [${SECONDS}s] wasm float results, browser build and end-to-end test (set LANESCOPE_SKIP_WEB=1 to skip locally)"
 if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
     bash scripts/setup-web.sh
     bash scripts/wasm-float-test.sh
@@ -70,3 +70,4 @@ if [ "${LANESCOPE_SKIP_WEB:-0}" != 1 ]; then
     cargo build --release -p lanescope
     node tests/web/glsl-module.mjs
 fi
+echo "== [${SECONDS}s] every check passed"
