@@ -9,6 +9,8 @@ Usage: scripts/layers.py [--max-upward N] [--max-knot N] [-v]
 Exits 1 when there are more upward edges or a larger knot than allowed, so the layering can
 only get better: lower the limits as edges go.
 """
+from __future__ import annotations
+
 import argparse
 import re
 import sys
