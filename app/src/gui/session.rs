@@ -51,22 +51,25 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
+        // The core's defaults, except where the app keeps less: the trace it records for
+        // every step (the views and step back read it) and the buffers it fills itself.
+        let core = Config::default();
         Self {
-            subgroup_size: 32,
-            workgroups: [1, 1, 1],
-            switch_tangles: SwitchTangles::PerValue,
-            sibling_order: SiblingOrder::LowestLane,
-            max_steps: 20_000_000,
-            max_memory_mib: 1024,
+            subgroup_size: core.subgroup_size,
+            workgroups: core.workgroups,
+            switch_tangles: core.switch_tangles,
+            sibling_order: core.sibling_order,
+            max_steps: lanescope_core::DEFAULT_MAX_STEPS,
+            max_memory_mib: core.max_memory >> 20,
             max_trace_steps: 1_000_000,
-            max_invocations: 4096,
-            max_printf_lines: Config::default().max_printf_lines,
+            max_invocations: core.max_invocations,
+            max_printf_lines: core.max_printf_lines,
             max_buffer_mib: 256,
             compile_seconds: lanescope_front::DEFAULT_COMPILE_SECONDS,
             compile_memory_mib: lanescope_front::DEFAULT_COMPILE_MEMORY_MIB,
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
-            detectors: true,
+            detectors: core.detectors,
             schedule: "default".into(),
             only_workgroup: None,
         }
