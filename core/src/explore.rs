@@ -50,7 +50,8 @@ pub struct Exploration {
 /// Most differing words listed.
 const MAX_LISTED: usize = 256;
 
-fn words(b: &[u8]) -> Vec<u32> {
+/// A buffer's bytes as little-endian 32-bit words (a short tail padded with zeros).
+pub(crate) fn words(b: &[u8]) -> Vec<u32> {
     b.chunks(4)
         .map(|c| {
             let mut w = [0u8; 4];

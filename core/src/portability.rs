@@ -3,6 +3,7 @@
 //! lane holds which element).
 
 use crate::coopmat::LayoutChoice;
+use crate::explore::words;
 use crate::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
 use std::sync::Arc;
 
@@ -50,16 +51,6 @@ impl Report {
     pub fn portable(&self) -> bool {
         self.differences.is_empty()
     }
-}
-
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| {
-            let mut w = [0u8; 4];
-            w[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(w)
-        })
-        .collect()
 }
 
 /// Run `bytes` under each of `layouts` (the built-in ones when empty) with the same options,
