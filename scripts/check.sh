@@ -19,6 +19,12 @@ if cargo tree -p lanescope_numerics -e normal --prefix none | grep -E '^(rspirv|
     exit 1
 fi
 
+echo "== [${SECONDS}s] spirv (bytes and text <-> a module model) executes nothing: no numerics, no engine, nothing that draws"
+if cargo tree -p lanescope_spirv -e normal --prefix none | grep -E '^(egui|eframe|wasm-bindgen|lanescope_[a-z_]+ )' | grep -v '^lanescope_spirv '; then
+    echo "lanescope_spirv depends on a crate beside or above it" >&2
+    exit 1
+fi
+
 echo "== [${SECONDS}s] dependency rules: core's layers (scripts/layers.py); the app reaches SPIR-V only through the core; the browser app has no compiler"
 # Inside core, every path a file names (use lines and code alike) goes down the layers
 # scripts/layers.py lists, and no circle of files crosses a layer.

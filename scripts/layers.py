@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent / "core" / "src"
 LAYERS = [
     # plain data: lane sets, the lowered program, cooperative-matrix layouts, reports, printf
     ["lanes", "program", "coopmat", "trace", "printf"],
-    ["load", "spvtext"],  # bytes -> program
+    ["load"],  # bytes -> program
     ["exec", "coopmat/exec"],  # one instruction
     ["sched"],  # tangles and records
     ["sim"],  # the facade

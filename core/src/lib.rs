@@ -59,11 +59,12 @@ pub mod view;
 // The numeric semantics live in their own crate, the layer below; re-exported under the names
 // the engine and its users have always used.
 pub use lanescope_numerics::{alu, dot, float, glsl450, value};
+// SPIR-V as bytes and text (reading, debug information, assembly) is the crate beside it.
+pub use lanescope_spirv::text as spvtext;
 
 pub use load::{load, LoadError, LoadOptions, SpecValue, Warning, WarningCode};
 pub(crate) mod sched;
 mod sim;
-pub mod spvtext;
 pub mod trace;
 
 pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};

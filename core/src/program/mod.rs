@@ -1,11 +1,11 @@
 //! Lanescope's own program representation: what the loader builds from SPIR-V and the only thing
 //! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
 
-pub mod debug;
+// Source-level debug information and the verbatim module are read by the SPIR-V crate.
+pub use lanescope_spirv::debug;
 mod fields;
 pub mod image;
 mod inst;
-mod module;
 mod types;
 mod warning;
 
@@ -17,7 +17,7 @@ pub(crate) use inst::{
     BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT,
 };
 pub use inst::{BinOp, ConvOp, UnOp};
-pub use module::{literal_string, SpirvModule};
+pub use lanescope_spirv::{literal_string, SpirvModule};
 pub use types::{round_up, scalar_name, Layout, Leaf, Type, TypeId, Types, MAX_TYPE_BYTES};
 pub use warning::{Warning, WarningCode};
 

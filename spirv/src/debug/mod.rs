@@ -5,10 +5,15 @@
 
 use serde::Serialize;
 
+mod read;
+pub use read::read;
+
 /// One source file: its name as the compiler wrote it, and its text when the module embeds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SourceFile {
+    /// The file's name (or path) as the compiler wrote it.
     pub name: String,
+    /// The file's text, when the module embeds it (`OpSource`, `DebugSource`).
     pub text: Option<String>,
     /// The source language, when said (`GLSL`, `HLSL`, `WGSL`, `Slang`, ...).
     pub language: Option<String>,
@@ -19,14 +24,18 @@ pub struct SourceFile {
 pub struct SourcePos {
     /// Index in [`DebugInfo::files`].
     pub file: u32,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column; 0 when unknown.
     pub column: u32,
 }
 
 /// A source function (from `DebugFunction`, or named by `OpName` on the function).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SourceFunction {
+    /// The function's source name (demangled).
     pub name: String,
+    /// Where it is defined, when said.
     pub pos: Option<SourcePos>,
     /// The file it is in (known even when its line is not).
     pub file: Option<u32>,
@@ -45,6 +54,7 @@ pub struct Scope {
 /// Where an instruction came from: its position, and its scope with the inlining chain.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Origin {
+    /// The source position, when the instruction has one.
     pub pos: Option<SourcePos>,
     /// Index in [`DebugInfo::scopes`].
     pub scope: Option<u32>,
@@ -56,10 +66,13 @@ pub struct Origin {
 /// the caller itself was inlined at.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InlinedAt {
+    /// The line of the call in the caller.
     pub line: u32,
     /// The file of the caller's scope, when known.
     pub file: Option<u32>,
+    /// Index in [`DebugInfo::scopes`] of the caller's scope.
     pub scope: Option<u32>,
+    /// Index in [`DebugInfo::inlined`] of the call site the caller was inlined at.
     pub parent: Option<u32>,
 }
 
@@ -69,37 +82,56 @@ pub struct InlinedAt {
 pub enum VarHome {
     /// In memory, at the pointer value of SPIR-V id `pointer` (`DebugDeclare`, or an
     /// `OpVariable` named by `OpName`).
-    Memory { pointer: u32 },
+    Memory {
+        /// The SPIR-V id of the pointer.
+        pointer: u32,
+    },
     /// In SSA values: from instruction `at` (module index) on, the variable (or its component
     /// at `indexes`) is the value of SPIR-V id `value` (`DebugValue`).
-    Values { values: Vec<VarValue> },
+    Values {
+        /// Each value the variable takes, in module order.
+        values: Vec<VarValue>,
+    },
 }
 
+/// One `DebugValue`: from an instruction on, a variable (or one of its components) is an SSA value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VarValue {
+    /// The module index of the instruction from which it holds.
     pub at: u32,
+    /// The SPIR-V id of the value.
     pub value: u32,
+    /// The component of the variable it is (empty: the whole variable).
     pub indexes: Vec<u32>,
 }
 
 /// A source variable: its name and type as the source writes them, its scope and home.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SourceVariable {
+    /// The variable's source name.
     pub name: String,
+    /// Its type as the source language writes it (`uvec3`, `vec4<f32>`), when known.
     pub type_name: Option<String>,
     /// Index in [`DebugInfo::scopes`]; `None` for globals.
     pub scope: Option<u32>,
+    /// Where it is declared, when said.
     pub pos: Option<SourcePos>,
+    /// Where its value lives.
     pub home: VarHome,
 }
 
 /// Everything the module says about its sources.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct DebugInfo {
+    /// The source files, in the order the module names them.
     pub files: Vec<SourceFile>,
+    /// The source functions.
     pub functions: Vec<SourceFunction>,
+    /// Lexical scopes (function bodies and blocks).
     pub scopes: Vec<Scope>,
+    /// Inlined call sites.
     pub inlined: Vec<InlinedAt>,
+    /// Source variables, globals and locals.
     pub variables: Vec<SourceVariable>,
     /// Distinct origins; `origin_of[k]` indexes this for module instruction `k`.
     pub origins: Vec<Origin>,
@@ -110,10 +142,13 @@ pub struct DebugInfo {
 /// A frame of a source call stack: the function and the position in it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Frame {
+    /// The function's source name, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// The file's name, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// 1-based line.
     pub line: u32,
     /// 1-based; absent when unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,6 +172,7 @@ impl DebugInfo {
         self.origin(k)?.pos
     }
 
+    /// The name of file `f`.
     pub fn file_name(&self, f: u32) -> Option<&str> {
         self.files.get(f as usize).map(|f| f.name.as_str())
     }

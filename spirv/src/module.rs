@@ -33,6 +33,7 @@ impl SpirvModule {
         self.starts.len()
     }
 
+    /// Whether the module has no instructions.
     pub fn is_empty(&self) -> bool {
         self.starts.is_empty()
     }

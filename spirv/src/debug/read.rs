@@ -5,11 +5,11 @@
 //!
 //! Debug information never makes a module fail to load: what cannot be understood is skipped.
 
-use crate::program::debug::{
+use super::{
     DebugInfo, InlinedAt, Origin, Scope, SourceFile, SourceFunction, SourcePos, SourceVariable,
     VarHome, VarValue,
 };
-use crate::program::{literal_string, SpirvModule};
+use crate::module::{literal_string, SpirvModule};
 use rspirv::spirv::{NonsemanticShaderDebuginfo100Op as D, Op, SourceLanguage};
 use std::collections::HashMap;
 
@@ -54,7 +54,7 @@ struct Reader {
 }
 
 /// The debug information of `raw`, or `None` when it has none worth showing.
-pub(super) fn read(raw: &SpirvModule) -> Option<DebugInfo> {
+pub fn read(raw: &SpirvModule) -> Option<DebugInfo> {
     let mut r = Reader::default();
     r.info.origin_of = vec![u32::MAX; raw.len()];
     // Module-level facts first (strings, constants, names, sources), then the walk.

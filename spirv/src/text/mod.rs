@@ -72,6 +72,9 @@ pub struct AsmOptions {
 }
 
 /// A target environment, named as `spirv-as --target-env` names it.
+// Each variant is the `--target-env` value its name spells (`Vulkan1_1Spv1_4` is
+// `vulkan1.1spv1.4`); `FromStr` and `Display` read and write those names.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TargetEnv {
     Spv1_0,
@@ -103,6 +106,7 @@ pub enum TargetEnv {
 }
 
 impl TargetEnv {
+    /// Every environment.
     pub const ALL: [TargetEnv; 26] = [
         TargetEnv::Vulkan1_0,
         TargetEnv::Vulkan1_1Spv1_4,
@@ -214,8 +218,11 @@ impl FromStr for TargetEnv {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {message}")]
 pub struct AsmError {
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
+    /// What is wrong, in spirv-as's words where it has them.
     pub message: String,
 }
 
@@ -223,6 +230,8 @@ pub struct AsmError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("word {word}: {message}")]
 pub struct DisError {
+    /// The word index (0 is the magic number).
     pub word: usize,
+    /// What is wrong.
     pub message: String,
 }

@@ -9,8 +9,11 @@ pub struct Location {
     pub instruction: Option<u32>,
     /// Byte offset of that instruction in the file.
     pub byte_offset: Option<u32>,
+    /// The instruction's opcode name (`OpLoad`).
     pub opcode: Option<String>,
+    /// The instruction's result id.
     pub id: Option<u32>,
+    /// The name of the function the instruction is in.
     pub function: Option<String>,
     /// The source position (`file:line[:col]`), when the module carries line information.
     pub source: Option<String>,
@@ -49,18 +52,43 @@ impl fmt::Display for Location {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum LoadError {
     /// The bytes are not a well-formed SPIR-V binary.
-    Malformed { what: String, at: Location },
+    Malformed {
+        /// What is wrong.
+        what: String,
+        /// Where.
+        at: Location,
+    },
     /// Well-formed, but breaks a rule of the SPIR-V spec.
-    Invalid { what: String, at: Location },
+    Invalid {
+        /// What is wrong.
+        what: String,
+        /// Where.
+        at: Location,
+    },
     /// Valid SPIR-V that uses something Lanescope does not simulate (yet).
-    Unsupported { what: String, at: Location },
+    Unsupported {
+        /// What is wrong.
+        what: String,
+        /// Where.
+        at: Location,
+    },
     /// The requested entry point is missing or not a compute shader.
-    EntryPoint { what: String },
+    EntryPoint {
+        /// What is wrong.
+        what: String,
+    },
     /// A load option does not fit the module (e.g. a specialization value of the wrong type).
-    Option { what: String, at: Location },
+    Option {
+        /// What is wrong.
+        what: String,
+        /// Where.
+        at: Location,
+    },
 }
 
 impl LoadError {
+    /// The variant as a short stable word (`malformed`, `invalid`, `unsupported`,
+    /// `entry-point`, `option`).
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Malformed { .. } => "malformed",
@@ -85,6 +113,3 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-// A program carries its warnings, so their types live with it.
-pub use crate::program::{Warning, WarningCode};

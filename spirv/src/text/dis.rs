@@ -53,6 +53,7 @@ pub fn disassemble(words: &[u32], opts: &DisOptions) -> Result<String, DisError>
 pub struct DisLine {
     /// The line as spirv-dis prints it (a string operand may hold line breaks).
     pub text: String,
+    /// The instruction's opcode.
     pub opcode: u32,
     /// The instruction's result id, if it has one.
     pub result_id: Option<u32>,
