@@ -84,8 +84,8 @@ fn main() {
     let s = app.session.as_ref().expect("opened");
     println!(
         "synthetic module: {} blocks, {} invocations",
-        s.program.blocks.len(),
-        s.program.local_size.iter().product::<u32>()
+        s.program.blocks().len(),
+        s.program.local_size().iter().product::<u32>()
     );
     // Into the chain, where every subgroup has split into several tangles.
     for _ in 0..3000 {

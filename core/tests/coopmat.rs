@@ -301,7 +301,7 @@ fn elementwise_ops_and_conversions_under_every_layout() {
     // Under the table, the f32 -> f16 conversion is a gather/scatter between layouts.
     let bytes = std::fs::read(data("coopmat_elementwise.spv")).unwrap();
     let p = load(&bytes, &opts(transposing_table())).unwrap();
-    assert!(p.coop_frags.len() >= 2);
+    assert!(p.coop_fragments().len() >= 2);
 }
 
 #[test]
@@ -349,15 +349,14 @@ fn views_show_elements_and_holders() {
         s.run(1_000_000).unwrap();
         // The matrix stored is the last coopmat value written before the store.
         let id = prog
-            .id_slots
-            .iter()
-            .filter(|(_, (_, _, t))| {
+            .values()
+            .filter(|&(_, t)| {
                 matches!(
-                    prog.types.get(*t),
+                    prog.types().get(t),
                     lanescope_core::program::Type::CoopMat(_)
                 )
             })
-            .map(|(id, _)| *id)
+            .map(|(id, _)| id)
             .max()
             .unwrap();
         let v = s.coop_value(0, id).unwrap();
@@ -477,5 +476,9 @@ fn asset_layout_table_moves_elements_in_conversions() {
         assert_eq!(i[e] as i32, x.trunc() as i32);
     }
     let p = s.program();
-    assert_eq!(p.coop_frags.len(), 2, "f32/i32 and f16 accumulators differ");
+    assert_eq!(
+        p.coop_fragments().len(),
+        2,
+        "f32/i32 and f16 accumulators differ"
+    );
 }

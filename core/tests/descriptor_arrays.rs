@@ -61,7 +61,7 @@ fn run(b: &Bindings, threads: usize, groups: u32) -> Simulator {
 fn each_element_is_its_own_buffer() {
     let prog = load(&module(), &LoadOptions::default()).unwrap();
     let names: Vec<_> = prog
-        .resources
+        .resources()
         .iter()
         .filter(|r| r.element.is_some())
         .map(|r| (r.name.as_str(), r.element()))

@@ -244,7 +244,12 @@ OpFunctionEnd
     let words = lanescope_core::spvtext::assemble(text, &Default::default()).unwrap();
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    assert_eq!(prog.invocation_bytes % 4, 0, "{}", prog.invocation_bytes);
+    assert_eq!(
+        prog.invocation_bytes() % 4,
+        0,
+        "{}",
+        prog.invocation_bytes()
+    );
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 32])],
         ..Bindings::default()

@@ -266,7 +266,7 @@ fn fuzzer_findings_stay_fixed() {
             continue;
         };
         let mut b = Bindings::default();
-        for r in &prog.resources {
+        for r in prog.resources() {
             let size = r.min_size as usize + r.runtime_array_stride.unwrap_or(0) as usize * 8;
             if r.push_constant {
                 b.push_constants = vec![0; size];

@@ -39,13 +39,13 @@ fn run_spec(spec: &[(u32, u64)], push_constants: Vec<u8>) -> Vec<u32> {
 #[test]
 fn specialization_constants_defaults_and_overrides() {
     let prog = load(&data("spec_push.spv"), &LoadOptions::default()).unwrap();
-    let ids: Vec<u32> = prog.spec_constants.iter().map(|s| s.spec_id).collect();
+    let ids: Vec<u32> = prog.spec_constants().iter().map(|s| s.spec_id).collect();
     assert!(
         ids.contains(&0) && ids.contains(&1) && ids.contains(&2) && ids.contains(&7),
         "{ids:?}"
     );
     // Defaults: local size from LocalSizeId's spec constant default (1).
-    assert_eq!(prog.local_size, [1, 1, 1]);
+    assert_eq!(prog.local_size(), [1, 1, 1]);
     let w = run_spec(&[(7, 8)], push(10, 0.25));
     assert_eq!(&w[..8], &[10, 13, 16, 19, 22, 25, 28, 31]);
     assert_eq!(
@@ -115,7 +115,7 @@ fn workgroup_memory_is_shared_across_subgroups_with_barriers() {
 #[test]
 fn declarations_aliasing_one_binding_share_the_buffer() {
     let prog = Arc::new(load(&data("alias_binding.spv"), &LoadOptions::default()).unwrap());
-    assert_eq!(prog.resources.len(), 1, "{:?}", prog.resources);
+    assert_eq!(prog.resources().len(), 1, "{:?}", prog.resources());
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 8 * 4])],
         push_constants: Vec::new(),

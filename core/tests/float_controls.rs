@@ -51,7 +51,7 @@ fn round_toward_zero_for_arithmetic_conversions_and_folding() {
         round: Round::Rtz,
         ftz: false,
     };
-    assert_eq!(prog.float_controls.modes, [rtz, rtz, Mode::DEFAULT]);
+    assert_eq!(prog.float_controls().modes, [rtz, rtz, Mode::DEFAULT]);
     let out = run("float_rtz.spv", &RTZ_INPUT, &LoadOptions::default());
     let nearest = run("float_rte.spv", &RTZ_INPUT, &LoadOptions::default());
     // (toward zero, to nearest) for each result.
@@ -78,7 +78,7 @@ fn round_toward_zero_for_arithmetic_conversions_and_folding() {
 #[test]
 fn denormals_flush_to_zero_for_their_width_only() {
     let prog = load(&data("float_ftz.spv"), &LoadOptions::default()).unwrap();
-    assert!(prog.float_controls.modes[1].ftz && !prog.float_controls.modes[0].ftz);
+    assert!(prog.float_controls().modes[1].ftz && !prog.float_controls().modes[0].ftz);
     let t = 0x1D80_0000; // 2^-70
     let out = run("float_ftz.spv", &[1, t], &LoadOptions::default());
     assert_eq!(out[4], 0, "denormal + denormal");

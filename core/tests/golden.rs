@@ -97,7 +97,7 @@ fn golden_text(spv: &Path) -> String {
         .is_some_and(|s| s.to_string_lossy().starts_with("bug_"));
     for (order, schedule) in others.into_iter().filter(|_| !racy) {
         let other = run_with(spv, order, schedule);
-        for r in prog.resources.iter().filter(|r| !r.push_constant) {
+        for r in prog.resources().iter().filter(|r| !r.push_constant) {
             assert_eq!(
                 sim.buffer(r.set, r.binding),
                 other.buffer(r.set, r.binding),
@@ -122,7 +122,7 @@ fn golden_text(spv: &Path) -> String {
             d.code, d.block, d.instruction, d.lanes
         );
     }
-    for r in &prog.resources {
+    for r in prog.resources() {
         let words = to_words(sim.buffer(r.set, r.binding).unwrap());
         // FNV-1a over the words: compact, and any change shows.
         let h = words.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, w| {

@@ -48,7 +48,7 @@ fn workgroup_blocks_alias_from_offset_zero() {
     assert_eq!(to_words(sim.buffer(0, 0).unwrap()), expect);
     // OpCopyMemory of the whole block sees what was written through it.
     assert_eq!(to_words(sim.buffer(0, 1).unwrap()), expect);
-    assert_eq!(sim.program().workgroup_bytes, 32);
+    assert_eq!(sim.program().workgroup_bytes(), 32);
     assert!(sim.diagnostics().is_empty(), "{:?}", sim.diagnostics());
 }
 
@@ -56,7 +56,7 @@ fn workgroup_blocks_alias_from_offset_zero() {
 fn declared_but_unused_capabilities_and_sets_are_warnings() {
     let prog = load(&data("cap_unused.spv"), &LoadOptions::default()).unwrap();
     let w: Vec<(WarningCode, &str)> = prog
-        .warnings
+        .warnings()
         .iter()
         .map(|w| (w.code, w.message.as_str()))
         .collect();
@@ -154,9 +154,9 @@ fn unknown_spec_ids_are_ignored_with_a_warning_and_text_values_take_the_constant
     opts.spec.insert(99, SpecValue::Text("5".into()));
     opts.spec.insert(0, SpecValue::Text("0x10".into()));
     let prog = load(&data("spec_push.spv"), &opts).unwrap();
-    assert_eq!(prog.warnings.len(), 1, "{:?}", prog.warnings);
-    assert_eq!(prog.warnings[0].code, WarningCode::UnknownSpecId);
-    assert!(prog.warnings[0].message.contains("99"));
+    assert_eq!(prog.warnings().len(), 1, "{:?}", prog.warnings());
+    assert_eq!(prog.warnings()[0].code, WarningCode::UnknownSpecId);
+    assert!(prog.warnings()[0].message.contains("99"));
     // A value that does not fit the constant's type is an error naming it.
     let mut bad = LoadOptions::default();
     bad.spec.insert(0, SpecValue::Text("1.5".into()));
@@ -288,8 +288,8 @@ fn capabilities_and_opcodes_unknown_to_the_grammar() {
     w.insert(7, 6912);
     w.insert(7, (2 << 16) | 17);
     let prog = load(&bytes_of(&w), &LoadOptions::default()).unwrap();
-    assert_eq!(prog.warnings.len(), 1, "{:?}", prog.warnings);
-    assert!(prog.warnings[0].message.contains("capability 6912"));
+    assert_eq!(prog.warnings().len(), 1, "{:?}", prog.warnings());
+    assert!(prog.warnings()[0].message.contains("capability 6912"));
     // Give an instruction inside the function an opcode the grammar does not have.
     let mut i = 5;
     let mut done = false;

@@ -70,7 +70,7 @@ fn independent_workgroups_run_in_parallel_with_the_serial_result() {
     // `readonly` In needs no read log; Out and the counter are written.
     let ro: Vec<bool> = sim("par_tile", false)
         .program()
-        .resources
+        .resources()
         .iter()
         .map(|r| r.read_only)
         .collect();

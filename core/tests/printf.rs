@@ -75,7 +75,7 @@ fn divergent_branches_print_in_execution_order() {
     let prog = s.program();
     for k in [0, 4, 8] {
         let i = lines[k].instruction as usize;
-        assert_eq!(prog.module.opcode(i), 12, "{:?}", lines[k]);
+        assert_eq!(prog.module().opcode(i), 12, "{:?}", lines[k]);
     }
     assert_eq!(s.printf_lines().dropped(), 0);
 }

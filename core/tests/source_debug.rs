@@ -36,7 +36,7 @@ fn start(name: &str) -> Simulator {
 fn lines_run(sim: &mut Simulator) -> Vec<(String, u32)> {
     sim.run(1_000_000).unwrap();
     let p = Arc::clone(sim.program());
-    let d = p.debug.as_ref().expect("debug information");
+    let d = p.debug().expect("debug information");
     sim.trace()
         .iter()
         .filter_map(|e| {
@@ -60,7 +60,7 @@ fn traced(prog: &Arc<Program>, bytes: usize) -> Simulator {
 }
 
 fn file_index(p: &Program, name: &str) -> u32 {
-    p.debug.as_ref().unwrap().file_index(name).unwrap()
+    p.debug().unwrap().file_index(name).unwrap()
 }
 
 /// What `acc` holds at line 19 for invocation `l`: the loop adds scale(i) = 3i + 1 for
@@ -75,10 +75,7 @@ fn every_variant_carries_its_sources_and_steps_through_their_lines() {
     for v in VARIANTS {
         let mut sim = start(v);
         let p = Arc::clone(sim.program());
-        let d = p
-            .debug
-            .as_ref()
-            .unwrap_or_else(|| panic!("{v}: no debug info"));
+        let d = p.debug().unwrap_or_else(|| panic!("{v}: no debug info"));
         let main = &d.files[file_index(&p, "loop_switch.comp") as usize];
         assert!(
             main.text
@@ -125,7 +122,7 @@ fn inlined_code_names_its_call_sites() {
     let mut sim = start("loop_switch_inlined.spv");
     sim.run(1_000_000).unwrap();
     let p = Arc::clone(sim.program());
-    let d = p.debug.as_ref().unwrap();
+    let d = p.debug().unwrap();
     let mut sites = BTreeSet::new();
     for e in sim.trace() {
         let k = p.step_index(e.block, e.inst);
@@ -165,7 +162,7 @@ fn variables_by_source_name_hold_the_values_of_the_source() {
     for v in VARIANTS {
         let mut sim = start(v);
         let p = Arc::clone(sim.program());
-        let d = p.debug.as_ref().unwrap();
+        let d = p.debug().unwrap();
         let file = file_index(&p, "loop_switch.comp");
         // Run until every lane waits at line 19 (`outp[L] = acc;`).
         let at_19 = |sim: &Simulator| {
@@ -245,7 +242,7 @@ fn hand_written_lines_between_blocks() {
     let prog = Arc::new(load(&data("lines_between_blocks.spv"), &LoadOptions::default()).unwrap());
     let mut sim = traced(&prog, 16);
     sim.run(10_000).unwrap();
-    let d = prog.debug.as_ref().unwrap();
+    let d = prog.debug().unwrap();
     assert_eq!(d.files[0].name, "between.txt");
     assert!(d.files[0].text.as_deref().unwrap().contains("line seven"));
     // (opcode, line) of every step of the first subgroup's first lanes, in order.
@@ -254,7 +251,7 @@ fn hand_written_lines_between_blocks() {
         .iter()
         .map(|e| {
             let k = prog.step_index(e.block, e.inst);
-            (prog.module.opcode(k as usize), d.pos(k).map(|p| p.line))
+            (prog.module().opcode(k as usize), d.pos(k).map(|p| p.line))
         })
         .collect();
     const LOAD: u32 = 61;
@@ -273,7 +270,7 @@ fn hand_written_lines_between_blocks() {
     assert_eq!((oob.source.line, oob.source.column), (Some(7), Some(9)));
     // Module instruction indices name the instruction in the file.
     assert_eq!(
-        prog.module.opcode(oob.instruction as usize),
+        prog.module().opcode(oob.instruction as usize),
         65 /* OpAccessChain */
     );
     // Line 6 has no code; line 7 is one place.
@@ -288,7 +285,7 @@ fn no_debug_information() {
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/host_alias.spv"))
             .unwrap();
     let prog = load(&bytes, &LoadOptions::default()).unwrap();
-    assert!(prog.debug.is_none());
+    assert!(prog.debug().is_none());
     assert_eq!(prog.source_ref(10), Default::default());
 }
 
@@ -297,7 +294,7 @@ fn no_debug_information() {
 fn call_depth_of_a_tangle() {
     let mut sim = start("loop_switch_gvs.spv");
     let p = Arc::clone(sim.program());
-    let d = p.debug.as_ref().unwrap();
+    let d = p.debug().unwrap();
     let inc = file_index(&p, "common.glsl");
     let mut max = 0;
     for _ in 0..100_000 {
@@ -338,7 +335,7 @@ fn assembly_as_its_own_source() {
     assert_eq!(words[3], plain[3] + 1, "one new id, after the text's");
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    let d = prog.debug.as_ref().expect("debug information");
+    let d = prog.debug().expect("debug information");
     let f = d.file_index("loop_phi.spvasm").unwrap();
     assert_eq!(d.files[f as usize].text.as_deref(), Some(text.as_str()));
     let mut sim = traced(&prog, 16);
@@ -385,7 +382,7 @@ fn assembly_as_its_own_source() {
     let words = assemble(&long, &opts).unwrap();
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = load(&bytes, &LoadOptions::default()).unwrap();
-    let d = prog.debug.as_ref().unwrap();
+    let d = prog.debug().unwrap();
     assert_eq!(d.files[0].text.as_deref(), Some(long.as_str()));
     assert_eq!(count(&words, 2), 1, "one OpSourceContinued");
 }
@@ -399,8 +396,8 @@ fn an_hlsl_module_with_nonsemantic_debug_info_opens_with_its_source() {
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hlsl/wave_sum.spv"))
             .unwrap();
     let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    assert_eq!(prog.entry_name, "CSMain");
-    let d = prog.debug.as_ref().expect("debug information");
+    assert_eq!(prog.entry_name(), "CSMain");
+    let d = prog.debug().expect("debug information");
     let f = d
         .files
         .iter()

@@ -535,13 +535,13 @@ OpFunctionEnd
 fn shared_spec_id_with_different_defaults_warns() {
     use lanescope_core::WarningCode;
     let prog = load(&data("shared_spec_id.spv"), &LoadOptions::default()).unwrap();
-    assert_eq!(prog.local_size, [1, 1, 1]);
+    assert_eq!(prog.local_size(), [1, 1, 1]);
     let shared: Vec<_> = prog
-        .warnings
+        .warnings()
         .iter()
         .filter(|w| w.code == WarningCode::SharedSpecId)
         .collect();
-    assert_eq!(shared.len(), 1, "{:?}", prog.warnings);
+    assert_eq!(shared.len(), 1, "{:?}", prog.warnings());
     let m = &shared[0].message;
     for part in [
         "SpecId 0",
@@ -557,8 +557,8 @@ fn shared_spec_id_with_different_defaults_warns() {
     let mut opts = LoadOptions::default();
     opts.spec.insert(0, 64u64.into());
     let prog = Arc::new(load(&data("shared_spec_id.spv"), &opts).unwrap());
-    assert!(prog.warnings.is_empty(), "{:?}", prog.warnings);
-    assert_eq!(prog.local_size, [64, 1, 1]);
+    assert!(prog.warnings().is_empty(), "{:?}", prog.warnings());
+    assert_eq!(prog.local_size(), [64, 1, 1]);
     let b = Bindings {
         buffers: vec![(0, 0, vec![0; 64 * 4])],
         ..Bindings::default()
@@ -595,11 +595,11 @@ OpFunctionEnd
         )
     };
     let prog = load(&assemble(&module(5)), &LoadOptions::default()).unwrap();
-    assert!(prog.warnings.is_empty(), "{:?}", prog.warnings);
+    assert!(prog.warnings().is_empty(), "{:?}", prog.warnings());
     let prog = load(&assemble(&module(9)), &LoadOptions::default()).unwrap();
-    assert_eq!(prog.warnings.len(), 1, "{:?}", prog.warnings);
-    assert_eq!(prog.warnings[0].code, WarningCode::SharedSpecId);
-    let m = &prog.warnings[0].message;
+    assert_eq!(prog.warnings().len(), 1, "{:?}", prog.warnings());
+    assert_eq!(prog.warnings()[0].code, WarningCode::SharedSpecId);
+    let m = &prog.warnings()[0].message;
     assert!(
         m.contains("FIRST (%") && m.contains("default 5") && m.contains("default 9"),
         "{m}"

@@ -115,7 +115,7 @@ fn an_include_tree_with_a_header_used_twice_compiles_and_runs() {
     let want: Vec<u32> = (0..8).map(|i| i * 2 + 3 + 2).collect();
     assert_eq!(out, want);
     // Each file's lines are in its own file in the debug information, with its text.
-    let debug = prog.debug.as_ref().expect("debug information");
+    let debug = prog.debug().expect("debug information");
     let names: Vec<&str> = debug.files.iter().map(|f| f.name.as_str()).collect();
     let helper = debug
         .files
@@ -180,7 +180,7 @@ fn lines_run(words: &[u32]) -> Vec<(String, u32)> {
     };
     let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).unwrap();
     sim.run(1_000_000).unwrap();
-    let d = prog.debug.as_ref().unwrap();
+    let d = prog.debug().unwrap();
     sim.trace()
         .iter()
         .filter_map(|e| {
@@ -209,7 +209,7 @@ fn an_include_tree_given_as_text_compiles_as_from_disk() {
     let (prog, out) = run(&c.words, vec![0; 8], None);
     let want: Vec<u32> = (0..8).map(|i| i * 2 + 3 + 2).collect();
     assert_eq!(out, want);
-    let debug = prog.debug.as_ref().expect("debug information");
+    let debug = prog.debug().expect("debug information");
     let texts: Vec<(&str, Option<&str>)> = debug
         .files
         .iter()
@@ -274,7 +274,7 @@ fn defines_change_the_specialised_shape() {
         opts.defines = vec![("WIDTH".into(), Some(width.to_string()))];
         let c = build(&root, "src/main.comp", &opts, Language::Glsl).unwrap();
         let (prog, out) = run(&c.words, vec![0; 16], None);
-        assert_eq!(prog.local_size, [width, 1, 1]);
+        assert_eq!(prog.local_size(), [width, 1, 1]);
         let written = out.iter().filter(|w| **w != 0).count() as u32;
         assert_eq!(written, width);
     }
@@ -361,7 +361,7 @@ fn an_hlsl_reduction_and_ballot_match_a_model() {
         assert_eq!(*w, want, "invocation {i}");
     }
     // With its source: the file and its text in the debug information.
-    let debug = prog.debug.as_ref().expect("debug information");
+    let debug = prog.debug().expect("debug information");
     assert!(
         debug
             .files

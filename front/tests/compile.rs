@@ -241,7 +241,7 @@ fn wgsl_carries_line_information_for_the_source_view() {
                \x20   o[l] = l * 2u;\n}\n";
     let module = build(Language::Wgsl, src);
     let prog = load(&module, &LoadOptions::default()).expect("load");
-    let store_lines: Vec<u32> = (0..prog.module.len() as u32)
+    let store_lines: Vec<u32> = (0..prog.module().len() as u32)
         .filter_map(|i| prog.source_ref(i).line)
         .collect();
     assert!(
@@ -383,7 +383,7 @@ void main() {
                     .iter()
                     .map(|d| (d.code, d.subgroup, d.lanes.clone()))
                     .collect();
-                (prog.maximal_reconvergence, buffers, diags)
+                (prog.maximal_reconvergence(), buffers, diags)
             };
             assert_eq!(
                 outcome(&compiled),
@@ -415,8 +415,8 @@ void main() {
                    \x20   o[gl_LocalInvocationIndex] = 7u;\n}\n";
         let module = build(Language::Glsl, src);
         let prog = load(&module, &LoadOptions::default()).expect("load");
-        assert!(prog.maximal_reconvergence);
-        let lines: Vec<u32> = (0..prog.module.len() as u32)
+        assert!(prog.maximal_reconvergence());
+        let lines: Vec<u32> = (0..prog.module().len() as u32)
             .filter_map(|i| prog.source_ref(i).line)
             .collect();
         assert!(lines.contains(&6), "{lines:?}");

@@ -203,7 +203,7 @@ fn the_source_view_shows_the_users_own_text() {
     let src =
         browser_kernel("enable subgroups;\nenable f16;\ndiagnostic(off, subgroup_uniformity);\n");
     let prog = load(&build(&src), &LoadOptions::default()).expect("load");
-    let debug = prog.debug.as_ref().expect("debug information");
+    let debug = prog.debug().expect("debug information");
     let texts: Vec<&str> = debug
         .files
         .iter()
@@ -212,7 +212,7 @@ fn the_source_view_shows_the_users_own_text() {
     assert_eq!(texts, [src.as_str()]);
     // And the ballot's instructions are on the ballot's line.
     let (line, _) = place(&src, "subgroupBallot");
-    let lines: Vec<u32> = (0..prog.module.len() as u32)
+    let lines: Vec<u32> = (0..prog.module().len() as u32)
         .filter_map(|i| prog.source_ref(i).line)
         .collect();
     assert!(

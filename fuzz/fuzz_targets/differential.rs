@@ -36,10 +36,10 @@ fuzz_target!(|data: &[u8]| {
     let switch = if data[2] & 1 == 0 { SwitchTangles::PerValue } else { SwitchTangles::PerCase };
     let input = &data[3..];
     let prog = Arc::new(load(shader, &LoadOptions::default()).expect("built-in shader loads"));
-    let [x, y, z] = prog.local_size;
+    let [x, y, z] = prog.local_size();
     let inv = (x * y * z) as usize;
     let mut b = Bindings::default();
-    for r in &prog.resources {
+    for r in prog.resources() {
         let size = r.min_size as usize + r.runtime_array_stride.unwrap_or(0) as usize * inv * 516;
         let bytes: Vec<u8> = if r.binding == 0 { (0..size).map(|k| input.get(k % input.len().max(1)).copied().unwrap_or(0)).collect() } else { vec![0; size] };
         b.buffers.push((r.set, r.binding, bytes));
@@ -48,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
         let cfg = Config { subgroup_size: size, switch_tangles: switch, sibling_order: order, ..Config::default() };
         let mut sim = Simulator::new(Arc::clone(&prog), cfg, &b).expect("bindings fit");
         sim.run(5_000_000).expect("runs");
-        prog.resources.iter().map(|r| sim.buffer(r.set, r.binding).map(<[u8]>::to_vec)).collect::<Vec<_>>()
+        prog.resources().iter().map(|r| sim.buffer(r.set, r.binding).map(<[u8]>::to_vec)).collect::<Vec<_>>()
     };
     assert_eq!(run(SiblingOrder::LowestLane), run(SiblingOrder::Newest), "sibling order changed a result");
 });

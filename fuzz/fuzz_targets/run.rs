@@ -9,7 +9,7 @@ use std::sync::Arc;
 fuzz_target!(|data: &[u8]| {
     let Ok(prog) = load(data, &LoadOptions::default()) else { return };
     let mut b = Bindings::default();
-    for (i, r) in prog.resources.iter().enumerate() {
+    for (i, r) in prog.resources().iter().enumerate() {
         // Fixed part plus a few runtime-array elements; the contents come from the input.
         let size = (r.min_size as usize + r.runtime_array_stride.unwrap_or(0) as usize * 8).min(1 << 16);
         let bytes: Vec<u8> = (0..size).map(|k| data.get((k * 7 + i) % data.len().max(1)).copied().unwrap_or(0)).collect();

@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let Ok(prog) = load(module, &opts) else { return };
     let mut b = Bindings::default();
-    for r in &prog.resources {
+    for r in prog.resources() {
         let size = (r.min_size as usize + 64).min(1 << 16);
         if r.push_constant {
             b.push_constants = vec![1; size];

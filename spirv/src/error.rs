@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-/// Where in the module a problem is.
+/// Where in the module a problem is. (The names are boxed strings: every loading function
+/// returns this inside its error, which is kept small.)
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Location {
     /// 0-based index of the instruction in the module's instruction stream.
@@ -10,20 +11,20 @@ pub struct Location {
     /// Byte offset of that instruction in the file.
     pub byte_offset: Option<u32>,
     /// The instruction's opcode name (`OpLoad`).
-    pub opcode: Option<String>,
+    pub opcode: Option<Box<str>>,
     /// The instruction's result id.
     pub id: Option<u32>,
     /// The name of the function the instruction is in.
-    pub function: Option<String>,
+    pub function: Option<Box<str>>,
     /// The source position (`file:line[:col]`), when the module carries line information.
-    pub source: Option<String>,
+    pub source: Option<Box<str>>,
 }
 
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
         if let Some(op) = &self.opcode {
-            parts.push(op.clone());
+            parts.push(op.to_string());
         }
         if let Some(id) = self.id {
             parts.push(format!("%{id}"));

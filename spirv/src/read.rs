@@ -240,7 +240,7 @@ fn instruction_offsets(words: &[u32]) -> Result<Vec<u32>, LoadError> {
         let at = Location {
             instruction: Some(out.len() as u32),
             byte_offset: Some((i * 4) as u32),
-            opcode: Some(opname(op)),
+            opcode: Some(opname(op).into()),
             ..Location::default()
         };
         if wc == 0 {

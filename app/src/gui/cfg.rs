@@ -28,7 +28,7 @@ impl CfgLayout {
     /// Layers by longest path from the entry over forward edges (back edges are edges into an
     /// ancestor on the depth-first path), so a construct's body sits between header and merge.
     pub fn new(prog: &Program, func: u32) -> Self {
-        let Some(f) = prog.functions.get(func as usize) else {
+        let Some(f) = prog.functions().get(func as usize) else {
             return Self {
                 func,
                 nodes: Vec::new(),
@@ -42,7 +42,7 @@ impl CfgLayout {
         let mut stack = vec![(f.entry, 0usize)];
         state.insert(f.entry, 1);
         while let Some((b, i)) = stack.pop() {
-            let succ = prog.blocks[b as usize].successors();
+            let succ = prog.blocks()[b as usize].successors();
             if i < succ.len() {
                 stack.push((b, i + 1));
                 let s = succ[i];
@@ -65,7 +65,7 @@ impl CfgLayout {
         // Longest path over the DAG: relax in a topological order (Kahn).
         let mut indeg: BTreeMap<BlockId, u32> = f.blocks.iter().map(|b| (*b, 0)).collect();
         for &b in &f.blocks {
-            for s in prog.blocks[b as usize].successors() {
+            for s in prog.blocks()[b as usize].successors() {
                 let kind = if back.contains(&(b, s)) {
                     EdgeKind::Back
                 } else {
@@ -76,7 +76,7 @@ impl CfgLayout {
                     *indeg.entry(s).or_insert(0) += 1;
                 }
             }
-            match prog.blocks[b as usize].merge {
+            match prog.blocks()[b as usize].merge {
                 Some(Merge::Selection { merge }) => edges.push((b, merge, EdgeKind::Declares)),
                 Some(Merge::Loop {
                     merge,
@@ -94,7 +94,7 @@ impl CfgLayout {
             if let Some(Merge::Loop {
                 merge,
                 continue_target,
-            }) = prog.blocks[b as usize].merge
+            }) = prog.blocks()[b as usize].merge
             {
                 if continue_target != merge && indeg.contains_key(&merge) {
                     constraints.entry(continue_target).or_default().push(merge);
@@ -110,7 +110,7 @@ impl CfgLayout {
             .collect();
         while let Some(b) = ready.pop() {
             let r = rank.get(&b).copied().unwrap_or(0);
-            let forward: Vec<BlockId> = prog.blocks[b as usize]
+            let forward: Vec<BlockId> = prog.blocks()[b as usize]
                 .successors()
                 .into_iter()
                 .filter(|s| !back.contains(&(b, *s)))
@@ -251,7 +251,7 @@ pub fn show(
     let pointer = resp.interact_pointer_pos();
     for &(b, _, _) in &layout.nodes {
         let Some(r) = rect_of(b) else { continue };
-        let block = &prog.blocks[b as usize];
+        let block = &prog.blocks()[b as usize];
         let fill = if block.merge.is_some() {
             ui.visuals().faint_bg_color.gamma_multiply(1.6)
         } else {
@@ -268,7 +268,7 @@ pub fn show(
         };
         painter.rect(r, 4.0 * zoom, fill, stroke, egui::StrokeKind::Inside);
         let mut label = prog.block_name(b);
-        if prog.is_reconv_target.get(b as usize) == Some(&true) {
+        if prog.is_reconvergence_target(b) {
             label.push_str(target_kind(prog, b));
         }
         if let Some(lines) = source_lines(prog, b) {
@@ -356,7 +356,7 @@ fn chip(
 /// What a reconvergence target is to the constructs that declare it, for its block's label.
 fn target_kind(prog: &Program, b: BlockId) -> &'static str {
     let (mut merge, mut cont) = (false, false);
-    for blk in &prog.blocks {
+    for blk in prog.blocks() {
         match blk.merge {
             Some(Merge::Selection { merge: m }) => merge |= m == b,
             Some(Merge::Loop {
@@ -381,8 +381,8 @@ fn target_kind(prog: &Program, b: BlockId) -> &'static str {
 /// The source lines block `b` came from, as `file:14-18` (`file:14` for one line), when the
 /// module has line information for it.
 pub fn source_lines(prog: &Program, b: BlockId) -> Option<String> {
-    let d = prog.debug.as_ref()?;
-    let block = prog.blocks.get(b as usize)?;
+    let d = prog.debug()?;
+    let block = prog.blocks().get(b as usize)?;
     let pos: Vec<_> = block
         .inst_indices
         .iter()
@@ -415,12 +415,12 @@ mod tests {
             .find(|e| e.0 == "loop_divergent")
             .unwrap();
         let prog = lanescope_core::load(bytes, &Default::default()).unwrap();
-        let l = CfgLayout::new(&prog, prog.entry_func);
+        let l = CfgLayout::new(&prog, prog.entry_func());
         assert!(
             l.edges.iter().any(|e| e.2 == EdgeKind::Back),
             "a loop has a back edge"
         );
-        for (b, block) in prog.blocks.iter().enumerate() {
+        for (b, block) in prog.blocks().iter().enumerate() {
             if let Some(Merge::Loop {
                 merge,
                 continue_target,
@@ -447,7 +447,7 @@ mod tests {
             .unwrap();
         let prog = lanescope_core::load(bytes, &Default::default()).unwrap();
         let mut seen = 0;
-        for block in &prog.blocks {
+        for block in prog.blocks() {
             if let Some(Merge::Loop {
                 merge,
                 continue_target,

@@ -33,21 +33,21 @@ impl Disassembly {
     /// which reads the same verbatim instruction stream the loader did).
     pub fn new(program: &Program) -> Self {
         let opts = lanescope_core::spvtext::DisOptions::default();
-        let lines = match lanescope_core::spvtext::disassemble_lines(program.module.words(), &opts)
-        {
-            Ok(lines) => lines.into_iter().map(|l| Line::from_dis(&l)).collect(),
-            // The module loaded, so this does not happen; show opcodes rather than nothing.
-            Err(_) => program
-                .module
-                .instructions()
-                .map(|w| Line {
-                    result: String::new(),
-                    result_id: None,
-                    opcode: format!("opcode {}", w.first().map_or(0, |x| x & 0xffff)),
-                    operands: Vec::new(),
-                })
-                .collect(),
-        };
+        let lines =
+            match lanescope_core::spvtext::disassemble_lines(program.module().words(), &opts) {
+                Ok(lines) => lines.into_iter().map(|l| Line::from_dis(&l)).collect(),
+                // The module loaded, so this does not happen; show opcodes rather than nothing.
+                Err(_) => program
+                    .module()
+                    .instructions()
+                    .map(|w| Line {
+                        result: String::new(),
+                        result_id: None,
+                        opcode: format!("opcode {}", w.first().map_or(0, |x| x & 0xffff)),
+                        operands: Vec::new(),
+                    })
+                    .collect(),
+            };
         Self { lines }
     }
 }
@@ -98,8 +98,8 @@ mod tests {
         for (name, bytes, _) in crate::examples::EXAMPLES {
             let prog = lanescope_core::load(bytes, &Default::default()).unwrap();
             let d = Disassembly::new(&prog);
-            assert_eq!(d.lines.len() as u32, prog.module_instructions, "{name}");
-            for b in &prog.blocks {
+            assert_eq!(d.lines.len() as u32, prog.module_instructions(), "{name}");
+            for b in prog.blocks() {
                 let label = &d.lines[b.first_inst_index as usize - 1];
                 assert_eq!(label.opcode, "OpLabel", "{name}");
                 assert_eq!(label.result_id, Some(b.label), "{name}");
@@ -133,7 +133,7 @@ mod tests {
         .unwrap();
         let prog = lanescope_core::load(&bytes, &Default::default()).unwrap();
         let d = Disassembly::new(&prog);
-        assert_eq!(d.lines.len(), prog.module.len());
+        assert_eq!(d.lines.len(), prog.module().len());
         let ext = d
             .lines
             .iter()

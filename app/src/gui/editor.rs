@@ -234,7 +234,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .map(|s| std::sync::Arc::clone(&s.program));
     let focus = app.session.as_ref().and_then(|s| s.focus_instruction());
     let debug_file = program.as_deref().and_then(|p| {
-        let d = p.debug.as_ref()?;
+        let d = p.debug()?;
         let file = focus.and_then(|k| d.pos(k)).map(|p| p.file).or_else(|| {
             d.files
                 .iter()
@@ -247,7 +247,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     // follows the current tangle. The edited file shows as the editor.
     let files: Vec<(u32, String)> = program
         .as_deref()
-        .and_then(|p| p.debug.as_ref())
+        .and_then(|p| p.debug())
         .map(|d| {
             (0u32..)
                 .zip(&d.files)
@@ -272,17 +272,17 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         });
     }
     let editor_file = app.editor.as_ref().and_then(|e| {
-        let d = program.as_deref()?.debug.as_ref()?;
+        let d = program.as_deref()?.debug()?;
         d.file_index(&e.name).or(Some(0))
     });
     let picked = app.source_file.or_else(|| {
         // Following: the file of the current instruction's own position (one without a
         // position keeps the edited file on screen).
-        let d = program.as_deref()?.debug.as_ref()?;
+        let d = program.as_deref()?.debug()?;
         focus.and_then(|k| d.pos(k)).map(|p| p.file)
     });
     let other_file = picked.filter(|f| Some(*f) != editor_file).and_then(|f| {
-        let d = program.as_deref()?.debug.as_ref()?;
+        let d = program.as_deref()?.debug()?;
         Some((d.files.get(f as usize)?.text.as_deref()?, f))
     });
     let shown = if let (Some((t, f)), true) = (other_file, app.editor.is_some()) {
@@ -292,7 +292,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     } else if let Some((t, f)) = app
         .source_file
         .and_then(|f| {
-            let d = program.as_deref()?.debug.as_ref()?;
+            let d = program.as_deref()?.debug()?;
             Some((d.files.get(f as usize)?.text.as_deref()?, f))
         })
         .or(debug_file)
@@ -307,7 +307,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let file_of_editor = match &shown {
         Shown::ReadOnly(_, f) => Some(*f),
         Shown::Edit => app.session.as_ref().and_then(|s| {
-            let d = s.program.debug.as_ref()?;
+            let d = s.program.debug()?;
             let name = &app.editor.as_ref()?.name;
             d.file_index(name).or(Some(0))
         }),
@@ -354,8 +354,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     if let (Some(s), Some(file)) = (&app.session, file_of_editor) {
         let name = s
             .program
-            .debug
-            .as_ref()
+            .debug()
             .and_then(|d| d.file_name(file))
             .map(str::to_owned);
         for d in s.sim().diagnostics() {
@@ -422,7 +421,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .iter()
                 .find(|t| t.subgroup as usize == g && t.id == id)?
                 .lanes;
-            let tys = program.types.flat.get(val.ty as usize).map(Vec::as_slice);
+            let tys = program.types().flat.get(val.ty as usize).map(Vec::as_slice);
             let mut rows: Vec<String> = lanes
                 .iter()
                 .filter_map(|l| {

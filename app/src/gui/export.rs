@@ -175,7 +175,7 @@ impl LanescopeApp {
                 array_element: element,
                 uniform: s
                     .program
-                    .resources
+                    .resources()
                     .iter()
                     .any(|r| r.set == set && r.binding == binding && r.uniform),
                 data: data.clone(),
@@ -197,7 +197,7 @@ impl LanescopeApp {
                 target_env,
                 words,
             },
-            entry: Some(s.program.entry_name.clone()),
+            entry: Some(s.program.entry_name().to_owned()),
             buffers,
             aliases: s.initial.aliases.clone(),
             push_constants: s.initial.push_constants.clone(),

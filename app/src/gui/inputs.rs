@@ -259,13 +259,13 @@ fn field_row(ui: &mut egui::Ui, f: &Field) -> egui::Id {
 /// A block's name as the shader writes it: the variable's, or for an anonymous block
 /// (`buffer In { uint inp[]; };`) the block type's.
 fn block_name(p: &Program, r: usize) -> String {
-    let res = &p.resources[r];
-    if p.names.contains_key(&res.var) {
+    let res = &p.resources()[r];
+    if p.names().contains_key(&res.var) {
         return res.name.clone();
     }
     p.resource_type(r)
-        .and_then(|t| p.types.spirv_ids.get(t as usize))
-        .and_then(|id| p.names.get(id))
+        .and_then(|t| p.types().spirv_ids.get(t as usize))
+        .and_then(|id| p.names().get(id))
         .filter(|n| !n.is_empty())
         .cloned()
         .unwrap_or_else(|| res.name.clone())
@@ -283,7 +283,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
     // Entry point, when there is a choice.
     if s.entries.len() > 1 {
-        let current = program.entry_name.clone();
+        let current = program.entry_name().to_owned();
         let mut pick = None;
         ui.horizontal(|ui| {
             let l = ui.label("Entry point");
@@ -308,7 +308,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 
     // The dispatch.
-    let [lx, ly, lz] = program.local_size;
+    let [lx, ly, lz] = program.local_size();
     ui.horizontal(|ui| {
         ui.label("Workgroups");
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
@@ -373,7 +373,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 restart = true;
             }
         });
-        if app.settings.only_workgroup.is_some() && program.buffer_atomics {
+        if app.settings.only_workgroup.is_some() && program.buffer_atomics() {
             ui.label(
                 egui::RichText::new(
                     "This shader has atomics on buffer memory: workgroups can see each other's \
@@ -425,11 +425,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &mut app.session else { return };
 
     // Specialization constants: typed, with their defaults.
-    if !program.spec_constants.is_empty() {
+    if !program.spec_constants().is_empty() {
         ui.separator();
         ui.label(egui::RichText::new("Specialization constants").strong());
         egui::Grid::new("spec").striped(true).show(ui, |ui| {
-            for c in &program.spec_constants {
+            for c in program.spec_constants() {
                 let l = ui
                     .monospace(if c.name.is_empty() { "·" } else { &c.name })
                     .id;
@@ -462,8 +462,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 
     // Push constants, by the declared block's members.
-    if let Some(ri) = program.resources.iter().position(|r| r.push_constant) {
-        let r = &program.resources[ri];
+    if let Some(ri) = program.resources().iter().position(|r| r.push_constant) {
+        let r = &program.resources()[ri];
         ui.separator();
         ui.label(
             egui::RichText::new(format!(
@@ -499,7 +499,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     // Buffers, as declared.
     let mut start_import = None;
     let mut export = None;
-    for (ri, r) in program.resources.iter().enumerate() {
+    for (ri, r) in program.resources().iter().enumerate() {
         if r.push_constant {
             continue;
         }
@@ -726,13 +726,13 @@ pub fn import_file(
     let program = std::sync::Arc::clone(&s.program);
     let at = lanescope_core::slot_name((set, binding, element));
     let ri = program
-        .resources
+        .resources()
         .iter()
         .position(|r| {
             !r.push_constant && (r.set, r.binding, r.element()) == (set, binding, element)
         })
         .ok_or_else(|| format!("the shader has no buffer at {at}"))?;
-    let r = &program.resources[ri];
+    let r = &program.resources()[ri];
     let buf = s
         .initial
         .bytes_mut(set, binding, element)

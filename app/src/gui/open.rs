@@ -292,7 +292,7 @@ impl LanescopeApp {
                 let mut settings = st;
                 settings.subgroup_size = run.config.subgroup_size;
                 settings.workgroups = run.config.workgroups;
-                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func()));
                 self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
                 self.session = Some(s);
                 self.settings = settings;
@@ -344,8 +344,7 @@ impl LanescopeApp {
         let has_source = self.editor.is_some()
             || self.session.as_ref().is_some_and(|s| {
                 s.program
-                    .debug
-                    .as_ref()
+                    .debug()
                     .is_some_and(|d| d.files.iter().any(|f| f.text.is_some()))
             });
         if has_source {
@@ -414,7 +413,7 @@ impl LanescopeApp {
                 match Session::open(&name, c.bytes(), &self.settings) {
                     Ok(s) => {
                         self.cfg_layout =
-                            Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                            Some(cfg::CfgLayout::new(&s.program, s.program.entry_func()));
                         self.session = Some(s);
                         self.error = None;
                         self.running = false;
@@ -457,7 +456,7 @@ impl LanescopeApp {
     pub(super) fn open_under(&mut self, name: &str, bytes: Vec<u8>, settings: Settings) -> bool {
         match Session::open(name, bytes, &settings) {
             Ok(s) => {
-                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func));
+                self.cfg_layout = Some(cfg::CfgLayout::new(&s.program, s.program.entry_func()));
                 // A new module opens where it starts, not at the old one's scroll position.
                 self.scroll_to_line = Some(s.focus_instruction().unwrap_or(0) as usize);
                 self.session = Some(s);

@@ -216,7 +216,7 @@ fn carry_buffers(
     let keep = |slot: (u32, u32, u32), bytes: &mut Vec<u8>| {
         if let Some(kept) = old.bytes(slot.0, slot.1, slot.2) {
             let min = bytes.len().min(
-                p.resources
+                p.resources()
                     .iter()
                     .find(|r| (r.set, r.binding, r.element()) == slot)
                     .map_or(0, |r| r.min_size as usize),
@@ -234,7 +234,7 @@ fn carry_buffers(
         keep((*set, *binding, *element), bytes);
     }
     let pc = p
-        .resources
+        .resources()
         .iter()
         .find(|r| r.push_constant)
         .map_or(0, |r| r.min_size as usize);
@@ -330,8 +330,8 @@ impl Session {
     /// Starts again from step 0 under `settings`, keeping breakpoints and initial buffers.
     pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
         let wanted = (self.entry.clone(), self.spec.clone());
-        let program = if settings.subgroup_size == self.program.coop_subgroup_size
-            && settings.coop_layout == self.program.coop_layout.name()
+        let program = if settings.subgroup_size == self.program.coop_subgroup_size()
+            && settings.coop_layout == self.program.coop_layout().name()
             && wanted == self.loaded
         {
             Arc::clone(&self.program)
@@ -344,7 +344,7 @@ impl Session {
                 ..settings.load_options()
             };
             let p = Arc::new(load(&self.bytes, &opts).map_err(|e| format!("{}: {e}", self.name))?);
-            if p.resources != self.program.resources {
+            if p.resources() != self.program.resources() {
                 self.initial = carry_buffers(&p, &self.initial, settings)?;
             }
             p
@@ -368,7 +368,7 @@ impl Session {
     }
 
     fn snapshot_buffers(&mut self) {
-        let resources = &self.program.resources;
+        let resources = &self.program.resources();
         let sim = self.history.sim();
         self.previous_buffers = resources
             .iter()
@@ -398,7 +398,7 @@ impl Session {
     /// instruction when the module has no line information. False when the run finished.
     pub fn step_line(&mut self, g: usize, id: u64, kind: LineStep) -> Result<bool, String> {
         let sim = self.sim();
-        let has_lines = self.program.debug.as_ref().is_some_and(|d| d.has_lines());
+        let has_lines = self.program.debug().is_some_and(|d| d.has_lines());
         let (true, Some(depth)) = (has_lines, sim.tangle_call_depth(g, id)) else {
             return self.step_tangle(g, id);
         };

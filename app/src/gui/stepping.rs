@@ -197,7 +197,7 @@ impl LanescopeApp {
         let has_lines = self
             .session
             .as_ref()
-            .is_some_and(|s| s.program.debug.as_ref().is_some_and(|d| d.has_lines()));
+            .is_some_and(|s| s.program.debug().is_some_and(|d| d.has_lines()));
         if !has_lines {
             if kind != session::LineStep::Out {
                 self.step_selected();

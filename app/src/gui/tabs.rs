@@ -30,7 +30,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .find(|t| t.subgroup as usize == g && t.id == id)
         });
         if let Some(func) = followed
-            .and_then(|t| s.program.blocks.get(t.block as usize))
+            .and_then(|t| s.program.blocks().get(t.block as usize))
             .map(|b| b.func)
         {
             if app.cfg_layout.as_ref().is_some_and(|l| l.func != func) {
@@ -132,7 +132,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         .iter()
                         .filter_map(|d| {
                             s.program
-                                .blocks
+                                .blocks()
                                 .iter()
                                 .position(|b| b.inst_indices.contains(&d.instruction))
                                 .map(|b| b as u32)
@@ -150,7 +150,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if let Some(b) = clicked {
             app.scroll_to_line = s
                 .program
-                .blocks
+                .blocks()
                 .get(b as usize)
                 .map(|bl| bl.first_inst_index as usize);
         }
@@ -659,7 +659,7 @@ fn all_compare_options(app: &LanescopeApp) -> Vec<CompareOption> {
     let has_coop = app
         .session
         .as_ref()
-        .is_some_and(|s| !s.program.coop_frags.is_empty());
+        .is_some_and(|s| s.program.uses_coop_matrices());
     for l in lanescope_core::coopmat::LayoutChoice::builtin()
         .into_iter()
         .filter(|_| has_coop)
@@ -711,8 +711,7 @@ fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
                 Some(p) => {
                     let file = s
                         .program
-                        .debug
-                        .as_ref()
+                        .debug()
                         .and_then(|d| d.file_name(p.file))
                         .unwrap_or("line");
                     format!("{file}:{}", p.line)

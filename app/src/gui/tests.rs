@@ -74,8 +74,8 @@ fn a_breakpoint_clicked_in_the_gutter_stops_the_run_there() {
     // The first block's terminator of the entry function.
     let (target, label) = {
         let s = h.state().session.as_ref().unwrap();
-        let entry = &s.program.functions[s.program.entry_func as usize];
-        let b = &s.program.blocks[entry.entry as usize];
+        let entry = &s.program.functions()[s.program.entry_func() as usize];
+        let b = &s.program.blocks()[entry.entry as usize];
         let t = *b.inst_indices.last().unwrap();
         (t, format!("breakpoint at instruction {t}"))
     };
@@ -315,7 +315,7 @@ fn the_matrix_view_selects_a_lane_and_switches_the_layout_at_the_same_step() {
     h.run_steps(3);
     let s = h.state().session.as_ref().unwrap();
     assert_eq!(h.state().settings.coop_layout, "amd-rdna3");
-    assert_eq!(s.program.coop_layout.name(), "amd-rdna3");
+    assert_eq!(s.program.coop_layout().name(), "amd-rdna3");
     assert_eq!(steps(&h), at, "the same step under the new layout");
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
 }
@@ -704,8 +704,7 @@ fn opening_another_module_clears_what_belonged_to_the_last() {
             .enumerate()
             .skip(s.disasm.lines.len() / 2)
             .find(|(_, l)| {
-                l.result_id
-                    .is_some_and(|id| s.program.id_slots.contains_key(&id))
+                l.result_id.is_some_and(|id| s.program.has_value(id))
                     && s.disasm
                         .lines
                         .iter()
@@ -800,7 +799,7 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
             assert!(app.error.is_none(), "{}: {:?}", l.slug, app.error);
             let s = app.session.as_ref().unwrap();
             let config = serde_json::to_string(s.sim().config()).unwrap();
-            let layout = s.program.coop_layout.name();
+            let layout = s.program.coop_layout().name();
             let (tab, lesson) = (app.tab, app.lesson);
             seen.push((config, layout, tab, lesson, run_to_end(app)));
         }
@@ -1580,7 +1579,7 @@ fn an_include_tree_opens_with_a_tab_per_file_and_breaks_in_an_included_file() {
     h.run_steps(2);
     let helper = {
         let s = h.state().session.as_ref().unwrap();
-        let d = s.program.debug.as_ref().unwrap();
+        let d = s.program.debug().unwrap();
         let f = h.state().source_file.expect("a file picked");
         assert!(d.files[f as usize].name.ends_with("helper.glsl"));
         f
@@ -1648,7 +1647,7 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
     type_defines(&mut h, "WIDTH=8");
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     let s = h.state().session.as_ref().expect("recompiled");
-    assert_eq!(s.program.local_size, [8, 1, 1]);
+    assert_eq!(s.program.local_size(), [8, 1, 1]);
     // The section's title shows what is set.
     h.get_by_label("Build: WIDTH=8");
     // A link carries the macros; opening it builds the source with them.
@@ -1660,7 +1659,7 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
     other.apply_link(super::permalink::Link::parse(&fragment).unwrap());
     assert!(other.error.is_none(), "{:?}", other.error);
     assert_eq!(
-        other.session.as_ref().unwrap().program.local_size,
+        other.session.as_ref().unwrap().program.local_size(),
         [8, 1, 1]
     );
     assert_eq!(other.editor.as_ref().unwrap().build.defines, "WIDTH=8");

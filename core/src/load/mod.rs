@@ -1,4 +1,27 @@
-//! Bytes -> rspirv data representation -> `Program`. The only module that looks at rspirv.
+//! Lowering a module to a [`Program`]. With the SPIR-V crate's reading (`lanescope_spirv::read`),
+//! the only code that touches `rspirv`. Reading checks the header and every instruction's word
+//! count itself (so errors name the instruction index and byte offset) and the logical layout's
+//! section order, keeps the module verbatim (`SpirvModule`) with its debug information
+//! (`lanescope_spirv::debug`), and parses the semantic instructions with `rspirv::dr`; lowering
+//! walks that once: names and decorations, types (`program/types.rs`, with explicit layouts:
+//! Offset, ArrayStride, MatrixStride, RowMajor), constants and specialization constants (overrides
+//! applied here; `OpSpecConstantOp` folded with the same ALU functions the interpreter uses),
+//! global variables (buffers become `Resource`s; Workgroup, Private, Function and Input variables
+//! get offsets in their memories), then every function. Each SPIR-V value id gets a *register slot*
+//! range (one slot per scalar component); constants are slots filled before execution. Every
+//! instruction becomes a pre-decoded `Inst` whose operands are slots (`decode.rs`); merge
+//! instructions and terminators become per-block `Merge`/`Terminator`. `structure.rs` adds what the
+//! scheduler needs: which blocks are merge/continue/switch targets, dominators, and which switch
+//! cases fall through into which, and refuses unstructured flow (a two-way branch without a merge
+//! that leaves no construct, a back edge to a block without OpLoopMerge, an irreducible loop).
+//! Errors are `LoadError::{Malformed, Invalid, Unsupported, EntryPoint, Option}` with a `Location`.
+//! Every lowered instruction's operand and result shapes are checked against what the executor
+//! reads and writes (and calls against their callee), so a hostile module fails here, never as an
+//! out-of-range access later; a pre-pass over the raw words rejects what would make rspirv panic.
+//! Memory is bounded: modules (64 MiB), types (16M scalar components in all, 1 GiB in memory with
+//! their strides and offsets, sizes computed without wrapping), values (65536 components), and at
+//! run time `Config::{max_invocations, max_memory, max_buffer_memory, max_trace_steps}` and the
+//! step budget, each settable from the CLI and the app's Limits menu.
 
 mod blocks;
 mod capabilities;
@@ -305,12 +328,12 @@ impl<'m> Ctx<'m> {
             })
         });
         Location {
-            source,
+            source: source.map(String::into_boxed_str),
             instruction: Some(self.cur_index),
             byte_offset: self.raw.byte_offset(self.cur_index as usize),
-            opcode: inst.map(|i| format!("Op{}", i.class.opname)),
+            opcode: inst.map(|i| format!("Op{}", i.class.opname).into()),
             id: inst.and_then(|i| i.result_id),
-            function: self.cur_function.clone(),
+            function: self.cur_function.as_deref().map(Into::into),
         }
     }
 

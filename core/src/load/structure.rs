@@ -33,7 +33,7 @@ pub(super) fn check_maximal_branches(
                     at: Location {
                         instruction: b.inst_indices.last().copied(),
                         id: Some(b.label),
-                        function: Some(functions[f as usize].name.clone()),
+                        function: Some(functions[f as usize].name.as_str().into()),
                         ..Location::default()
                     },
                 });
@@ -80,7 +80,9 @@ pub(super) fn check(
         at: Location {
             instruction: Some(b.first_inst_index),
             id: Some(b.label),
-            function: functions.get(b.func as usize).map(|f| f.name.clone()),
+            function: functions
+                .get(b.func as usize)
+                .map(|f| f.name.as_str().into()),
             ..Location::default()
         },
     };
@@ -162,7 +164,9 @@ fn check_structured(functions: &[Function], blocks: &[Block]) -> Result<(), Load
         at: Location {
             instruction: b.inst_indices.last().copied(),
             id: Some(b.label),
-            function: functions.get(b.func as usize).map(|f| f.name.clone()),
+            function: functions
+                .get(b.func as usize)
+                .map(|f| f.name.as_str().into()),
             ..Location::default()
         },
     };
@@ -274,7 +278,7 @@ fn check_calls(functions: &[Function], blocks: &[Block]) -> Result<(), LoadError
             let at = || Location {
                 instruction: Some(block.first_inst_index),
                 id: Some(block.label),
-                function: Some(f.name.clone()),
+                function: Some(f.name.as_str().into()),
                 ..Location::default()
             };
             for i in &block.insts {
@@ -349,7 +353,7 @@ fn check_recursion(functions: &[Function], blocks: &[Block]) -> Result<(), LoadE
                                 functions[f].name, functions[c].name
                             ),
                             at: Location {
-                                function: Some(functions[f].name.clone()),
+                                function: Some(functions[f].name.as_str().into()),
                                 ..Location::default()
                             },
                         });

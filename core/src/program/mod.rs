@@ -1,5 +1,20 @@
 //! Lanescope's own program representation: what the loader builds from SPIR-V and the only thing
 //! the executor reads. Ids are dense indices; operands are pre-resolved register slots.
+//!
+//! Plain data, no references to rspirv: types, blocks, functions, resources, leaf tables (the byte
+//! offset and type of every scalar a load or store touches). A pointer value is one `u64`
+//! (`encode_ptr`: space, region, byte offset), so variable pointers (selected, phi'd, stored in
+//! memory, compared, `OpPtrDiff`) need nothing beyond the loader taking what a pointer points to
+//! from its type; the null pointer is a region no resource has. Values below 2^61 are device
+//! addresses (PhysicalStorageBuffer pointers hold what the GPU would: loaded, stored, converted and
+//! added as integers); `Memory::resolve` turns one into the buffer pointer whose bound address
+//! range holds it at each access, so every memory path (bounds, poison, race log, parallel
+//! footprints) sees ordinary pointers. Images are resources too: their texels are a buffer storage,
+//! an image or sampler value is a handle (a buffer pointer to the image's resource, the sampler's
+//! in its low bits), and `exec/image.rs` turns texel coordinates into buffer accesses
+//! (`program/image.rs` holds the formats, image types and samplers as plain data). A descriptor
+//! array (of buffers, images or samplers) is one resource per element, consecutive, so its first
+//! index adds to the pointer's or handle's region (`AccessStep::Descriptor`).
 
 // Source-level debug information and the verbatim module are read by the SPIR-V crate.
 pub use lanescope_spirv::debug;
@@ -177,66 +192,66 @@ pub struct SpecConstantInfo {
 /// Everything the executor needs, with no reference back to rspirv.
 #[derive(Clone, Debug)]
 pub struct Program {
-    pub entry_name: String,
-    pub entry_func: FuncId,
-    pub local_size: [u32; 3],
-    pub maximal_reconvergence: bool,
-    pub types: Types,
-    pub functions: Vec<Function>,
-    pub blocks: Vec<Block>,
+    pub(crate) entry_name: String,
+    pub(crate) entry_func: FuncId,
+    pub(crate) local_size: [u32; 3],
+    pub(crate) maximal_reconvergence: bool,
+    pub(crate) types: Types,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) blocks: Vec<Block>,
     /// Number of register slots per lane.
-    pub num_slots: u32,
+    pub(crate) num_slots: u32,
     /// Slot values filled in before execution (constants), as (slot, raw bits).
-    pub const_slots: Vec<(u32, u64)>,
-    pub variables: Vec<Variable>,
-    pub resources: Vec<Resource>,
-    pub workgroup_bytes: u32,
-    pub invocation_bytes: u32,
+    pub(crate) const_slots: Vec<(u32, u64)>,
+    pub(crate) variables: Vec<Variable>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) workgroup_bytes: u32,
+    pub(crate) invocation_bytes: u32,
     /// (byte offset in invocation memory, builtin, component count) for each Input builtin.
-    pub inputs: Vec<(u32, u32, u32)>,
+    pub(crate) inputs: Vec<(u32, u32, u32)>,
     /// Initial contents of Private and Workgroup variables with initialisers: (space, offset, bytes).
-    pub initializers: Vec<(Space, u32, Vec<u8>)>,
-    pub spec_constants: Vec<SpecConstantInfo>,
+    pub(crate) initializers: Vec<(Space, u32, Vec<u8>)>,
+    pub(crate) spec_constants: Vec<SpecConstantInfo>,
     /// SPIR-V id -> friendly name (OpName or `%id`).
-    pub names: std::collections::BTreeMap<u32, String>,
+    pub(crate) names: std::collections::BTreeMap<u32, String>,
     /// (struct type's SPIR-V id, member) -> OpMemberName.
-    pub member_names: std::collections::BTreeMap<(u32, u32), String>,
+    pub(crate) member_names: std::collections::BTreeMap<(u32, u32), String>,
     /// SPIR-V id -> (slot, width, type) for ids that hold values, for watches and the disassembly.
-    pub id_slots: std::collections::BTreeMap<u32, (u32, u32, TypeId)>,
+    pub(crate) id_slots: std::collections::BTreeMap<u32, (u32, u32, TypeId)>,
     /// Blocks that are a merge block, continue target or switch target somewhere: only branches
     /// to these can reconverge or escape.
-    pub is_reconv_target: Vec<bool>,
+    pub(crate) is_reconv_target: Vec<bool>,
     /// Instruction count of the whole module (for locations).
-    pub module_instructions: u32,
+    pub(crate) module_instructions: u32,
     /// Memory leaves of each (type, layout) that a load or store uses.
-    pub leaf_tables: Vec<Vec<Leaf>>,
+    pub(crate) leaf_tables: Vec<Vec<Leaf>>,
     /// Width of the value starting at each slot (slots that start a value only).
-    pub slot_width: std::collections::BTreeMap<u32, u32>,
+    pub(crate) slot_width: std::collections::BTreeMap<u32, u32>,
     /// For each switch header: each target with the targets that fall through into it.
-    pub fallthrough: std::collections::BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>>,
+    pub(crate) fallthrough: std::collections::BTreeMap<BlockId, Vec<(BlockId, Vec<BlockId>)>>,
     /// The cooperative-matrix layout the program was loaded with, and the fragment of every
     /// cooperative-matrix type (`CoopType::frag` indexes it).
-    pub coop_layout: crate::coopmat::LayoutChoice,
-    pub coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
+    pub(crate) coop_layout: crate::coopmat::LayoutChoice,
+    pub(crate) coop_frags: Vec<std::sync::Arc<crate::coopmat::Fragment>>,
     /// Invocations per subgroup the Subgroup-scope fragments were built for.
-    pub coop_subgroup_size: u32,
+    pub(crate) coop_subgroup_size: u32,
     /// The module's instructions as read, for the disassembly and source views.
-    pub module: std::sync::Arc<SpirvModule>,
+    pub(crate) module: std::sync::Arc<SpirvModule>,
     /// Source files, lines, functions and variables, when the module carries them.
-    pub debug: Option<debug::DebugInfo>,
+    pub(crate) debug: Option<debug::DebugInfo>,
     /// Whether some atomic instruction works on buffer memory: workgroups may then communicate,
     /// and what one sees can depend on which others ran before it.
-    pub buffer_atomics: bool,
+    pub(crate) buffer_atomics: bool,
     /// Whether the module declares PhysicalStorageBufferAddresses: buffers bound but not
     /// declared can then be reached by their device addresses.
-    pub physical_addresses: bool,
+    pub(crate) physical_addresses: bool,
     /// Register slots of OpUndef values, (slot, width): undefined until overwritten.
-    pub undef_slots: Vec<(u32, u32)>,
+    pub(crate) undef_slots: Vec<(u32, u32)>,
     /// What the loader accepted but ignored (capabilities declared and unused, unknown
     /// specialization constants, ...).
-    pub warnings: Vec<Warning>,
+    pub(crate) warnings: Vec<Warning>,
     /// The entry point's float-controls execution modes (rounding, denormals) per width.
-    pub float_controls: crate::float::FloatControls,
+    pub(crate) float_controls: crate::float::FloatControls,
 }
 
 /// The null pointer (OpConstantNull of a pointer type): a region no resource has, so an access
@@ -305,6 +320,146 @@ pub fn ptr_offset(p: u64, delta: i64) -> u64 {
 #[inline]
 pub fn physical_from_bits(v: u64) -> u64 {
     v.min(PHYSICAL_LIMIT - 1)
+}
+
+/// What the views, the front ends and the tools read of a program; the engine reads the fields.
+impl Program {
+    /// The entry point's name.
+    pub fn entry_name(&self) -> &str {
+        &self.entry_name
+    }
+
+    /// The entry point's function.
+    pub fn entry_func(&self) -> FuncId {
+        self.entry_func
+    }
+
+    /// The workgroup size (LocalSize, LocalSizeId or the WorkgroupSize builtin, after
+    /// specialization).
+    pub fn local_size(&self) -> [u32; 3] {
+        self.local_size
+    }
+
+    /// Whether the entry point has the MaximallyReconvergesKHR execution mode.
+    pub fn maximal_reconvergence(&self) -> bool {
+        self.maximal_reconvergence
+    }
+
+    /// The types, with their layouts.
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    /// The functions; `FuncId` indexes this.
+    pub fn functions(&self) -> &[Function] {
+        &self.functions
+    }
+
+    /// The blocks of every function; `BlockId` indexes this.
+    pub fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+
+    /// Whether block `b` is a merge block, continue target or switch target somewhere (only
+    /// branches to these can reconverge or escape).
+    pub fn is_reconvergence_target(&self, b: BlockId) -> bool {
+        self.is_reconv_target.get(b as usize) == Some(&true)
+    }
+
+    /// The buffers, images and samplers the shader declares, one per descriptor.
+    pub fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    /// The specialization constants, with their defaults.
+    pub fn spec_constants(&self) -> &[SpecConstantInfo] {
+        &self.spec_constants
+    }
+
+    /// SPIR-V id -> friendly name (OpName, or `%id`).
+    pub fn names(&self) -> &std::collections::BTreeMap<u32, String> {
+        &self.names
+    }
+
+    /// Whether SPIR-V id `id` holds a value the views can show (a watch, the disassembly).
+    pub fn has_value(&self, id: u32) -> bool {
+        self.id_slots.contains_key(&id)
+    }
+
+    /// Every SPIR-V id that holds a value, with its type, in id order.
+    pub fn values(&self) -> impl Iterator<Item = (u32, TypeId)> + '_ {
+        self.id_slots.iter().map(|(&id, &(_, _, ty))| (id, ty))
+    }
+
+    /// The type of the value SPIR-V id `id` holds, when it holds one.
+    pub fn value_type(&self, id: u32) -> Option<TypeId> {
+        self.id_slots.get(&id).map(|&(_, _, ty)| ty)
+    }
+
+    /// Bytes of Private, Function and Input memory each invocation has.
+    pub fn invocation_bytes(&self) -> u32 {
+        self.invocation_bytes
+    }
+
+    /// Bytes of Workgroup memory each workgroup has.
+    pub fn workgroup_bytes(&self) -> u32 {
+        self.workgroup_bytes
+    }
+
+    /// The number of instructions in the module (every location numbers them).
+    pub fn module_instructions(&self) -> u32 {
+        self.module_instructions
+    }
+
+    /// The cooperative-matrix layout the program was loaded with.
+    pub fn coop_layout(&self) -> &crate::coopmat::LayoutChoice {
+        &self.coop_layout
+    }
+
+    /// Whether the program uses cooperative matrices.
+    pub fn uses_coop_matrices(&self) -> bool {
+        !self.coop_frags.is_empty()
+    }
+
+    /// How each cooperative-matrix type is spread over the lanes (`CoopType::frag` indexes it).
+    pub fn coop_fragments(&self) -> &[std::sync::Arc<crate::coopmat::Fragment>] {
+        &self.coop_frags
+    }
+
+    /// Invocations per subgroup the Subgroup-scope cooperative-matrix fragments were built for.
+    pub fn coop_subgroup_size(&self) -> u32 {
+        self.coop_subgroup_size
+    }
+
+    /// The module's instructions as read, for the disassembly and source views.
+    pub fn module(&self) -> &std::sync::Arc<SpirvModule> {
+        &self.module
+    }
+
+    /// Source files, lines, functions and variables, when the module carries them.
+    pub fn debug(&self) -> Option<&debug::DebugInfo> {
+        self.debug.as_ref()
+    }
+
+    /// Whether some atomic instruction works on buffer memory: workgroups may then communicate.
+    pub fn buffer_atomics(&self) -> bool {
+        self.buffer_atomics
+    }
+
+    /// Whether the module declares PhysicalStorageBufferAddresses.
+    pub fn physical_addresses(&self) -> bool {
+        self.physical_addresses
+    }
+
+    /// The entry point's float-controls execution modes (rounding, denormals) per width.
+    pub fn float_controls(&self) -> &crate::float::FloatControls {
+        &self.float_controls
+    }
+
+    /// What the loader accepted but ignored.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
 }
 
 impl Program {

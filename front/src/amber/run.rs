@@ -513,12 +513,12 @@ impl Runner<'_> {
         }
         let (subgroup_size, full) = self.subgroup_size(line, p)?;
         let prog = self.program(line, p, subgroup_size)?;
-        if full && prog.local_size[0] % subgroup_size != 0 {
+        if full && prog.local_size()[0] % subgroup_size != 0 {
             // Vulkan makes this invalid usage, yet tests do it (CTS's `_partial` cases) and
             // drivers run them: the last subgroup is partial, as here.
             let note = format!(
                 "line {line}: FULLY_POPULATED with local_size_x {} not a multiple of the subgroup size {subgroup_size} (invalid in Vulkan); the last subgroup runs partial",
-                prog.local_size[0]
+                prog.local_size()[0]
             );
             if !self.report.notes.contains(&note) {
                 self.report.notes.push(note);
@@ -698,7 +698,7 @@ impl Runner<'_> {
     /// or without its sampler) or texel buffer, of the image's dimensionality.
     fn check_images(&self, line: usize, prog: &Program, p: &Pipeline) -> Result<(), Stop> {
         let resource = |set: u32, binding: u32| {
-            prog.resources
+            prog.resources()
                 .iter()
                 .find(|r| !r.push_constant && (r.set, r.binding) == (set, binding))
         };
@@ -897,7 +897,7 @@ impl Runner<'_> {
     /// every declared byte. Only the bound bytes are written back.
     fn pad_to_declared(&mut self, line: usize, prog: &Program, b: &mut Bindings) {
         let mut notes = Vec::new();
-        for res in &prog.resources {
+        for res in prog.resources() {
             let need = res.min_size as usize;
             let target = if res.push_constant {
                 Some(&mut b.push_constants)

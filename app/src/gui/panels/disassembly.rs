@@ -124,7 +124,7 @@ pub(super) fn show(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
             if let Some(id) = click_id {
                 app.selected_id = Some(id);
-                if s.program.id_slots.contains_key(&id) && !app.watches.contains(&id) {
+                if s.program.has_value(id) && !app.watches.contains(&id) {
                     app.watches.push(id);
                 }
             }

@@ -384,8 +384,7 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                     let has_vars = app.session.as_ref().is_some_and(|s| {
                         s.program
-                            .debug
-                            .as_ref()
+                            .debug()
                             .is_some_and(|d| !d.variables.is_empty())
                     });
                     if has_vars {

@@ -41,7 +41,12 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let Some(val) = sim.source_value(g, vi, k) else {
                 continue;
             };
-            let tys = s.program.types.flat.get(val.ty as usize).map(Vec::as_slice);
+            let tys = s
+                .program
+                .types()
+                .flat
+                .get(val.ty as usize)
+                .map(Vec::as_slice);
             // Arrays and structs can be long: a line stays short (hover has more).
             let clip = |t: String, n: usize| match t.char_indices().nth(n) {
                 Some((i, _)) => format!("{}…", &t[..i]),
@@ -103,9 +108,8 @@ pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             // Each component printed as its type (hex where the type has no scalar form).
             let comp_tys = s
                 .program
-                .id_slots
-                .get(&id)
-                .and_then(|&(_, _, ty)| s.program.types.flat.get(ty as usize));
+                .value_type(id)
+                .and_then(|ty| s.program.types().flat.get(ty as usize));
             let states = s.sim().lane_states(g);
             egui::Grid::new(("watch", id, g))
                 .striped(true)
@@ -169,14 +173,14 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
     let Some(s) = &mut app.session else { return };
     let mut edited = false;
-    for (ri, r) in s.program.resources.clone().iter().enumerate() {
+    for (ri, r) in s.program.resources().iter().enumerate() {
         if r.push_constant {
             continue;
         }
         // With device addresses, the address pointers to the buffer hold.
         let address = s
             .program
-            .physical_addresses
+            .physical_addresses()
             .then(|| {
                 s.sim()
                     .buffer_addresses()

@@ -13,7 +13,7 @@ fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
         t.text.into(),
     ));
     let s = app.session.as_ref().unwrap();
-    let labels: Vec<String> = (0..s.program.blocks.len() as u32)
+    let labels: Vec<String> = (0..s.program.blocks().len() as u32)
         .filter_map(|b| super::super::cfg::source_lines(&s.program, b))
         .collect();
     // The loop body (lines 16-17 of the template) is a block of its own.
@@ -94,7 +94,7 @@ fn the_graph_scrolls_to_the_running_block() {
 #[test]
 fn the_graph_follows_into_a_called_function_and_back() {
     let mut h = harness("function_calls");
-    let main = h.state().session.as_ref().unwrap().program.entry_func;
+    let main = h.state().session.as_ref().unwrap().program.entry_func();
     let func_now = |h: &Harness<'_, LanescopeApp>| h.state().cfg_layout.as_ref().unwrap().func;
     let followed = |h: &Harness<'_, LanescopeApp>| {
         let s = h.state().session.as_ref().unwrap();
@@ -104,7 +104,7 @@ fn the_graph_follows_into_a_called_function_and_back() {
             .tangles()
             .into_iter()
             .find(|t| t.subgroup as usize == g && t.id == id)?;
-        Some(s.program.blocks[t.block as usize].func)
+        Some(s.program.blocks()[t.block as usize].func)
     };
     let mut entered = None;
     for _ in 0..200 {

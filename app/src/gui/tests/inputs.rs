@@ -37,7 +37,7 @@ fn inputs_app() -> LanescopeApp {
 fn blocks_are_laid_out_by_their_declaration() {
     let app = inputs_app();
     let p = &app.session.as_ref().unwrap().program;
-    let b = p.resources.iter().position(|r| !r.push_constant).unwrap();
+    let b = p.resources().iter().position(|r| !r.push_constant).unwrap();
     let f = p.resource_fields(b, 16 + 2 * 32, 100);
     let got: Vec<(String, u64, String)> = f
         .fields
@@ -70,7 +70,7 @@ fn blocks_are_laid_out_by_their_declaration() {
     assert_eq!(f.runtime_array, Some((16, 32)));
     assert!(!f.truncated);
     assert!(p.resource_fields(b, 1 << 20, 5).truncated);
-    let pc = p.resources.iter().position(|r| r.push_constant).unwrap();
+    let pc = p.resources().iter().position(|r| r.push_constant).unwrap();
     let paths: Vec<String> = p
         .resource_fields(pc, 8, 10)
         .fields
@@ -87,7 +87,7 @@ fn buffers_fill_import_and_export_by_their_types() {
     use crate::gui::inputs::{export_numbers, fill, import_numbers, read, Fill};
     let app = inputs_app();
     let p = &app.session.as_ref().unwrap().program;
-    let r = p.resources.iter().position(|r| !r.push_constant).unwrap();
+    let r = p.resources().iter().position(|r| !r.push_constant).unwrap();
     let mut b = vec![0u8; 16 + 32];
     // 1 + 5 + 5 values: one element more than the buffer holds.
     let n = import_numbers(p, r, &mut b, "[2, [1.5, 2, 3, 0.25, 9], 4e0, 5 6 7 8]").unwrap();
@@ -166,7 +166,7 @@ fn the_inputs_panel_sets_push_and_spec_constants_and_they_run() {
         s.initial.push_constants = [3u32.to_le_bytes(), 2.0f32.to_bits().to_le_bytes()].concat();
         let r = s
             .program
-            .resources
+            .resources()
             .iter()
             .position(|r| !r.push_constant)
             .unwrap();
@@ -236,14 +236,14 @@ fn another_entry_point_is_a_choice_in_inputs() {
     assert!(app.error.is_none(), "{:?}", app.error);
     let s = app.session.as_ref().unwrap();
     assert_eq!(s.entries, ["first", "second"]);
-    assert_eq!(s.program.entry_name, "first");
+    assert_eq!(s.program.entry_name(), "first");
     app.session.as_mut().unwrap().entry = Some("second".into());
     app.reset();
     assert!(app.error.is_none(), "{:?}", app.error);
     finish(&mut app);
     let s = app.session.as_ref().unwrap();
     assert_eq!(
-        (s.program.entry_name.as_str(), s.program.local_size[0]),
+        (s.program.entry_name(), s.program.local_size()[0]),
         ("second", 8)
     );
     assert_eq!(

@@ -189,7 +189,7 @@ impl Comparison {
         }
         let buffers = s
             .program
-            .resources
+            .resources()
             .iter()
             .filter(|r| !r.push_constant && !r.uniform)
             .filter_map(|res| {

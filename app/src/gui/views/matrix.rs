@@ -96,14 +96,14 @@ impl MatrixView {
         if let Some(id) = selected.filter(|id| grids.iter().all(|gr| gr.id != *id)) {
             let name = s
                 .program
-                .names
+                .names()
                 .get(&id)
                 .cloned()
                 .unwrap_or(format!("%{id}"));
             grids.extend(grid(s, g, id, Role::Selected, name));
         }
         Self {
-            layout: s.program.coop_layout.name(),
+            layout: s.program.coop_layout().name(),
             site: site.cloned(),
             grids,
         }

@@ -115,7 +115,7 @@ impl Timeline {
             last,
             current: s.step_count(),
             // With line information a block also names its source lines (`%52 16-17`).
-            block_names: (0..s.program.blocks.len() as u32)
+            block_names: (0..s.program.blocks().len() as u32)
                 .map(|b| {
                     let name = s.program.block_name(b);
                     match crate::gui::cfg::source_lines(&s.program, b) {
