@@ -206,7 +206,7 @@ pub struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Write every step as JSON (schema in ARCHITECTURE.md).
+    /// Write every step as JSON (schema: the README's "Trace file" section).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<String>,
     /// Cooperative-matrix fragment layout: a built-in name or a JSON table file.

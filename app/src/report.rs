@@ -1,4 +1,5 @@
-//! Summaries and traces as text and JSON (schema documented in ARCHITECTURE.md).
+//! Summaries and traces as text and JSON. The trace's schema (`lanescope-trace/2`) is in the
+//! README's "Trace file" section.
 
 use lanescope_core::Simulator;
 use serde_json::{json, Value};
@@ -21,9 +22,9 @@ pub fn summary_value(sim: &Simulator) -> Value {
     let p = sim.program();
     let st = sim.stats();
     json!({
-        "entry": p.entry_name,
-        "local_size": p.local_size,
-        "maximal_reconvergence": p.maximal_reconvergence,
+        "entry": p.entry_name(),
+        "local_size": p.local_size(),
+        "maximal_reconvergence": p.maximal_reconvergence(),
         "settings": settings(sim),
         "finished": sim.is_finished(),
         "steps": st.steps,
@@ -154,12 +155,16 @@ pub fn summary_text(sim: &Simulator) -> String {
     let st = sim.stats();
     let c = sim.config();
     let mut s = String::new();
-    let [x, y, z] = p.local_size;
+    let [x, y, z] = p.local_size();
     let _ = writeln!(
         s,
         "entry point   {} (local size {x}x{y}x{z}, maximal reconvergence: {})",
-        p.entry_name,
-        if p.maximal_reconvergence { "yes" } else { "no" }
+        p.entry_name(),
+        if p.maximal_reconvergence() {
+            "yes"
+        } else {
+            "no"
+        }
     );
     let _ = writeln!(
         s,
@@ -183,7 +188,7 @@ pub fn summary_text(sim: &Simulator) -> String {
         count(st.divergences, "divergence"),
         count(st.reconvergences, "reconvergence")
     );
-    if p.physical_addresses {
+    if p.physical_addresses() {
         let b: Vec<String> = sim
             .buffer_addresses()
             .iter()
@@ -247,14 +252,14 @@ struct StepWithSource<'a> {
     line: u32,
 }
 
-/// The trace document (schema in ARCHITECTURE.md), streamed: steps are written one at a time,
+/// The trace document (schema in the README), streamed: steps are written one at a time,
 /// never gathered into one JSON value.
 pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::Result<()> {
     let p = sim.program();
     w.write_all(br#"{"schema":"lanescope-trace/2","summary":"#)?;
     serde_json::to_writer(&mut *w, &summary_value(sim))?;
     w.write_all(br#","blocks":["#)?;
-    for (i, b) in p.blocks.iter().enumerate() {
+    for (i, b) in p.blocks().iter().enumerate() {
         if i > 0 {
             w.write_all(b",")?;
         }
@@ -263,7 +268,7 @@ pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::
     }
     w.write_all(br#"],"steps":["#)?;
     // Each step's source position, looked up once per instruction.
-    let debug = p.debug.as_ref();
+    let debug = p.debug();
     let mut pos_cache: std::collections::HashMap<(u32, u32), Option<(String, u32)>> =
         std::collections::HashMap::new();
     for (i, step) in sim.trace().iter().enumerate() {

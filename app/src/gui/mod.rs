@@ -1,5 +1,60 @@
-//! The egui app: toolbar, disassembly, CFG, lanes, watch, buffers, diagnostics, controls.
-//! Panels draw from `Session` (the model); nothing here changes simulation results.
+//! The egui app: toolbar, disassembly, CFG, lanes, watch, buffers, diagnostics, controls. Panels
+//! draw from `Session` (the model); nothing here changes simulation results.
+//!
+//! The app's parts. `main.rs` picks the front: the GUI (no arguments, or a file), or the headless
+//! `run`/`example` subcommands (`cli.rs`); on wasm, `web.rs` starts eframe on the page's canvas and
+//! installs a panic hook that shows a message instead of a dead canvas. `gui/session.rs` owns one
+//! `Simulator` and everything about the session that is not drawing (open, reset under new
+//! settings, step, step tangle, step back, run slices with breakpoints and a step limit); the app
+//! runs long work in slices of about 12 ms per frame, so a frame never blocks. `gui/mod.rs` holds
+//! the app's state and draws the frame; its actions live beside it (`stepping.rs`: step, back, go
+//! to, run slices; `keys.rs`: every shortcut; `export.rs`: saving the source, an AmberScript, the
+//! trace, the window), and `host.rs` is the app in eframe (the settings, panes and last edit kept
+//! as JSON in eframe's storage: a file natively, localStorage in the browser); `disasm.rs` (line k
+//! is module instruction k, friendly names), `cfg.rs` (layered layout, edge kinds, tangle chips)
+//! compute plain view data; `toolbar.rs` the one-row toolbar (menus, stepping controls), `panels/`
+//! the panels around the centre (`disassembly.rs`; the side panel's `values.rs` and
+//! `diagnostics.rs`) (each folds to a named strip and takes a share of the window's width; which
+//! are open and their shares, `Panes`, are kept beside the settings), `tabs.rs` the graph and the
+//! tabbed views under it (a bar between them shares the height); `links.rs` makes and follows
+//! permalinks; `palette.rs` is the one colour scheme for lanes and tangles (tangles alive at once
+//! get hues apart); `fonts.rs` the two faces, egui's own without hinting programs (`assets/fonts/`,
+//! made by `scripts/build-fonts.py`). `open.rs` opens what a person brings (a module, a source
+//! compiled into the editor, an AmberScript whose RUN opens to step through) and recompiles edits.
+//! `inputs.rs` is the Inputs panel: it edits the session's initial state (entry point and
+//! specialization, which reload the module; push constants and buffers, laid out by the core's
+//! `Program::resource_fields`) and restarts the run. `editor.rs` is the source pane: the person's
+//! code (recompiled through `front` 0.4 s after typing stops, as a `compile_job.rs` job polled each
+//! frame: natively a thread driving the worker process, in the browser the compiler module's Web
+//! Worker; cancelled when the text changes again; a good compile restarts the run and seeks back to
+//! the same step, a failed one keeps the last run, marked stale; `build.rs`'s Build section holds
+//! macros, include folders, target and entry point) or the source in the module's debug
+//! information, read-only, a tab per file; highlighting (`highlight.rs`) is a small tokenizer per
+//! language producing an egui layout job (no highlighter crate: a few hundred bytes of wasm instead
+//! of a grammar engine). Stepping by line (`Session::step_line`) follows one tangle until its
+//! source position moves. Opening a file goes through `rfd` (the xdg portal natively, a file input
+//! taking several files in the browser; `incoming.rs`, with drops) on a worker polled each frame
+//! (`dialog.rs`: a worker that dies or a dialog that cannot be shown is an error in the bar, never
+//! a panic), or drag-and-drop. A link's or a lesson's settings are set aside from the person's own,
+//! which are what is saved. `gui/views/` holds the extension views, each a view-model built from
+//! the session (tested on its own) plus a drawing function: `timeline.rs` (bands per lane from the
+//! trace, or one band per folded subgroup, scrolled to the subgroup the steps follow; the session
+//! keeps steps undone by going back so a click can replay forward), `rotate.rs` and `dot.rs`
+//! (explain the rotate / dot product the last step ran or a tangle is about to run; the dot view
+//! calls the same `core::dot` functions the engine does), `matrix.rs` (a matrix value through
+//! `Simulator::coop_value`; A, B, C and Result of a MulAdd), `compare.rs` (two runs under settings
+//! that differ in one thing, advanced in frame slices, compared step by step by invocation index
+//! and word by word), `lesson.rs` (the lessons in `assets/lessons/`, embedded by `build.rs`).
+//! `permalink.rs` writes and reads the URL fragment (example or deflated module, settings, lane,
+//! view, step; every field checked, inflation bounded); `export.rs` saves the window as PNG and the
+//! trace as JSON. The app records the trace (capped by the Limits menu); history checkpoints do not
+//! copy it. The browser build (`scripts/setup-web.sh`, `scripts/build-web.sh`) uses Debian's
+//! rustc-web to build std for wasm32 (and clang 16 with wasi-libc and libc++ for glslang's C++, in
+//! the layout wasi-sdk has), then wasm-bindgen and wasm-opt (gzip copies beside, served by
+//! `scripts/serve.py`); `tests/web/e2e.mjs` drives Chromium. `gui/tests.rs` drives the app with
+//! egui_kittest, its image snapshots (`app/tests/snapshots/`) rendered through wgpu on Mesa's
+//! software Vulkan. `tests/native/dialogs.sh` drives the native app's real file dialogs under Xvfb
+//! (D-Bus session, xdg portal, GTK chooser, xdotool).
 
 pub mod build;
 pub mod cfg;

@@ -11,6 +11,15 @@
 //!
 //! The layout is chosen at load time ([`crate::LoadOptions::coopmat_layout`]) because
 //! `OpCooperativeMatrixLengthKHR` is a constant instruction.
+//!
+//! Layouts: `nvidia` as measured on the H100 (the default), `amd-rdna3`, `portable`, or a JSON
+//! table; each states what it supports. Workgroup-scope operations wait like a barrier and run
+//! once for the workgroup (`sim/coop.rs`). Diagnostics: `coopmat-partial-tangle`,
+//! `coopmat-nonuniform-operand`, `coopmat-overflow`, `coopmat-invalid-stride`,
+//! `coopmat-replica-mismatch`. `crate::portability` runs a shader under every layout that
+//! supports it and lists the buffers that differ (`lanescope run --portability`). Views:
+//! `Simulator::coop_value` (elements, holders), [`layouts`]. The MulAdd arithmetic (signedness,
+//! saturation) is the numerics crate's, re-exported as [`arith`].
 
 /// The MulAdd's arithmetic, from the numerics crate.
 pub use lanescope_numerics::coopmat as arith;

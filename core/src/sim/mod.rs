@@ -1,4 +1,76 @@
 //! The `Simulator` facade: configuration, workgroups, the run loop, stepping, history.
+//!
+//! How a run executes (`sim/`, `exec/`, `sched.rs`). `Simulator` is the one facade; `sim/bind.rs`
+//! turns the host's `Bindings` (buffers, descriptor array elements, aliases, images, samplers,
+//! device addresses) into the run's memory, one storage per bound buffer. Per subgroup it keeps a
+//! register file laid out slot-major (`regs[slot * size + lane]`, raw `u64` bits per component),
+//! its tangles and its reconvergence records. A step executes one instruction for one tangle:
+//! `exec/step.rs` (arithmetic in `numerics/src/alu.rs`, GLSL.std.450 in `numerics/src/glsl450/`,
+//! subgroup operations over exactly the tangle's lanes in `exec/subgroup.rs`, memories in
+//! `exec/memory.rs`). Terminators go to the scheduler:
+//! - a merge instruction creates a *record* (selection merge, switch, loop merge, continue target
+//!   per iteration, per-case switch targets) holding the tangle's lanes; a call creates a call
+//!   record;
+//! - a branch is matched against the enclosing records, innermost first: the first whose target it
+//!   is receives the lanes (they wait there), and every record passed on the way is escaped (break,
+//!   continue, leaving a switch); a return escapes up to the call record;
+//! - a record whose members have all arrived becomes one tangle at its target.
+//!
+//! The current tangle runs until it blocks; then `SiblingOrder` picks the next. A workgroup barrier
+//! releases when nothing else can run. Everything is deterministic: no hashing reaches the order,
+//! no clocks, threads or files (the core builds for wasm).
+//!
+//! Floats (`numerics/src/float/`): every conversion (between f16, bf16, f32, f64 and from integers,
+//! in instructions, spec-constant folding, GLSL.std.450, cooperative matrices and parsing) rounds
+//! once, by integer arithmetic (`round_pack`), to nearest even or toward zero. Arithmetic is done
+//! in each format's own precision, every operation rounded to its type (f16 and bf16 too,
+//! `float/arith.rs`); NaN results are one canonical quiet NaN; transcendentals come from the `libm`
+//! crate. So the native and the wasm builds give the same bits, which `scripts/wasm-float-test.sh`
+//! checks (`tests/wasm-float/`). SPV_KHR_float_controls: the loader records per width (16/32/64)
+//! the rounding and denormal modes (`Program::float_controls`, `load/float_controls.rs`);
+//! RoundingModeRTZ and DenormFlushToZero switch that width's arithmetic, conversions and folding to
+//! an exact software path (the default path stays the host's IEEE operations); FPRoundingMode
+//! decorations round their conversion. What GLSL.std.450 honours of them is documented on
+//! `glsl450::eval_in`.
+//!
+//! `history.rs` adds step back: checkpoints plus deterministic replay; the checkpoints share a
+//! memory budget (a big state keeps fewer and replays further). `numerics/src/dot.rs` holds the
+//! integer dot product arithmetic as pure functions that keep every intermediate (for the app's
+//! view).
+//!
+//! `sim/parallel.rs` (`Simulator::run_threads`, the CLI's `--threads`) runs contiguous runs of
+//! workgroups on threads, each a clone of the fresh simulator recording the buffer words it reads
+//! and writes from the same access log; disjoint footprints and no diagnostics mean the serial
+//! result, assembled from the runs (writes in order, counts summed, the last run's final state);
+//! anything else reruns serially.
+//!
+//! Bug detectors (`Config::detectors`, on by default): `exec/memory.rs` logs each access
+//! (invocation, instruction, step, kind) for `sim/detect.rs`, which keeps per byte a few records
+//! (read, write, atomic read, atomic write, with the barrier epochs they ran in; the retention rule
+//! keeps, provably, one that races with any later access whenever a dropped one would) and reports
+//! `data-race` when two invocations' accesses are not ordered by a barrier of the right scope that
+//! carries the memory's semantics bit and Acquire/Release (its own or an OpMemoryBarrier's just
+//! before it; lockstep alone is marked); barrier divergence counts exited invocations;
+//! `sim/uninit/` is a second poison layer (per byte) for memory nobody wrote and OpUndef, reported
+//! (`uninitialized-read`) only where the value is used observably, naming the variable and the load
+//! it came from; it also follows a racing read's value to mark races whose value reaches nothing
+//! `observed: false` (a read that came first is judged by one deterministic replay at the end of
+//! the run from a kept starting state; a branch on such a value is not a use where its selection
+//! construct is pure, writing only registers and its function's variables: the merge's phis and
+//! those variables carry the value on, `sim/uninit/steer.rs`).
+//!
+//! `exec/printf.rs` records NonSemantic.DebugPrintf calls (formats checked at load by
+//! `load/decode_printf.rs`, formatted by `printf.rs`) as lines per invocation in execution order,
+//! inside the step of the instruction after the call, so printing changes no step.
+//!
+//! `sched.rs`'s `Schedule` (default, reverse, random:SEED) and `explore.rs` find results that
+//! depend on the order subgroups run in.
+//!
+//! Poison (`exec/poison.rs`, `sim/poison.rs`): one lane mask per register slot and one bit per
+//! memory byte mark values the spec leaves undefined; after each instruction it flows from the
+//! operands to the result (component-precise for copies and constructions, by source lane for
+//! shuffles and rotates), through phis, calls and memory. Nothing is tracked (no cost) until the
+//! first undefined value appears.
 
 use crate::exec::memory::Memory;
 use crate::exec::step::{self, Findings, Flow};
