@@ -120,7 +120,7 @@ pub fn exploration_text(x: &lanescope_core::explore::Exploration) -> String {
         .iter()
         .map(|r| match &r.failed {
             Some(why) => format!("{} (failed: {why})", r.schedule),
-            None => r.schedule.clone(),
+            None => r.schedule.to_string(),
         })
         .collect();
     let _ = writeln!(s, "schedules     {}", names.join(", "));

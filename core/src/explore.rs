@@ -12,10 +12,11 @@ use std::sync::Arc;
 /// How one schedule's run went.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScheduleRun {
-    /// `default`, `reverse` or `random:SEED`.
-    pub schedule: String,
+    /// The schedule (serialized as `default`, `reverse` or `random:SEED`).
+    pub schedule: Schedule,
     /// Why it did not finish (an error or the step limit), if so.
     pub failed: Option<String>,
+    /// Steps the run took (0 when it failed).
     pub steps: u64,
 }
 
@@ -26,7 +27,9 @@ fn is_zero(v: &u32) -> bool {
 /// An output word on which two schedules disagree.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OrderDependence {
+    /// Descriptor set of the buffer.
     pub set: u32,
+    /// Binding of the buffer in its set.
     pub binding: u32,
     /// The descriptor array element (absent from JSON for element 0).
     #[serde(skip_serializing_if = "is_zero")]
@@ -34,13 +37,18 @@ pub struct OrderDependence {
     /// Index of the 32-bit word in the buffer.
     pub word: usize,
     /// The two schedules (the first is the one every other is compared with).
-    pub schedules: [String; 2],
+    pub schedules: [Schedule; 2],
+    /// The word's value under each of the two schedules, in the same order.
     pub values: [u32; 2],
 }
 
+/// What [`explore`] found: how each schedule's run went, and the output words that differ.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Exploration {
+    /// One per schedule tried, in the order tried.
     pub runs: Vec<ScheduleRun>,
+    /// The differing words (at most 256, each once, with the first schedule that disagrees), by
+    /// set, binding, element and word.
     pub order_dependence: Vec<OrderDependence>,
     /// Differing words beyond those listed (each word counted once, however many schedules
     /// disagree on it).
@@ -75,7 +83,7 @@ pub fn explore(
     max_steps: u64,
 ) -> Exploration {
     let mut runs = Vec::new();
-    let mut first: Option<(String, Outputs)> = None;
+    let mut first: Option<(Schedule, Outputs)> = None;
     let mut found = Vec::new();
     let mut more = 0;
     // Per output buffer, one bit per word already found to differ (allocated at its first).
@@ -86,7 +94,6 @@ pub fn explore(
             schedule,
             ..cfg.clone()
         };
-        let name = schedule.to_string();
         let outputs = Simulator::new(Arc::clone(prog), c, bindings)
             .map_err(|e| e.to_string())
             .and_then(|mut sim| match sim.run(max_steps) {
@@ -98,7 +105,7 @@ pub fn explore(
             Ok(sim) => sim,
             Err(e) => {
                 runs.push(ScheduleRun {
-                    schedule: name,
+                    schedule,
                     failed: Some(e),
                     steps: 0,
                 });
@@ -106,7 +113,7 @@ pub fn explore(
             }
         };
         runs.push(ScheduleRun {
-            schedule: name.clone(),
+            schedule,
             failed: None,
             steps: sim.stats().steps,
         });
@@ -125,7 +132,7 @@ pub fn explore(
             })
             .collect();
         let Some((ref_name, ref_outs)) = &first else {
-            first = Some((name, outs));
+            first = Some((schedule, outs));
             continue;
         };
         differs.resize(ref_outs.len(), Vec::new());
@@ -153,7 +160,7 @@ pub fn explore(
                     binding: *binding,
                     element: *element,
                     word: w,
-                    schedules: [ref_name.clone(), name.clone()],
+                    schedules: [*ref_name, schedule],
                     values: [*x, *y],
                 });
             }

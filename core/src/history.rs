@@ -7,6 +7,8 @@
 use crate::sim::{RunError, Simulator};
 use std::collections::BTreeMap;
 
+/// A [`Simulator`] that can also step back: it keeps checkpoints of earlier states and replays
+/// from the nearest one (the user's choices of tangle included).
 pub struct History {
     sim: Simulator,
     checkpoints: Vec<Simulator>,
@@ -25,6 +27,8 @@ pub struct History {
 pub const DEFAULT_CHECKPOINT_BUDGET: u64 = 256 << 20;
 
 impl History {
+    /// Starts the history at `sim`'s current state, with a checkpoint every `interval` steps (at
+    /// least 1; the spacing doubles when there are too many checkpoints).
     pub fn new(mut sim: Simulator, interval: u64) -> Self {
         Self {
             checkpoints: vec![sim.clone_without_trace()],
@@ -46,6 +50,8 @@ impl History {
         self.checkpoints.len()
     }
 
+    /// The simulator in its current state (read-only: steps go through the history so it can
+    /// replay them).
     pub fn sim(&self) -> &Simulator {
         &self.sim
     }

@@ -20,6 +20,7 @@ pub fn valid_subgroup_size(s: u32) -> bool {
 pub struct LaneMask(pub u128);
 
 impl LaneMask {
+    /// No lanes.
     pub const EMPTY: Self = Self(0);
 
     /// The first `n` lanes (all 128 from 128 on).
@@ -31,18 +32,22 @@ impl LaneMask {
         })
     }
 
+    /// Lane `lane` alone (no lanes from 128 on).
     pub fn single(lane: u32) -> Self {
         Self(1u128.checked_shl(lane).unwrap_or(0))
     }
 
+    /// Whether lane `lane` is in the set.
     pub fn contains(self, lane: u32) -> bool {
         lane < 128 && self.0 >> lane & 1 == 1
     }
 
+    /// How many lanes are in the set.
     pub fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether the set has no lanes.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }

@@ -45,6 +45,8 @@
 //! assert!(sim.diagnostics().is_empty());
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod coopmat;
 pub(crate) mod exec;
 pub mod explore;

@@ -13,6 +13,7 @@ type Final = (u32, u32, Vec<u8>);
 /// One layout's run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LayoutRun {
+    /// The layout's name ([`LayoutChoice::name`]).
     pub layout: String,
     /// Why it was not run (a shape it does not support, a load or run error), if so.
     pub skipped: Option<String>,
@@ -23,19 +24,26 @@ pub struct LayoutRun {
 /// A buffer whose final contents depend on the layout.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct BufferDifference {
+    /// Descriptor set of the buffer.
     pub set: u32,
+    /// Binding of the buffer in its set.
     pub binding: u32,
     /// The layout compared against (the first one that ran) and the one that differs.
     pub reference: String,
+    /// The layout whose run differs from `reference`.
     pub layout: String,
     /// Number of differing 32-bit words, and the first few as (word index, reference, other).
     pub words: usize,
+    /// The first differing words (at most 8) as (word index, reference value, other value).
     pub first: Vec<(usize, u32, u32)>,
 }
 
+/// What [`check`] found: how each layout's run went, and the buffers that differ.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Report {
+    /// One per layout, in the order tried.
     pub runs: Vec<LayoutRun>,
+    /// Each buffer whose final contents under a layout differ from the reference layout's.
     pub differences: Vec<BufferDifference>,
     /// Warnings of the first layout's run that started (the same module, options and buffers
     /// for every layout).
@@ -48,6 +56,8 @@ impl Report {
         self.runs.iter().filter(|r| r.skipped.is_none()).count()
     }
 
+    /// Whether no buffer differs between the layouts that ran (true also when fewer than two
+    /// ran: see [`Report::ran`]).
     pub fn portable(&self) -> bool {
         self.differences.is_empty()
     }

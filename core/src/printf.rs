@@ -25,8 +25,11 @@ pub const MAX_PRINTF_BYTES: usize = 64 << 20;
 pub struct Spec {
     /// The specifier as written (`%08.3v4f`), for messages.
     pub text: String,
+    /// The `0` flag: pad with zeros rather than spaces.
     pub zero: bool,
+    /// Minimum field width in characters (0 when the specifier gives none).
     pub width: usize,
+    /// The precision after the `.`, when the specifier gives one.
     pub precision: Option<usize>,
     /// Components of a vector specifier; 0 for a scalar one.
     pub vector: u8,
@@ -45,15 +48,19 @@ impl Spec {
     }
 }
 
+/// A piece of a parsed format: text printed as it is, or a conversion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Piece {
+    /// Text printed as it is (`%%` already made `%`).
     Text(String),
+    /// A conversion, replaced by its argument's value.
     Spec(Spec),
 }
 
 /// A parsed format string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Format {
+    /// The text and conversions, in order.
     pub pieces: Vec<Piece>,
 }
 
@@ -61,7 +68,10 @@ pub struct Format {
 /// does not (their output is not documented there), else the layers refuse it too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatError {
+    /// True when the layers would print it but Lanescope does not; false when the layers refuse
+    /// it too.
     pub unsupported: bool,
+    /// Why, naming the specifier, for messages.
     pub what: String,
 }
 
@@ -82,7 +92,9 @@ fn unsupported(what: impl Into<String>) -> FormatError {
 /// The type of one argument: its scalar type and its components (0: a scalar, not a vector).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArgTy {
+    /// The scalar type (of each component, for a vector).
     pub scalar: ScalarTy,
+    /// Components of a vector argument; 0 for a scalar.
     pub vector: u32,
 }
 
@@ -130,6 +142,7 @@ impl Format {
         Ok(Self { pieces })
     }
 
+    /// The conversions, in order (one per argument).
     pub fn specs(&self) -> impl Iterator<Item = &Spec> {
         self.pieces.iter().filter_map(|p| match p {
             Piece::Spec(s) => Some(s),
@@ -557,15 +570,19 @@ fn hex_float(a: f64, precision: Option<usize>) -> String {
 /// One printed line: who printed it, when, from where.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PrintfLine {
+    /// The printing invocation's workgroup id (`WorkgroupId`).
     pub workgroup: [u32; 3],
     /// Local invocation index.
     pub invocation: u32,
+    /// Index of the subgroup within its workgroup.
     pub subgroup: u32,
+    /// The lane within the subgroup.
     pub lane: u32,
     /// The step that executed it (the step of the instruction after it: printing takes none).
     pub step: u64,
     /// Module instruction index of the `OpExtInst`.
     pub instruction: u32,
+    /// The formatted text (ending in a newline when the format does).
     pub text: String,
 }
 
@@ -616,18 +633,22 @@ impl PrintfLog {
         self.dropped += other.dropped;
     }
 
+    /// Number of lines kept.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether no line is kept.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Line `k` (0-based, in execution order).
     pub fn get(&self, k: usize) -> Option<&PrintfLine> {
         self.chunks.get(k / CHUNK)?.get(k % CHUNK)
     }
 
+    /// The lines kept, in execution order.
     pub fn iter(&self) -> impl Iterator<Item = &PrintfLine> + '_ {
         self.chunks.iter().flat_map(|c| c.iter())
     }

@@ -18,6 +18,16 @@ use serde::Serialize;
 
 pub type RecordId = u32;
 
+/// Where lanes sent to a block went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// No record received them: they move on to the block, in this record context.
+    MoveOn(Option<RecordId>),
+    /// A record whose target the block is received them: they wait there.
+    Received,
+}
+
+/// How the invocations that take a switch are grouped into tangles (the spec allows either).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SwitchTangles {
@@ -27,6 +37,7 @@ pub enum SwitchTangles {
     PerCase,
 }
 
+/// Which of a subgroup's runnable tangles runs first under [`Schedule::Default`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SiblingOrder {
@@ -42,8 +53,8 @@ pub enum SiblingOrder {
 
 /// How the scheduler chooses among what can run. Results the spec defines never depend on it;
 /// a result that does depends on an order the hardware does not promise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
+// Serialized by its name (`random:7`), as every report writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Schedule {
     /// Subgroups in order, each tangle running until it blocks, siblings by the sibling
     /// order; workgroups in order.
@@ -75,6 +86,23 @@ impl Schedule {
             1 => Self::Reverse,
             k => Self::Random(k - 1),
         }
+    }
+}
+
+impl Serialize for Schedule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Schedule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Self::parse(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown schedule `{name}` (default, reverse or random:SEED)"
+            ))
+        })
     }
 }
 
@@ -113,6 +141,7 @@ impl Rng {
 pub trait NamedSetting: Sized + Copy + 'static {
     /// Every value, in the order menus list them.
     const ALL: &'static [Self];
+    /// The value's kebab-case name.
     fn name(self) -> &'static str;
     /// The value named `s`.
     fn parse(s: &str) -> Option<Self> {
@@ -360,8 +389,8 @@ impl Subgroup {
         });
     }
 
-    /// Send `lanes`, leaving a block with context `ctx`, to block `target`. Returns the context
-    /// to continue with if the lanes simply move on (no record received them).
+    /// Send `lanes`, leaving a block with context `ctx`, to block `target`: a record whose
+    /// target it is receives them, or they move on.
     #[expect(
         clippy::too_many_arguments,
         reason = "the branch plus the scheduler's counters"
@@ -375,14 +404,14 @@ impl Subgroup {
         mode: SwitchTangles,
         next_id: &mut u64,
         ev: &mut Events,
-    ) -> Option<Option<RecordId>> {
+    ) -> Sent {
         if !prog
             .is_reconv_target
             .get(target as usize)
             .copied()
             .unwrap_or(false)
         {
-            return Some(ctx);
+            return Sent::MoveOn(ctx);
         }
         let mut path: Vec<RecordId> = Vec::new();
         let mut r = ctx;
@@ -409,7 +438,9 @@ impl Subgroup {
             path.push(id);
             r = rec.parent;
         }
-        let Some(found) = found else { return Some(ctx) };
+        let Some(found) = found else {
+            return Sent::MoveOn(ctx);
+        };
         for &p in &path {
             self.escape(p, lanes);
         }
@@ -418,7 +449,7 @@ impl Subgroup {
             self.try_resolve(p, next_id, ev);
         }
         self.try_resolve(found, next_id, ev);
-        None
+        Sent::Received
     }
 
     /// Lanes return from the current function: they escape every record up to the call record,

@@ -17,6 +17,7 @@ pub struct SourceRef {
     /// 1-based; absent when the compiler gave none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<u32>,
+    /// The call sites the instruction was inlined at, innermost first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub inlined_at: Vec<crate::program::debug::Frame>,
 }
@@ -214,12 +215,17 @@ impl PartialEq<&str> for DiagCode {
 pub struct Diagnostic {
     /// Stable code, serialized kebab-case (`out-of-bounds`, `inactive-source`, ...).
     pub code: DiagCode,
+    /// What went wrong, in a sentence for people, with the values concerned.
     pub message: String,
+    /// The function the instruction is in (its `OpName`, or `%id`).
     pub function: String,
+    /// The block the instruction is in (its `OpName`, or `%id`).
     pub block: String,
     /// Index of the instruction in the module's instruction stream.
     pub instruction: u32,
+    /// The workgroup's id (`WorkgroupId`).
     pub workgroup: [u32; 3],
+    /// Index of the subgroup within its workgroup.
     pub subgroup: u32,
     /// Lanes (within the subgroup) concerned.
     pub lanes: Vec<u32>,
@@ -235,6 +241,8 @@ pub struct Diagnostic {
     /// member or element) it is in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address: Option<u64>,
+    /// The variable holding `address`, with the member or element path to it
+    /// (`data.values[7].x`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variable: Option<String>,
     /// A race between invocations of one subgroup: only their lockstep execution orders them
@@ -270,11 +278,14 @@ impl Diagnostic {
 pub struct AccessRef {
     /// Local invocation index within its workgroup.
     pub invocation: u32,
+    /// The invocation's workgroup id (`WorkgroupId`).
     pub workgroup: [u32; 3],
     /// Module instruction index.
     pub instruction: u32,
+    /// The source file of the instruction, when the module has line information.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// 1-based source line of the instruction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     /// `read`, `write` or `atomic`.
@@ -286,10 +297,13 @@ pub struct AccessRef {
 /// One step: a tangle executing one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct StepEvent {
+    /// Number of this step in the run (1-based: the first step is 1).
     pub step: u64,
     /// Linear workgroup index.
     pub workgroup: u32,
+    /// Index of the subgroup within its workgroup.
     pub subgroup: u32,
+    /// Id of the tangle that ran it (as in [`TangleView::id`]).
     pub tangle: u64,
     /// Lane mask as a hexadecimal string (bit i = lane i).
     #[serde(serialize_with = "hex_mask")]
@@ -308,11 +322,19 @@ fn hex_mask<S: serde::Serializer>(m: &Mask, s: S) -> Result<S::Ok, S::Error> {
 /// them), and whether it waits at a barrier. Plain data: a step allocates no text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TangleView {
+    /// Index of the subgroup within the current workgroup.
     pub subgroup: u32,
+    /// Unique within a run: a new id each time a tangle forms (at the start of a workgroup,
+    /// a divergence or a reconvergence).
     pub id: u64,
+    /// The lanes (within the subgroup) it holds.
     pub lanes: crate::lanes::LaneMask,
+    /// Index of its block in [`crate::program::Program::blocks`].
     pub block: u32,
+    /// Index of its next step within the block (the last one is the terminator).
     pub inst: u32,
+    /// Whether it waits for the rest of its workgroup, at a Workgroup-scope control barrier or a
+    /// Workgroup-scope cooperative-matrix operation.
     pub at_barrier: bool,
 }
 
@@ -320,15 +342,22 @@ pub struct TangleView {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WaitKind {
+    /// The merge block of an `OpSelectionMerge` of an if.
     SelectionMerge,
+    /// The merge block of an `OpSelectionMerge` of a switch.
     SwitchMerge,
+    /// A switch target, under per-case tangle grouping.
     SwitchTarget,
+    /// The merge block of an `OpLoopMerge`.
     LoopMerge,
+    /// The continue target of one loop iteration.
     ContinueTarget,
+    /// The return from an `OpFunctionCall`.
     FunctionReturn,
 }
 
 impl WaitKind {
+    /// The kind in lower-case words (`selection merge`), for messages.
     pub fn describe(self) -> &'static str {
         match self {
             Self::SelectionMerge => "selection merge",
@@ -346,39 +375,57 @@ impl WaitKind {
 pub enum LaneState {
     /// The subgroup is partial and has no such lane.
     Absent,
+    /// In tangle `tangle`, running or ready to run.
     Executing {
+        /// Id of its tangle ([`TangleView::id`]).
         tangle: u64,
     },
+    /// In tangle `tangle`, waiting for the rest of the workgroup at a barrier (see
+    /// [`TangleView::at_barrier`]).
     AtBarrier {
+        /// Id of its tangle ([`TangleView::id`]).
         tangle: u64,
     },
     /// Waiting at a reconvergence point for `for_lanes`; `escaped` when it got there by
     /// leaving an inner construct (break, continue, return).
     Waiting {
+        /// Index of the reconvergence record in its subgroup.
         record: u32,
+        /// Which kind of reconvergence point it is.
         kind: WaitKind,
         /// The block they wait at (its index in the program).
         block: u32,
         /// The lanes still to arrive.
         for_lanes: crate::lanes::LaneMask,
+        /// True when this lane got there by leaving an inner construct.
         escaped: bool,
     },
+    /// Done: the invocation has returned from the entry point (or terminated).
     Finished,
 }
 
 /// A store of a poison (undefined) value into memory: where the undefined data went.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PoisonStore {
+    /// Number of the step that made the store (as in [`StepEvent::step`]).
     pub step: u64,
+    /// The function of the storing instruction (its `OpName`, or `%id`).
     pub function: String,
+    /// The block of the storing instruction (its `OpName`, or `%id`).
     pub block: String,
+    /// Index of the storing instruction in the module's instruction stream.
     pub instruction: u32,
+    /// The workgroup's id (`WorkgroupId`).
     pub workgroup: [u32; 3],
+    /// Index of the subgroup within its workgroup.
     pub subgroup: u32,
+    /// Lanes (within the subgroup) that stored a poison value.
     pub lanes: Vec<u32>,
     /// Storage class of the memory written, and for buffers their (set, binding).
     pub memory: String,
+    /// The (set, binding) of the buffer written; `None` for other memory.
     pub binding: Option<(u32, u32)>,
+    /// The source position of the storing instruction.
     #[serde(flatten)]
     pub source: SourceRef,
 }

@@ -26,9 +26,13 @@ pub enum Meaning {
     /// `OpGroupNonUniformRotateKHR`: each lane reads `value` from the lane `delta` further in
     /// its cluster of `cluster` lanes (the whole subgroup without one).
     Rotate {
+        /// The value rotated.
         value: Operand,
+        /// How many lanes further each lane reads.
         delta: Operand,
+        /// The ClusterSize operand, when there is one.
         cluster: Option<Operand>,
+        /// The rotated value each lane gets.
         result: Operand,
         /// The component type of `value`.
         ty: ScalarTy,
@@ -36,20 +40,34 @@ pub enum Meaning {
     /// `OpSDot`/`OpUDot`/`OpSUDot` and their `AccSat` forms: the dot product of `a` and `b`
     /// (four 8-bit components packed in a 32-bit scalar when `packed`), plus `acc` saturated.
     IntDot {
+        /// Which operands are signed (the opcode says).
         kind: DotKind,
+        /// Whether `a` and `b` are 32-bit scalars holding four 8-bit components
+        /// (`PackedVectorFormat4x8Bit`).
         packed: bool,
+        /// Bits of each component of `a` and `b` (8 when `packed`).
         comp_bits: u32,
+        /// Bits of the integer result.
         result_bits: u32,
+        /// The first operand.
         a: Operand,
+        /// The second operand.
         b: Operand,
+        /// The accumulator of the `AccSat` forms.
         acc: Option<Operand>,
+        /// The dot product (plus `acc`, saturated) each lane gets.
         result: Operand,
     },
     /// `OpCooperativeMatrixMulAddKHR`: Result = A x B + C (SPIR-V ids of the matrices).
     CoopMulAdd {
+        /// SPIR-V id of matrix A (`None` when no cooperative-matrix id lives at its register
+        /// slot).
         a: Option<u32>,
+        /// SPIR-V id of matrix B.
         b: Option<u32>,
+        /// SPIR-V id of matrix C, the addend.
         c: Option<u32>,
+        /// SPIR-V id of the result matrix.
         result: Option<u32>,
     },
     /// Anything the views do not explain.
@@ -57,12 +75,15 @@ pub enum Meaning {
 }
 
 impl Meaning {
+    /// Whether this is [`Meaning::Rotate`].
     pub fn is_rotate(&self) -> bool {
         matches!(self, Self::Rotate { .. })
     }
+    /// Whether this is [`Meaning::IntDot`].
     pub fn is_int_dot(&self) -> bool {
         matches!(self, Self::IntDot { .. })
     }
+    /// Whether this is [`Meaning::CoopMulAdd`].
     pub fn is_coop_muladd(&self) -> bool {
         matches!(self, Self::CoopMulAdd { .. })
     }

@@ -45,7 +45,9 @@ mod tests {
             .map(|(_, text)| *text)
             .chain([
                 include_str!("toolbar.rs"),
-                include_str!("tabs.rs"),
+                include_str!("tabs/mod.rs"),
+                include_str!("tabs/lanes.rs"),
+                include_str!("tabs/extension.rs"),
                 include_str!("panels/mod.rs"),
                 include_str!("panels/values.rs"),
                 include_str!("panels/diagnostics.rs"),

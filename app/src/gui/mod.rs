@@ -2,7 +2,7 @@
 //! draw from `Session` (the model); nothing here changes simulation results.
 //!
 //! The app's parts. `main.rs` picks the front: the GUI (no arguments, or a file), or the headless
-//! `run`/`example` subcommands (`cli.rs`); on wasm, `web.rs` starts eframe on the page's canvas and
+//! `run`/`example` subcommands (`cli/`: `args.rs` the grammar, `mod.rs` the runs); on wasm, `web.rs` starts eframe on the page's canvas and
 //! installs a panic hook that shows a message instead of a dead canvas. `gui/session.rs` owns one
 //! `Simulator` and everything about the session that is not drawing (open, reset under new
 //! settings, step, step tangle, step back, run slices with breakpoints and a step limit); the app
@@ -15,15 +15,15 @@
 //! compute plain view data; `toolbar.rs` the one-row toolbar (menus, stepping controls), `panels/`
 //! the panels around the centre (`disassembly.rs`; the side panel's `values.rs` and
 //! `diagnostics.rs`) (each folds to a named strip and takes a share of the window's width; which
-//! are open and their shares, `Panes`, are kept beside the settings), `tabs.rs` the graph and the
+//! are open and their shares, `Panes`, are kept beside the settings), `tabs/` the graph and the
 //! tabbed views under it (a bar between them shares the height); `links.rs` makes and follows
 //! permalinks; `palette.rs` is the one colour scheme for lanes and tangles (tangles alive at once
 //! get hues apart); `fonts.rs` the two faces, egui's own without hinting programs (`assets/fonts/`,
 //! made by `scripts/build-fonts.py`). `open.rs` opens what a person brings (a module, a source
 //! compiled into the editor, an AmberScript whose RUN opens to step through) and recompiles edits.
-//! `inputs.rs` is the Inputs panel: it edits the session's initial state (entry point and
+//! `inputs/` is the Inputs panel (`values.rs` the data behind it, `import.rs` files into buffers): it edits the session's initial state (entry point and
 //! specialization, which reload the module; push constants and buffers, laid out by the core's
-//! `Program::resource_fields`) and restarts the run. `editor.rs` is the source pane: the person's
+//! `Program::resource_fields`) and restarts the run. `editor/` is the source pane (`mod.rs` its state and templates, `view.rs` the drawing): the person's
 //! code (recompiled through `front` 0.4 s after typing stops, as a `compile_job.rs` job polled each
 //! frame: natively a thread driving the worker process, in the browser the compiler module's Web
 //! Worker; cancelled when the text changes again; a good compile restarts the run and seeks back to

@@ -43,10 +43,22 @@ pub struct Settings {
     pub coop_layout: String,
     /// Run the bug detectors (data races, barriers skipped by exiting, uninitialized reads).
     pub detectors: bool,
-    /// Which tangle, subgroup and workgroup runs first: `default`, `reverse`, `random:SEED`.
-    pub schedule: String,
+    /// Which tangle, subgroup and workgroup runs first (kept as `default`, `reverse`,
+    /// `random:SEED`).
+    #[serde(deserialize_with = "schedule_or_default")]
+    pub schedule: lanescope_core::Schedule,
     /// Simulate only this workgroup of the dispatch (`None`: all of them, one after another).
     pub only_workgroup: Option<[u32; 3]>,
+}
+
+/// A kept schedule this build cannot read is the default one: the rest of the settings stay.
+fn schedule_or_default<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<lanescope_core::Schedule, D::Error> {
+    let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+    Ok(v.as_str()
+        .and_then(lanescope_core::Schedule::parse)
+        .unwrap_or(lanescope_core::Schedule::Default))
 }
 
 impl Default for Settings {
@@ -70,7 +82,7 @@ impl Default for Settings {
             speed: 8.0,
             coop_layout: LayoutChoice::default().name(),
             detectors: core.detectors,
-            schedule: "default".into(),
+            schedule: lanescope_core::Schedule::Default,
             only_workgroup: None,
         }
     }
@@ -135,8 +147,7 @@ impl Settings {
             // The timeline, the views and step back read it.
             record_trace: true,
             detectors: self.detectors,
-            schedule: lanescope_core::Schedule::parse(&self.schedule)
-                .unwrap_or(lanescope_core::Schedule::Default),
+            schedule: self.schedule,
             // A chosen workgroup left outside a smaller dispatch means all of them again.
             only_workgroups: self
                 .only_workgroup

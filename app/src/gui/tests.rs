@@ -882,6 +882,27 @@ fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
     (e.0, s)
 }
 
+/// The schedule is kept as its name, as earlier builds kept it; a name this build cannot read
+/// falls back to the default schedule and keeps the rest of the settings.
+#[test]
+fn the_kept_schedule_reads_back_by_name() {
+    let s = Settings {
+        schedule: lanescope_core::Schedule::Random(7),
+        subgroup_size: 8,
+        ..Settings::default()
+    };
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(json.contains(r#""schedule":"random:7""#), "{json}");
+    let back: Settings = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, s);
+    for bad in [r#""sideways""#, "3", "null"] {
+        let text = json.replace(r#""random:7""#, bad);
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.schedule, lanescope_core::Schedule::Default, "{bad}");
+        assert_eq!(back.subgroup_size, 8, "{bad}");
+    }
+}
+
 /// A link's settings hold for the link's session only: the saved settings stay the person's,
 /// and the next example opened runs under them again.
 #[test]

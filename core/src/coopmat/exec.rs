@@ -16,7 +16,9 @@ pub trait ScopeRegs {
     fn lanes(&self) -> u32;
     /// Whether invocation `lane` executes this instruction (is in the tangle).
     fn active(&self, lane: u32) -> bool;
+    /// Register `slot` of invocation `lane` (raw bits).
     fn get(&self, lane: u32, slot: u32) -> u64;
+    /// Writes `v` (raw bits) to register `slot` of invocation `lane`.
     fn set(&mut self, lane: u32, slot: u32, v: u64);
     /// Local invocation index of `lane` (for per-invocation memory).
     fn invocation(&self, lane: u32) -> usize;
@@ -25,10 +27,12 @@ pub trait ScopeRegs {
 /// Findings of one operation: (diagnostic code, message, invocations of the scope concerned).
 #[derive(Default, Debug)]
 pub struct Report {
+    /// The findings in the order found.
     pub items: Vec<(DiagCode, String, Vec<u32>)>,
 }
 
 impl Report {
+    /// Adds a finding, unless `lanes` is empty.
     pub fn add(&mut self, code: DiagCode, msg: impl Into<String>, lanes: Vec<u32>) {
         if !lanes.is_empty() {
             self.items.push((code, msg.into(), lanes));
@@ -334,9 +338,13 @@ fn holders(f: &Fragment, elements: &[u32], r: &dyn ScopeRegs) -> Vec<u32> {
 
 /// The registers of one subgroup as a scope instance.
 pub struct SubgroupRegs<'a> {
+    /// The subgroup's registers: slot `k` of lane `l` at index `k * s + l`.
     pub regs: &'a mut [u64],
+    /// Subgroup size (lanes per register slot).
     pub s: usize,
+    /// The lanes executing the instruction (the tangle).
     pub mask: crate::lanes::Mask,
+    /// Local invocation index of lane 0.
     pub inv_base: usize,
 }
 

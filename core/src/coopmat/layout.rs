@@ -23,12 +23,16 @@ use std::sync::Arc;
 /// `Use` of a cooperative matrix type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Use {
+    /// `MatrixAKHR`: the left operand of a MulAdd.
     A,
+    /// `MatrixBKHR`: the right operand of a MulAdd.
     B,
+    /// `MatrixAccumulatorKHR`: the addend and the result of a MulAdd.
     Accumulator,
 }
 
 impl Use {
+    /// The `Use` with SPIR-V value `v` (0, 1 or 2).
     pub fn from_spirv(v: u64) -> Option<Self> {
         match v {
             0 => Some(Self::A),
@@ -38,6 +42,7 @@ impl Use {
         }
     }
 
+    /// The name for messages (`MatrixA`, `MatrixB`, `MatrixAccumulator`).
     pub fn name(self) -> &'static str {
         match self {
             Self::A => "MatrixA",
@@ -50,16 +55,22 @@ impl Use {
 /// What a layout is asked to lay out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
+    /// The matrix's `Use`.
     pub use_: Use,
+    /// The component type.
     pub elem: ScalarTy,
+    /// Number of rows.
     pub rows: u32,
+    /// Number of columns.
     pub cols: u32,
     /// Invocations of one scope instance (the subgroup size, or the workgroup size).
     pub lanes: u32,
+    /// Workgroup scope (else Subgroup).
     pub workgroup: bool,
 }
 
 impl Shape {
+    /// The shape for messages: `MatrixA 16x16 f16 (Subgroup scope, 32 invocations)`.
     pub fn describe(&self) -> String {
         format!(
             "{} {}x{} {} ({} scope, {} invocations)",
@@ -83,10 +94,13 @@ pub const NONE: u32 = u32::MAX;
 /// The element <-> (lane, component) tables of one matrix type under one layout.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Fragment {
+    /// Invocations of one scope instance.
     pub lanes: u32,
     /// Components per invocation (`OpCooperativeMatrixLengthKHR`).
     pub length: u32,
+    /// Number of rows of the matrix.
     pub rows: u32,
+    /// Number of columns of the matrix.
     pub cols: u32,
     /// `lane * length + component` -> element `row * cols + col`, or [`NONE`].
     pub map: Vec<u32>,
@@ -147,6 +161,7 @@ impl Fragment {
         })
     }
 
+    /// Number of elements of the matrix (`rows * cols`).
     pub fn elements(&self) -> usize {
         self.owner.len()
     }
@@ -175,16 +190,23 @@ impl Fragment {
 /// A user-defined layout read from JSON (format in `assets/README.md`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 pub struct Table {
+    /// The layout's name (in listings and messages).
     pub name: String,
+    /// Invocations of one scope instance: the table lays out only matrices spread over this many.
     pub lanes: u32,
+    /// The matrix types it lays out; for a shape, the first entry that matches is used.
     pub matrices: Vec<TableMatrix>,
 }
 
+/// One matrix type of a [`Table`]: which matrices it applies to and where their elements are.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
 pub struct TableMatrix {
+    /// The `Use` it applies to.
     #[serde(rename = "use")]
     pub use_: Use,
+    /// Number of rows.
     pub rows: u32,
+    /// Number of columns.
     pub cols: u32,
     /// Component types this entry applies to (`f16`, `bf16`, `f32`, `f64`, `i8`, `u8`, ... as
     /// `scalar_name` writes them); absent: every type.
@@ -245,10 +267,14 @@ impl Table {
 /// The layout a run uses.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum LayoutChoice {
+    /// Measured on an NVIDIA H100: Subgroup scope, 32 lanes, the shapes the driver offers.
     #[default]
     Nvidia,
+    /// AMD RDNA3 WMMA: Subgroup scope, wave32, 16x16 tiles.
     AmdRdna3,
+    /// Any shape, type and scope: row-major elements dealt round-robin over the lanes.
     Portable,
+    /// A user table read from JSON.
     Table(Arc<Table>),
 }
 
@@ -258,10 +284,12 @@ impl LayoutChoice {
         vec![Self::Nvidia, Self::AmdRdna3, Self::Portable]
     }
 
+    /// The built-in layout named `name` (`nvidia`, `amd-rdna3`, `portable`).
     pub fn by_name(name: &str) -> Option<Self> {
         Self::builtin().into_iter().find(|l| l.name() == name)
     }
 
+    /// The name: a built-in layout's `--coopmat-layout` name, or the table's own.
     pub fn name(&self) -> String {
         match self {
             Self::Nvidia => "nvidia".into(),

@@ -70,10 +70,15 @@ pub fn parse_layout(
 /// `OpTypeCooperativeMatrixKHR`, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CoopType {
+    /// The component type.
     pub elem: ScalarTy,
+    /// Workgroup scope (else Subgroup).
     pub workgroup: bool,
+    /// Number of rows.
     pub rows: u32,
+    /// Number of columns.
     pub cols: u32,
+    /// The matrix's `Use` (A, B or accumulator).
     pub use_: Use,
     /// Index in `Program::coop_frags`.
     pub frag: u32,
@@ -84,8 +89,11 @@ pub struct CoopType {
 /// A dynamic stride operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stride {
+    /// Register slot of the Stride operand.
     pub slot: Opnd,
+    /// Width in bits of the Stride operand's integer type.
     pub bits: u8,
+    /// Whether the Stride operand's integer type is signed.
     pub signed: bool,
 }
 
@@ -96,48 +104,79 @@ pub enum CoopKind {
     /// (store); element (r, c) is at byte `(major * stride) * unit + minor * elem size` from
     /// the pointer, with (major, minor) = (r, c) row-major or (c, r) column-major.
     Memory {
+        /// True for `OpCooperativeMatrixStoreKHR`, false for a load.
         store: bool,
+        /// Register slot of the result (load) or of the object (store).
         value: Opnd,
+        /// The matrix type.
         ty: CoopType,
+        /// Register slot of the Pointer operand (it must be uniform across the scope).
         ptr: Opnd,
+        /// ColumnMajorKHR (else RowMajorKHR).
         col_major: bool,
+        /// The Stride operand, in units of `unit` bytes (it must be uniform across the scope).
         stride: Stride,
         /// Size in bytes of the pointee type (the unit of Stride).
         unit: u32,
     },
+    /// `OpCooperativeMatrixMulAddKHR`: Result = A x B + C.
     MulAdd {
+        /// Register slot of the result.
         dst: Opnd,
+        /// Register slot of A.
         a: Opnd,
+        /// Register slot of B.
         b: Opnd,
+        /// Register slot of C.
         c: Opnd,
+        /// The types of A, B, C and the result.
         tys: [CoopType; 4],
+        /// The shape (M, N, K) and component types, as the arithmetic takes them.
         types: MulAddTypes,
+        /// The Cooperative Matrix Operands (signed components, saturating accumulation).
         flags: MulAddFlags,
     },
     /// A conversion or bitcast (`op` None) between types whose fragments differ: gathered,
     /// converted per element, scattered.
     Convert {
+        /// The conversion; `None` for a bitcast.
         op: Option<ConvOp>,
+        /// Register slot of the result.
         dst: Opnd,
+        /// Register slot of the operand.
         a: Opnd,
+        /// The operand's type.
         from: CoopType,
+        /// The result's type.
         to: CoopType,
     },
     /// `OpCompositeConstruct` of a cooperative matrix: every component gets the constituent,
     /// which must be uniform across the scope.
-    Splat { dst: Opnd, a: Opnd, ty: CoopType },
+    Splat {
+        /// Register slot of the result.
+        dst: Opnd,
+        /// Register slot of the constituent.
+        a: Opnd,
+        /// The result type.
+        ty: CoopType,
+    },
     /// An element-wise instruction (negate, add, ..., `OpMatrixTimesScalar`, a conversion
     /// between types with the same fragment) executed per lane; `uniform` is a scalar operand
     /// that must be uniform across the scope.
     Elementwise {
+        /// The per-lane instruction, run on each lane's components.
         inner: Box<Inst>,
+        /// The result type (its scope is the operation's).
         ty: CoopType,
+        /// Register slot of `OpMatrixTimesScalar`'s Scalar.
         uniform: Option<Opnd>,
     },
 }
 
+/// A pre-decoded cooperative-matrix instruction, as the executor runs it.
 #[derive(Clone, Debug)]
 pub struct CoopOp {
+    /// What it does, with its operands.
     pub kind: CoopKind,
 }
 

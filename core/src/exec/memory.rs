@@ -171,13 +171,6 @@ impl Memory {
         self.storage_of.get(region as usize).map(|i| *i as usize)
     }
 
-    /// The bytes of resource `region`'s buffer.
-    pub fn buffer_of(&self, region: u32) -> Option<&[u8]> {
-        self.storage(region)
-            .and_then(|i| self.buffers.get(i))
-            .map(Vec::as_slice)
-    }
-
     #[inline]
     fn locate(
         &mut self,
@@ -420,19 +413,10 @@ impl Memory {
         Some((map, b0, b1, total))
     }
 
-    /// Whether any byte of `size` bytes at `off` past `ptr` is marked (no bounds error: an
-    /// access out of bounds reads as unmarked).
-    pub fn span_marked(&mut self, ptr: u64, off: u32, size: u32, inv: usize) -> bool {
-        if !self.poison.any {
-            return false;
-        }
-        self.poison_span(ptr, off, size, inv)
-            .is_some_and(|(map, b0, b1, _)| any_bits(map, b0, b1))
-    }
-
     /// Whether any byte of `size` bytes at `off` past any of the pointers (each with its
-    /// invocation) is marked: the per-lane check of a load or store, without the bookkeeping of
-    /// [`Self::span_marked`] (maps shorter than the memory hold no marks past their end).
+    /// invocation) is marked: the per-lane check of a load or store (no bounds error: an access
+    /// out of bounds reads as unmarked; maps shorter than the memory hold no marks past their
+    /// end).
     pub fn any_span_marked(
         &self,
         lanes: impl Iterator<Item = (u64, usize)>,

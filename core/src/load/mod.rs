@@ -25,14 +25,17 @@
 
 mod blocks;
 mod capabilities;
+mod constants;
 mod decode;
 mod decode_coop;
 mod decode_image;
+mod decode_memory;
 mod decode_ops;
 mod decode_printf;
 mod float_controls;
 mod sections;
 mod structure;
+mod types;
 
 pub use crate::program::{Warning, WarningCode};
 pub use lanescope_spirv::read::{entry_points, opname, MAX_MODULE_BYTES};

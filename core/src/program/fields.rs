@@ -7,14 +7,19 @@ use crate::value::ScalarTy;
 /// One scalar of a block: `path` as a shader writer would spell it (`.data[3].pos.x`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
+    /// The scalar's path from the variable's name, or from the member for an anonymous block
+    /// (`data[3].pos.x`).
     pub path: String,
+    /// Byte offset from the start of the buffer (or push constants).
     pub offset: u64,
+    /// The scalar's type (a physical pointer shows as a 64-bit unsigned integer).
     pub ty: ScalarTy,
 }
 
 /// The scalars of a block over some bytes, in declaration order.
 #[derive(Clone, Debug, Default)]
 pub struct Fields {
+    /// The scalars, in declaration order.
     pub fields: Vec<Field>,
     /// More scalars follow than were asked for.
     pub truncated: bool,

@@ -12,9 +12,13 @@ pub fn handle(image: u32, sampler: Option<u32>) -> u64 {
 /// An image's dimensionality (OpTypeImage's Dim).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Dim {
+    /// 1D.
     D1,
+    /// 2D.
     D2,
+    /// 3D.
     D3,
+    /// Cube map: six 2D faces.
     Cube,
     /// A texel buffer.
     Buffer,
@@ -30,6 +34,7 @@ impl Dim {
         }
     }
 
+    /// The name for messages (`1D`, `2D`, `3D`, `cube`, `texel buffer`).
     pub fn name(self) -> &'static str {
         match self {
             Dim::D1 => "1D",
@@ -44,7 +49,9 @@ impl Dim {
 /// What an OpTypeImage declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct ImageType {
+    /// The dimensionality.
     pub dim: Dim,
+    /// Whether the image has array layers.
     pub arrayed: bool,
     /// Several samples per texel (a storage image's Sample operand picks one).
     pub multisampled: bool,
@@ -67,6 +74,7 @@ impl ImageType {
         }
     }
 
+    /// What it is for messages: `2D storage image array (rgba8)`.
     pub fn describe(&self) -> String {
         let what = match (self.dim, self.sampled) {
             (Dim::Buffer, 2) => "storage texel buffer".to_string(),
@@ -94,8 +102,11 @@ pub enum ChannelKind {
     Unorm,
     /// Signed normalised: read as -1.0..=1.0.
     Snorm,
+    /// Unsigned integer.
     Uint,
+    /// Signed integer.
     Sint,
+    /// Floating point.
     Float,
 }
 
@@ -107,9 +118,11 @@ pub struct TexelFormat {
     pub name: &'static str,
     /// The SPIR-V ImageFormat value.
     pub spirv: u32,
+    /// Number of channels (1 to 4).
     pub channels: u8,
     /// Bits per channel; for a packed format, of the whole texel word.
     pub bits: u8,
+    /// How the channels are stored and read.
     pub kind: ChannelKind,
     /// A packed format's channel widths, r from bit 0 up. Its `Float` channels are the
     /// unsigned 11- and 10-bit floats of Vulkan's B10G11R11_UFLOAT_PACK32.
@@ -117,6 +130,7 @@ pub struct TexelFormat {
 }
 
 impl TexelFormat {
+    /// Bytes per texel (per sample of a multisampled texel).
     pub fn texel_bytes(&self) -> u32 {
         if self.packed.is_some() {
             return u32::from(self.bits) / 8;
@@ -213,6 +227,7 @@ impl TexelFormat {
         FORMATS.iter().copied().find(|f| f.name == n)
     }
 
+    /// The format with SPIR-V ImageFormat value `v`.
     pub fn by_spirv(v: u32) -> Option<Self> {
         FORMATS.iter().copied().find(|f| f.spirv == v)
     }
@@ -341,7 +356,10 @@ pub const FORMATS: &[TexelFormat] = &[
 /// are consecutive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ImageDesc {
+    /// The texel format.
     pub format: TexelFormat,
+    /// Texels along x, y and z; array layers (and cube faces) count along the first dimension
+    /// the image does not use.
     pub extent: [u32; 3],
     /// Samples per texel (1 unless multisampled).
     pub samples: u32,
@@ -357,27 +375,36 @@ impl ImageDesc {
         }
     }
 
+    /// Number of texels (the product of the extent).
     pub fn texels(&self) -> u64 {
         self.extent.iter().map(|e| u64::from(*e)).product()
     }
 
+    /// Size in bytes of all the texels, every sample included.
     pub fn bytes(&self) -> u64 {
         self.texels() * u64::from(self.samples.max(1)) * u64::from(self.format.texel_bytes())
     }
 }
 
+/// How a sampler filters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum Filter {
+    /// The nearest texel.
     #[default]
     Nearest,
+    /// Linear interpolation of the nearest texels.
     Linear,
 }
 
+/// What a sampler reads at coordinates outside the image.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum AddressMode {
+    /// The nearest edge texel.
     #[default]
     ClampToEdge,
+    /// Wraps around.
     Repeat,
+    /// Wraps around, mirrored every other repeat.
     MirroredRepeat,
     /// Outside the image: transparent black (0, 0, 0, 0).
     ClampToBorder,
@@ -387,7 +414,9 @@ pub enum AddressMode {
 /// one mip level).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SamplerDesc {
+    /// Filter for magnification and minification.
     pub filter: Filter,
+    /// Addressing outside the image (the same for every coordinate).
     pub address: AddressMode,
     /// Coordinates in texels instead of 0..1.
     pub unnormalized: bool,
@@ -447,20 +476,27 @@ pub enum ImageOp {
 /// An image instruction's operands: register slots and their shapes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageInst {
+    /// What it does.
     pub op: ImageOp,
     /// The result (`u32::MAX`: none) and its component count and type.
     pub dst: u32,
+    /// Components of the result.
     pub n: u32,
+    /// The result's component type.
     pub result: ScalarTy,
     /// The slot holding the image (or sampled image) handle.
     pub image: u32,
     /// Coordinates: slot, component count, component type (`u32::MAX`: none).
     pub coord: u32,
+    /// Components of the coordinates.
     pub coord_n: u32,
+    /// The coordinates' component type.
     pub coord_ty: ScalarTy,
     /// The texel a write stores, or the sampler of OpSampledImage: slot, count, type.
     pub value: u32,
+    /// Components of `value`.
     pub value_n: u32,
+    /// `value`'s component type.
     pub value_ty: ScalarTy,
     /// The Lod operand: slot and type.
     pub lod: Option<(u32, ScalarTy)>,
@@ -468,5 +504,6 @@ pub struct ImageInst {
     pub sample: Option<(u32, ScalarTy)>,
     /// ConstOffset / Offset: slot, component count, type.
     pub offset: Option<(u32, u32, ScalarTy)>,
+    /// The type of the image operand.
     pub ty: ImageType,
 }

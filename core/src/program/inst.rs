@@ -635,15 +635,6 @@ impl Inst {
             | Inst::Barrier { .. } => return None,
         })
     }
-
-    /// The first slot of the register result, for every instruction that has one (loads
-    /// included).
-    pub fn result(&self) -> Option<u32> {
-        match self {
-            Self::Load { dst, .. } => Some(*dst),
-            other => other.writes().map(|(d, _)| d),
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -58,11 +58,16 @@ pub enum Space {
 /// A structured-control-flow merge instruction declared in a block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Merge {
+    /// `OpSelectionMerge` (of an if or a switch).
     Selection {
+        /// The merge block.
         merge: BlockId,
     },
+    /// `OpLoopMerge`.
     Loop {
+        /// The loop's merge block.
         merge: BlockId,
+        /// The loop's continue target.
         continue_target: BlockId,
     },
 }
@@ -74,15 +79,18 @@ pub(crate) struct Phi {
     pub incoming: Vec<(BlockId, Opnd)>,
 }
 
+/// A block of a function: its instructions, run one step each, then its terminator.
 #[derive(Clone, Debug)]
 pub struct Block {
     /// The SPIR-V result id of the OpLabel.
     pub label: u32,
+    /// The function it belongs to.
     pub func: FuncId,
     pub(crate) phis: Vec<Phi>,
     /// Non-phi instructions; the terminator is `term`, executed as the step after the last one.
     pub(crate) insts: Vec<Inst>,
     pub(crate) term: Terminator,
+    /// The merge instruction it declares, if any.
     pub merge: Option<Merge>,
     /// Index in the module's instruction stream of the instruction after the block's OpLabel.
     pub first_inst_index: u32,
@@ -99,10 +107,13 @@ impl Block {
         self.insts.len() as u32 + 1
     }
 
+    /// Always false: a block has at least its terminator.
     pub fn is_empty(&self) -> bool {
         false
     }
 
+    /// The blocks its terminator may branch to (for a switch, the default first); none for a
+    /// return or another exit.
     pub fn successors(&self) -> Vec<BlockId> {
         match &self.term {
             Terminator::Branch { target } => vec![*target],
@@ -117,30 +128,66 @@ impl Block {
     }
 }
 
+/// A function of the module.
 #[derive(Clone, Debug)]
 pub struct Function {
+    /// The SPIR-V result id of its OpFunction.
     pub id: u32,
+    /// Its OpName, or `%id`.
     pub name: String,
+    /// Its first block.
     pub entry: BlockId,
+    /// Its blocks, in the module's order.
     pub blocks: Vec<BlockId>,
+    /// Each parameter's register slot and component count.
     pub params: Vec<(u32, u32)>,
+    /// `None` when it returns void; else `(0, n)`, `n` the component count of the returned value
+    /// (the 0 is unused).
     pub ret: Option<(u32, u32)>,
+}
+
+/// The storage classes of the variables a compute shader may declare (the loader refuses any
+/// other), named as SPIR-V names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum StorageClass {
+    /// A buffer (SSBO).
+    StorageBuffer,
+    /// A uniform buffer (or, with BufferBlock, an older-style storage buffer).
+    Uniform,
+    /// Push constants.
+    PushConstant,
+    /// Shared by the invocations of a workgroup.
+    Workgroup,
+    /// Each invocation's own, for the whole invocation.
+    Private,
+    /// Each invocation's own, for one call of its function.
+    Function,
+    /// Built-in inputs (the invocation's ids).
+    Input,
+    /// Images, samplers and sampled images.
+    UniformConstant,
 }
 
 /// A variable with memory of its own: where it lives and how big it is.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Variable {
+    /// The SPIR-V result id of its OpVariable.
     pub id: u32,
+    /// Its OpName, or `%id`.
     pub name: String,
+    /// The memory it is in.
     pub space: Space,
-    pub storage_class: String,
+    /// Its storage class (serialized as SPIR-V names it: `StorageBuffer`, `Function`, ...).
+    pub storage_class: StorageClass,
     /// Byte offset within its space (0 for buffers, which own their region).
     pub offset: u32,
     /// Size in bytes; for a buffer ending in a runtime array, the fixed part.
     pub size: u32,
+    /// (set, binding) for a descriptor-bound variable (not push constants).
     pub binding: Option<(u32, u32)>,
     /// Index in `Program::resources` for buffers.
     pub resource: Option<u32>,
+    /// The BuiltIn decoration's value, for an Input builtin.
     pub builtin: Option<u32>,
     /// Module instruction index of its OpVariable (where it is declared).
     pub instruction: u32,
@@ -151,17 +198,25 @@ pub struct Variable {
 /// A buffer the host binds: storage or uniform buffer (set, binding), or the push constants.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Resource {
+    /// The SPIR-V id of its variable.
     pub var: u32,
+    /// The variable's name; `name[k]` for element `k` of a descriptor array.
     pub name: String,
+    /// Descriptor set (0 when undecorated).
     pub set: u32,
+    /// Binding in its set (0 when undecorated).
     pub binding: u32,
+    /// Whether it is the push-constant block.
     pub push_constant: bool,
+    /// Whether its storage class is Uniform (a uniform buffer, or an old-style BufferBlock
+    /// storage buffer).
     pub uniform: bool,
     /// The shader cannot write it: push constants, uniform blocks, and buffers whose variable
     /// or every member is NonWritable.
     pub read_only: bool,
     /// Bytes of the fixed part; a runtime array after it may make the buffer larger.
     pub min_size: u32,
+    /// Bytes per element of the runtime array that ends the block, when one does.
     pub runtime_array_stride: Option<u32>,
     /// An image (storage or sampled image, texel buffer, or the image of a combined image
     /// sampler): its bytes are the texels, described by the bound image.
@@ -180,12 +235,18 @@ impl Resource {
     }
 }
 
+/// A specialization constant and its default.
 #[derive(Clone, Debug)]
 pub struct SpecConstantInfo {
+    /// Its SpecId decoration.
     pub spec_id: u32,
+    /// Its SPIR-V result id.
     pub result_id: u32,
+    /// Its OpName, or `%id`.
     pub name: String,
+    /// Its scalar type.
     pub ty: ScalarTy,
+    /// Its default value, as raw bits.
     pub default: u64,
 }
 
@@ -278,6 +339,8 @@ pub fn encode_ptr(space: Space, region: u32, offset: u32) -> u64 {
     s | (u64::from(region & 0x1fff_ffff) << 32) | u64::from(offset)
 }
 
+/// A pointer value's (space, region, byte offset): the inverse of [`encode_ptr`]. A physical
+/// address gives (`Buffer`, [`PHYSICAL_REGION`], its low 32 bits).
 pub fn decode_ptr(p: u64) -> (Space, u32, u32) {
     match p >> 61 {
         0 => (Space::Buffer, PHYSICAL_REGION, p as u32),
@@ -602,6 +665,7 @@ impl Program {
         })
     }
 
+    /// The name of SPIR-V id `id`: its OpName, or `%id`.
     pub fn name_of(&self, id: u32) -> String {
         self.names
             .get(&id)
@@ -609,12 +673,16 @@ impl Program {
             .unwrap_or_else(|| format!("%{id}"))
     }
 
+    /// The name of block `b` (its label's OpName or `%id`; `block#b` when there is no such
+    /// block).
     pub fn block_name(&self, b: BlockId) -> String {
         self.blocks
             .get(b as usize)
             .map_or_else(|| format!("block#{b}"), |bl| self.name_of(bl.label))
     }
 
+    /// The name of function `f` (its OpName or `%id`; `function#f` when there is no such
+    /// function).
     pub fn func_name(&self, f: FuncId) -> String {
         self.functions
             .get(f as usize)

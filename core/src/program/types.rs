@@ -2,47 +2,73 @@
 
 use crate::value::ScalarTy;
 
+/// Index of a type in [`Types::types`].
 pub type TypeId = u32;
 
+/// A SPIR-V type as the loader resolved it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Type {
+    /// `OpTypeVoid`.
     Void,
+    /// A boolean, integer or floating-point scalar.
     Scalar(ScalarTy),
+    /// A vector of `n` scalars.
     Vector {
+        /// The component type.
         elem: ScalarTy,
+        /// Number of components.
         n: u32,
     },
     /// Column-major: `cols` columns of vector type `col`.
     Matrix {
+        /// The column type (a vector).
         col: TypeId,
+        /// Number of columns.
         cols: u32,
+        /// Number of rows (components of a column).
         rows: u32,
+        /// The component type.
         elem: ScalarTy,
     },
+    /// An array of a length known at load time.
     Array {
+        /// The element type.
         elem: TypeId,
+        /// Number of elements.
         len: u32,
+        /// Bytes from one element to the next, when decorated with ArrayStride.
         stride: Option<u32>,
     },
+    /// An array whose length the bound buffer decides.
     RuntimeArray {
+        /// The element type.
         elem: TypeId,
+        /// Bytes from one element to the next, when decorated with ArrayStride.
         stride: Option<u32>,
     },
+    /// A structure.
     Struct {
+        /// The member types, in order.
         members: Vec<TypeId>,
+        /// Per member: its byte offset, where decorated with Offset.
         offsets: Vec<Option<u32>>,
         /// Per member: (MatrixStride, row-major) where decorated.
         matrix: Vec<Option<(u32, bool)>>,
     },
+    /// A pointer.
     Pointer {
+        /// The SPIR-V StorageClass value.
         storage_class: u32,
+        /// The type pointed to.
         pointee: TypeId,
     },
+    /// `OpTypeFunction` (its signature is not kept).
     Function,
     /// A cooperative matrix: per invocation, `length` components of `elem`.
     CoopMat(crate::coopmat::CoopType),
     /// An image: its value is a handle (the resource it came from, see `exec::image`).
     Image(super::image::ImageType),
+    /// `OpTypeSampler`: its value is a handle.
     Sampler,
     /// An image with a sampler: a handle naming both.
     SampledImage(super::image::ImageType),
@@ -57,20 +83,33 @@ pub enum Layout {
     #[default]
     Plain,
     /// A matrix with an explicit MatrixStride and majorness.
-    Matrix { stride: u32, row_major: bool },
+    Matrix {
+        /// MatrixStride: bytes from one column to the next (one row to the next when
+        /// `row_major`).
+        stride: u32,
+        /// Decorated RowMajor.
+        row_major: bool,
+    },
     /// A column vector of a row-major matrix: components `stride` bytes apart.
-    Strided { stride: u32 },
+    Strided {
+        /// Bytes from one component to the next.
+        stride: u32,
+    },
 }
 
 /// One scalar leaf of a value in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Leaf {
+    /// Byte offset from the start of the value.
     pub offset: u32,
+    /// The scalar type.
     pub ty: ScalarTy,
 }
 
+/// The module's types by [`TypeId`], with what is computed from each once.
 #[derive(Clone, Debug, Default)]
 pub struct Types {
+    /// The types, by [`TypeId`].
     pub types: Vec<Type>,
     /// Flattened scalar component types of each type (empty for runtime arrays and opaque types).
     pub flat: Vec<Vec<ScalarTy>>,
@@ -93,6 +132,7 @@ impl Types {
             if *storage_class == rspirv::spirv::StorageClass::PhysicalStorageBuffer as u32)
     }
 
+    /// The type `t`.
     pub fn get(&self, t: TypeId) -> &Type {
         &self.types[t as usize]
     }
@@ -110,6 +150,8 @@ impl Types {
         }
     }
 
+    /// Adds type `ty`, declared by SPIR-V id `spirv_id`, and returns its id. The types it names
+    /// must be added already.
     pub fn add(&mut self, ty: Type, spirv_id: u32) -> TypeId {
         let flat = self.flatten(&ty);
         let align = self.align_of(&ty);
@@ -502,6 +544,7 @@ fn layout_for_elem(layout: Layout) -> Layout {
     }
 }
 
+/// The short name of a scalar type: `bool`, `i32`, `u8`, `f16`, `bf16`.
 pub fn scalar_name(s: ScalarTy) -> String {
     match s {
         ScalarTy::Bool => "bool".into(),
@@ -512,6 +555,7 @@ pub fn scalar_name(s: ScalarTy) -> String {
     }
 }
 
+/// `x` rounded up to a multiple of `a` (`x` when `a` is 0 or 1), saturating at `u32::MAX`.
 pub fn round_up(x: u32, a: u32) -> u32 {
     round_up_u64(u64::from(x), a).min(u64::from(u32::MAX)) as u32
 }

@@ -46,7 +46,9 @@ impl fmt::Display for WarningCode {
 /// A warning: the module or setting is accepted, but something in it is ignored.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Warning {
+    /// What it is about (a stable code).
     pub code: WarningCode,
+    /// The details for people: what was found, where, and what Lanescope does about it.
     pub message: String,
 }
 

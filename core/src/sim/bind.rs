@@ -19,6 +19,7 @@ pub struct Bindings {
     /// Bindings that share the storage of a buffer bound in `buffers` (one buffer bound at
     /// several bindings, as a Vulkan application may do).
     pub aliases: Vec<BufferAlias>,
+    /// The push constants' bytes (at least as many as the shader's push-constant block needs).
     pub push_constants: Vec<u8>,
     /// Device addresses fixed by the host: (set, binding, address). Other bound buffers get
     /// [`default_address`]es.
@@ -33,23 +34,31 @@ pub struct Bindings {
 /// packed (`ImageDesc`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImageBinding {
+    /// Descriptor set of the image.
     pub set: u32,
+    /// Binding of the image in its set.
     pub binding: u32,
     /// The element of an array of image descriptors (0 for a single image).
     pub element: u32,
+    /// Format, extent and samples per texel.
     pub desc: ImageDesc,
+    /// The texels, laid out as [`ImageDesc`] says ([`ImageDesc::bytes`] of them).
     pub data: Vec<u8>,
 }
 
 /// A bound buffer's device address (what PhysicalStorageBuffer pointers to it hold).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BufferAddress {
+    /// Descriptor set of the buffer.
     pub set: u32,
+    /// Binding of the buffer in its set.
     pub binding: u32,
     /// The descriptor array element (absent from JSON for element 0).
     #[serde(skip_serializing_if = "is_zero")]
     pub element: u32,
+    /// Device address of the buffer's first byte.
     pub address: u64,
+    /// Size of the buffer in bytes.
     pub size: u64,
 }
 
@@ -321,11 +330,17 @@ fn example_image(set: u32, binding: u32, element: u32, ty: &ImageType) -> ImageB
 /// image) bound at (`of_set`, `of_binding`, `of_element`): they share its storage.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BufferAlias {
+    /// Descriptor set of the aliasing binding.
     pub set: u32,
+    /// Binding of the aliasing binding in its set.
     pub binding: u32,
+    /// Descriptor array element of the aliasing binding (0 for a single buffer).
     pub element: u32,
+    /// Descriptor set of the binding whose storage it shares.
     pub of_set: u32,
+    /// Binding whose storage it shares, in `of_set`.
     pub of_binding: u32,
+    /// Descriptor array element whose storage it shares (0 for a single buffer).
     pub of_element: u32,
 }
 

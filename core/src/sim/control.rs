@@ -3,7 +3,7 @@
 use super::{RunError, Simulator};
 use crate::exec::Mask;
 use crate::program::{Inst, Merge, Program, Terminator};
-use crate::sched::{Events, Record, RecordKind, SwitchTangles, Tangle};
+use crate::sched::{Events, Record, RecordKind, Sent, SwitchTangles, Tangle};
 use std::sync::Arc;
 
 impl Simulator {
@@ -363,7 +363,7 @@ impl Simulator {
         }
         let single = groups.len() == 1;
         for (target, lanes) in groups {
-            if let Some(c) = sg.send(
+            if let Sent::MoveOn(c) = sg.send(
                 prog,
                 ctx,
                 lanes,

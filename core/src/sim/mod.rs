@@ -1,4 +1,7 @@
-//! The `Simulator` facade: configuration, workgroups, the run loop, stepping, history.
+//! The `Simulator` facade: configuration, workgroups, the run loop, stepping, history. Here the
+//! facade, its state and the run loop; `config.rs` the settings, limits and errors;
+//! `workgroup.rs` starting a workgroup, picking the next tangle and barriers; `execute.rs` one
+//! step; `control.rs` terminators; `views.rs` what the views read.
 //!
 //! How a run executes (`sim/`, `exec/`, `sched.rs`). `Simulator` is the one facade; `sim/bind.rs`
 //! turns the host's `Bindings` (buffers, descriptor array elements, aliases, images, samplers,
@@ -73,188 +76,40 @@
 //! first undefined value appears.
 
 use crate::exec::memory::Memory;
-use crate::exec::step::{self, Findings, Flow};
 use crate::exec::Mask;
-use crate::program::{Program, Space};
-use crate::sched::{Events, Rng, Schedule, SiblingOrder, Subgroup, SwitchTangles, Tangle};
+use crate::program::Program;
+use crate::sched::{Rng, Schedule, Subgroup};
 use crate::trace::DiagCode;
 mod bind;
+mod config;
 mod control;
 mod coop;
 mod detect;
+mod execute;
 mod parallel;
 mod poison;
 mod source;
 mod uninit;
 mod views;
+mod workgroup;
 
 use bind::bind_buffers;
 pub use bind::{
     default_address, slot_name, Bindings, BufferAddress, BufferAlias, ImageBinding, ADDRESS_ALIGN,
 };
+use config::{bind_err, setting};
+pub use config::{Config, Limit, Outcome, RunError, Stats, DEFAULT_MAX_STEPS};
 pub use source::SourceValue;
 
 use crate::load::{Warning, WarningCode};
 use crate::trace::{Diagnostic, PoisonStore, StepEvent};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use views::builtin_value;
-
-/// Settings of a run.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Config {
-    pub subgroup_size: u32,
-    pub workgroups: [u32; 3],
-    pub switch_tangles: SwitchTangles,
-    pub sibling_order: SiblingOrder,
-    /// Record every step (for `--trace` and the app's timeline).
-    pub record_trace: bool,
-    /// Most diagnostics kept (each distinct problem is kept once per instruction anyway).
-    pub max_diagnostics: usize,
-    /// Limit on the simulator's memory for one workgroup (registers, workgroup and private
-    /// memory), in bytes.
-    pub max_memory: u64,
-    /// Most steps recorded in the trace; recording stops (with a diagnostic) past it.
-    pub max_trace_steps: usize,
-    /// Most invocations in one workgroup (the shader's local size).
-    pub max_invocations: u32,
-    /// Limit on the bytes of all bound buffers and push constants together.
-    pub max_buffer_memory: u64,
-    /// The workgroups to simulate, by id (empty: every workgroup of the dispatch). The others
-    /// are not run: Vulkan gives no order between workgroups, so a workgroup can be looked at
-    /// alone unless workgroups communicate (through atomics).
-    pub only_workgroups: Vec<[u32; 3]>,
-    /// Which tangle, subgroup and workgroup runs when several can.
-    pub schedule: Schedule,
-    /// Run the bug detectors (data races; barrier divergence counts invocations that have
-    /// exited). Off, a run costs less and reports only what the spec's rules say directly.
-    pub detectors: bool,
-    /// Most debugPrintf lines kept; later ones are counted as dropped.
-    pub max_printf_lines: usize,
-}
-
-/// Steps a headless run takes before it stops as endless (the CLI's `--max-steps` default).
-pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
 
 pub use crate::lanes::{valid_subgroup_size, HARD_MAX_INVOCATIONS};
 
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            subgroup_size: 32,
-            workgroups: [1, 1, 1],
-            switch_tangles: SwitchTangles::PerValue,
-            sibling_order: SiblingOrder::LowestLane,
-            record_trace: false,
-            max_diagnostics: 1000,
-            max_memory: 1 << 30,
-            max_trace_steps: 5_000_000,
-            max_invocations: 4096,
-            max_buffer_memory: 1 << 30,
-            only_workgroups: Vec::new(),
-            schedule: Schedule::Default,
-            detectors: true,
-            max_printf_lines: 1_000_000,
-        }
-    }
-}
-
-/// A limit a run can hit; the CLI and the app say how to raise each one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Limit {
-    /// `Config::max_invocations`: invocations in one workgroup.
-    Invocations,
-    /// `Config::max_memory`: the simulator's memory for one workgroup, in bytes.
-    Memory,
-    /// `Config::max_buffer_memory`: the bound buffers and push constants, in bytes.
-    BufferMemory,
-}
-
-impl Limit {
-    /// What is limited, for messages.
-    pub fn what(self) -> &'static str {
-        match self {
-            Self::Invocations => "invocations per workgroup",
-            Self::Memory => "simulator memory per workgroup",
-            Self::BufferMemory => "buffer memory",
-        }
-    }
-}
-
-/// Why a run could not start or go on.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, thiserror::Error)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum RunError {
-    /// A setting outside what the simulator takes (a subgroup size, a workgroup count).
-    #[error("{what}")]
-    Setting { what: String },
-    /// The host's bindings do not fit the shader: a missing or short buffer, a binding bound
-    /// twice, an alias of nothing.
-    #[error("{what}")]
-    Binding { what: String },
-    /// A limit of `Config` is lower than what the run needs.
-    #[error("{needs}; the limit is {allowed_text}")]
-    Limit {
-        limit: Limit,
-        /// What the run needs, in words.
-        needs: String,
-        /// The limit's value in the limit's unit (invocations or bytes).
-        allowed: u64,
-        allowed_text: String,
-    },
-    /// Lanes wait at reconvergence points that can never complete.
-    #[error("deadlock in workgroup {workgroup:?}, subgroup {subgroup}: lanes {lanes:?} wait at reconvergence points that can never complete (is the control flow structured?)")]
-    Deadlock {
-        workgroup: [u32; 3],
-        subgroup: u32,
-        lanes: Vec<u32>,
-    },
-    /// The program reached a state its loader should have refused (a bug in Lanescope).
-    #[error("internal error at {block} in function {function}: {what}")]
-    Internal {
-        what: String,
-        function: String,
-        block: String,
-    },
-}
-
-impl RunError {
-    /// The limit this error is about, if it is one (so a front end can say how to raise it).
-    pub fn limit(&self) -> Option<Limit> {
-        match self {
-            Self::Limit { limit, .. } => Some(*limit),
-            _ => None,
-        }
-    }
-}
-
-fn setting(what: impl Into<String>) -> RunError {
-    RunError::Setting { what: what.into() }
-}
-
-fn bind_err(what: impl Into<String>) -> RunError {
-    RunError::Binding { what: what.into() }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Outcome {
-    /// Every invocation of every workgroup has finished.
-    Finished,
-    /// The step budget ran out; `run` can be called again.
-    Budget,
-}
-
-/// Totals over the run so far.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
-pub struct Stats {
-    pub steps: u64,
-    pub lane_instructions: u64,
-    pub divergences: u64,
-    pub reconvergences: u64,
-    pub workgroups_done: u32,
-}
-
+/// One dispatch of a program, simulated invocation by invocation: the facade over the engine.
+/// Cloning it copies the whole state (the history's checkpoints are clones).
 #[derive(Clone)]
 pub struct Simulator {
     prog: Arc<Program>,
@@ -301,6 +156,8 @@ pub struct Simulator {
 }
 
 impl Simulator {
+    /// A fresh run of `prog` under `cfg` with the host's `bindings`, at the start of the first
+    /// workgroup; fails when a setting or a binding does not fit or a limit is too low.
     pub fn new(prog: Arc<Program>, cfg: Config, bindings: &Bindings) -> Result<Self, RunError> {
         let s = cfg.subgroup_size;
         if !valid_subgroup_size(s) {
@@ -463,22 +320,27 @@ impl Simulator {
         Ok(sim)
     }
 
+    /// The program being run.
     pub fn program(&self) -> &Arc<Program> {
         &self.prog
     }
 
+    /// The run's settings.
     pub fn config(&self) -> &Config {
         &self.cfg
     }
 
+    /// Totals over the run so far.
     pub fn stats(&self) -> Stats {
         self.stats
     }
 
+    /// What the run found so far (undefined behaviour, races, limits hit), in the order found.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diags
     }
 
+    /// Every step so far, when `Config::record_trace` is on.
     pub fn trace(&self) -> &[StepEvent] {
         &self.trace
     }
@@ -525,10 +387,12 @@ impl Simulator {
         std::mem::take(&mut self.trace)
     }
 
+    /// Whether every invocation of every workgroup has finished.
     pub fn is_finished(&self) -> bool {
         self.finished
     }
 
+    /// The id of the workgroup running now.
     pub fn workgroup_id(&self) -> [u32; 3] {
         let [x, y, _] = self.cfg.workgroups;
         let l = self.wg_linear;
@@ -612,284 +476,6 @@ impl Simulator {
         &self.warnings
     }
 
-    fn start_workgroup(&mut self) {
-        let prog = Arc::clone(&self.prog);
-        let s = self.cfg.subgroup_size as usize;
-        let [lx, ly, lz] = prog.local_size;
-        let n = (lx * ly * lz) as usize;
-        self.mem.workgroup = vec![0; prog.workgroup_bytes as usize];
-        self.mem.per_invocation = prog.invocation_bytes as usize;
-        self.mem.invocation = vec![0; n * prog.invocation_bytes as usize];
-        for (space, off, bytes) in &prog.initializers {
-            let o = *off as usize;
-            match space {
-                Space::Workgroup => self.mem.workgroup[o..o + bytes.len()].copy_from_slice(bytes),
-                Space::Invocation => {
-                    for inv in 0..n {
-                        let b = inv * self.mem.per_invocation + o;
-                        self.mem.invocation[b..b + bytes.len()].copy_from_slice(bytes);
-                    }
-                }
-                Space::Buffer => {}
-            }
-        }
-        let wg = self.workgroup_id();
-        let nsg = n.div_ceil(s);
-        for inv in 0..n {
-            let local = [
-                inv as u32 % lx,
-                (inv as u32 / lx) % ly,
-                inv as u32 / (lx * ly),
-            ];
-            let lane = (inv % s) as u32;
-            let sg = (inv / s) as u32;
-            let lanes_in = |k: u32| -> u128 {
-                if k >= 128 {
-                    u128::MAX
-                } else {
-                    (1u128 << k) - 1
-                }
-            };
-            for &(off, builtin, comps) in &prog.inputs {
-                let v: Vec<u64> = builtin_value(
-                    builtin,
-                    local,
-                    wg,
-                    self.cfg.workgroups,
-                    prog.local_size,
-                    inv as u32,
-                    lane,
-                    sg,
-                    nsg as u32,
-                    s as u32,
-                    lanes_in,
-                );
-                let base = inv * self.mem.per_invocation + off as usize;
-                for (k, x) in v.iter().take(comps as usize).enumerate() {
-                    let b = base + 4 * k;
-                    if b + 4 <= self.mem.invocation.len() {
-                        self.mem.invocation[b..b + 4].copy_from_slice(&(*x as u32).to_le_bytes());
-                    }
-                }
-            }
-        }
-        let slots = prog.num_slots as usize;
-        self.sgs.clear();
-        for g in 0..nsg {
-            let lanes = (n - g * s).min(s);
-            let live: Mask = if lanes >= 128 {
-                u128::MAX
-            } else {
-                (1u128 << lanes) - 1
-            };
-            let mut regs = vec![0u64; slots * s];
-            for &(slot, v) in &prog.const_slots {
-                regs[slot as usize * s..slot as usize * s + s].fill(v);
-            }
-            let mut sg = Subgroup::new(g as u32, live, regs);
-            self.next_tangle += 1;
-            sg.tangles.push(Tangle {
-                id: self.next_tangle,
-                mask: live,
-                block: prog.functions[prog.entry_func as usize].entry,
-                inst: 0,
-                ctx: None,
-                at_barrier: false,
-            });
-            self.sgs.push(sg);
-        }
-        self.current = None;
-        if let Some(d) = &mut self.detect {
-            d.start_workgroup(nsg, self.mem.workgroup.len());
-        }
-        self.uninit_start_workgroup();
-    }
-
-    /// Choose the tangle to run next: keep running the current one while it can.
-    fn select(&mut self) -> Result<Option<(usize, usize)>, RunError> {
-        let random = matches!(self.cfg.schedule, Schedule::Random(_));
-        if let Some((g, id)) = self.current.filter(|_| !random) {
-            if let Some(i) = self.sgs[g]
-                .tangles
-                .iter()
-                .position(|t| t.id == id && !t.at_barrier)
-            {
-                return Ok(Some((g, i)));
-            }
-        }
-        loop {
-            if let Some((g, i)) = self.pick_next() {
-                self.current = Some((g, self.sgs[g].tangles[i].id));
-                return Ok(Some((g, i)));
-            }
-            // Nothing runnable: release a barrier, move to the next workgroup, or stop.
-            if self
-                .sgs
-                .iter()
-                .any(|sg| sg.tangles.iter().any(|t| t.at_barrier))
-            {
-                self.release_barrier();
-                continue;
-            }
-            if let Some(sg) = self.sgs.iter().find(|sg| sg.finished != sg.live) {
-                return Err(RunError::Deadlock {
-                    workgroup: self.workgroup_id(),
-                    subgroup: sg.index,
-                    lanes: lanes_list(sg.live & !sg.finished),
-                });
-            }
-            self.stats.workgroups_done += 1;
-            let next = if self.wg_order.is_empty() {
-                Some(self.wg_linear + 1).filter(|n| *n < self.wg_total)
-            } else {
-                self.wg_pos += 1;
-                self.wg_order.get(self.wg_pos).copied()
-            };
-            let Some(next) = next else {
-                self.finished = true;
-                // A parallel run's part is not the run (and has no race when it is kept).
-                if let Some(initial) = self.initial.take() {
-                    if !self.steered && self.footprint.is_none() {
-                        self.uninit_classify_war(&initial);
-                    }
-                    self.initial = Some(initial);
-                }
-                return Ok(None);
-            };
-            self.wg_linear = next;
-            self.start_workgroup();
-        }
-    }
-
-    /// The tangle to run next under the schedule, among every subgroup's runnable ones.
-    fn pick_next(&mut self) -> Option<(usize, usize)> {
-        match self.cfg.schedule {
-            Schedule::Default => (0..self.sgs.len())
-                .find_map(|g| self.sgs[g].pick(self.cfg.sibling_order).map(|i| (g, i))),
-            Schedule::Reverse => (0..self.sgs.len())
-                .rev()
-                .find_map(|g| self.sgs[g].pick(SiblingOrder::HighestLane).map(|i| (g, i))),
-            Schedule::Random(_) => {
-                let runnable: Vec<(usize, usize)> = self
-                    .sgs
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(g, sg)| {
-                        sg.tangles
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, t)| !t.at_barrier)
-                            .map(move |(i, _)| (g, i))
-                    })
-                    .collect();
-                if runnable.is_empty() {
-                    None
-                } else {
-                    Some(runnable[self.rng.below(runnable.len())])
-                }
-            }
-        }
-    }
-
-    fn release_barrier(&mut self) {
-        // Workgroup-scope cooperative-matrix operations run once the workgroup waits for them.
-        if self.release_coop() {
-            return;
-        }
-        // Who waits at which barrier, who has exited, who is elsewhere (local invocation
-        // indices), for the report.
-        let s = self.cfg.subgroup_size;
-        let mut sites: std::collections::BTreeMap<(u32, u32), Vec<u32>> = Default::default();
-        let (mut exited, mut elsewhere) = (Vec::new(), Vec::new());
-        let mut first_sg = None;
-        let counts_exited = self.detect.is_some();
-        for sg in &self.sgs {
-            let at: Mask = sg
-                .tangles
-                .iter()
-                .filter(|t| t.at_barrier)
-                .fold(0, |m, t| m | t.mask);
-            for t in sg.tangles.iter().filter(|t| t.at_barrier) {
-                first_sg.get_or_insert(sg.index);
-                sites.entry((t.block, t.inst)).or_default().extend(
-                    crate::lanes::LaneMask(t.mask)
-                        .iter()
-                        .map(|l| sg.index * s + l),
-                );
-            }
-            let base = sg.index * s;
-            if counts_exited {
-                exited.extend(
-                    crate::lanes::LaneMask(sg.finished & sg.live)
-                        .iter()
-                        .map(|l| base + l),
-                );
-            }
-            elsewhere.extend(
-                crate::lanes::LaneMask(sg.live & !sg.finished & !at)
-                    .iter()
-                    .map(|l| base + l),
-            );
-        }
-        let memory = sites
-            .keys()
-            .filter_map(
-                |(b, i)| match self.prog.blocks[*b as usize].insts.get(*i as usize) {
-                    Some(crate::program::Inst::Barrier { memory, .. }) => Some(*memory),
-                    _ => None,
-                },
-            )
-            .fold(0, |m, x| m | x);
-        if let Some(d) = &mut self.detect {
-            let (b, i) = sites.keys().next().copied().unwrap_or((0, 0));
-            d.workgroup_barrier(memory, self.prog.step_index(b, i));
-        }
-        if !exited.is_empty() || !elsewhere.is_empty() || sites.len() > 1 {
-            let ranges = |v: &[u32]| crate::lanes::index_ranges(v, ",");
-            let mut parts: Vec<String> = sites
-                .iter()
-                .map(|((b, i), invs)| {
-                    let k = self.prog.step_index(*b, *i);
-                    let at = self
-                        .prog
-                        .source_ref(k)
-                        .describe()
-                        .unwrap_or_else(|| format!("instruction #{k}"));
-                    format!("invocations {} wait at the barrier at {at}", ranges(invs))
-                })
-                .collect();
-            if !exited.is_empty() {
-                parts.push(format!("invocations {} have exited", ranges(&exited)));
-            }
-            if !elsewhere.is_empty() {
-                parts.push(format!(
-                    "invocations {} wait elsewhere (at a reconvergence point)",
-                    ranges(&elsewhere)
-                ));
-            }
-            let (b, i) = sites.keys().next().copied().unwrap_or((0, 0));
-            self.diagnose(
-                DiagCode::BarrierDivergence,
-                format!(
-                    "a workgroup barrier not executed by every invocation of the workgroup (undefined behaviour; released anyway): {}",
-                    parts.join("; ")
-                ),
-                first_sg.unwrap_or(0),
-                b,
-                i,
-                0,
-            );
-        }
-        for sg in &mut self.sgs {
-            for t in &mut sg.tangles {
-                if t.at_barrier {
-                    t.at_barrier = false;
-                    t.inst += 1;
-                }
-            }
-        }
-    }
-
     /// Run up to `budget` steps.
     pub fn run(&mut self, budget: u64) -> Result<Outcome, RunError> {
         let mut left = budget;
@@ -952,205 +538,9 @@ impl Simulator {
         self.exec_step(subgroup, i)?;
         Ok(true)
     }
-
-    /// Runs one step of tangle `ti` of subgroup `g`. True when it was a plain one: an
-    /// instruction that only moved the tangle on, with nothing for the scheduler.
-    fn exec_step(&mut self, g: usize, ti: usize) -> Result<bool, RunError> {
-        let s = self.cfg.subgroup_size as usize;
-        let t = self.sgs[g].tangles[ti].clone();
-        let block_len = self.prog.blocks[t.block as usize].insts.len();
-        self.stats.steps += 1;
-        self.stats.lane_instructions += u64::from(t.mask.count_ones());
-        if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
-            self.cfg.record_trace = false;
-            self.diagnose(DiagCode::TraceLimit, format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
-        }
-        if self.cfg.record_trace {
-            self.trace.push(StepEvent {
-                step: self.stats.steps,
-                workgroup: self.wg_linear,
-                subgroup: g as u32,
-                tangle: t.id,
-                lanes: t.mask,
-                block: t.block,
-                inst: t.inst,
-            });
-        }
-        if !self.prog.blocks[t.block as usize].printfs.is_empty() {
-            let at = crate::exec::printf::At {
-                workgroup: self.workgroup_id(),
-                subgroup: g as u32,
-                subgroup_size: s,
-                step: self.stats.steps,
-                max_lines: self.cfg.max_printf_lines,
-            };
-            let block = &self.prog.blocks[t.block as usize];
-            let regs = &self.sgs[g].regs;
-            crate::exec::printf::emit(&mut self.printf, block, t.inst, regs, t.mask, &at);
-        }
-        if (t.inst as usize) < block_len {
-            let mut found = Findings::default();
-            // Every lane of a whole subgroup (compared with the all-lanes mask: no popcount).
-            let all = if s >= 128 { Mask::MAX } else { (1 << s) - 1 };
-            let full = t.mask == self.sgs[g].live && self.sgs[g].live == all;
-            if self.uninit.is_some() {
-                let prog = Arc::clone(&self.prog);
-                self.uninit_check_uses(
-                    g,
-                    &t,
-                    &prog.blocks[t.block as usize].insts[t.inst as usize],
-                );
-            }
-            let flow = {
-                // Field borrows only: the program is not cloned on the common path.
-                let prog: &Program = &self.prog;
-                let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
-                let sg = &mut self.sgs[g];
-                let mut cx = step::Ctx {
-                    prog,
-                    regs: &mut sg.regs,
-                    s,
-                    mask: t.mask,
-                    full,
-                    mem: &mut self.mem,
-                    inv_base: g * s,
-                    found: &mut found,
-                };
-                step::exec(&mut cx, inst)
-            };
-            // Nothing to follow up: no poison, no detector, no finding, straight on.
-            if found.items.is_empty()
-                && matches!(flow, Flow::Next)
-                && self.sgs[g].poison.is_empty()
-                && !self.mem.poison.any
-                && self.uninit.is_none()
-                && self.mem.log.is_none()
-            {
-                self.sgs[g].tangles[ti].inst += 1;
-                return Ok(true);
-            }
-            let prog = Arc::clone(&self.prog);
-            let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
-            let new_poison = found
-                .items
-                .iter()
-                .filter(|it| it.0.makes_poison())
-                .fold(0, |m, it| m | it.2);
-            if new_poison != 0 || !self.sgs[g].poison.is_empty() || self.mem.poison.any {
-                self.propagate_poison(g, &t, inst, new_poison, &found.permutation);
-            }
-            if self.uninit.is_some() {
-                self.uninit_propagate(g, &t, inst, &found.permutation);
-            }
-            for (code, msg, lanes) in found.items {
-                self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
-            }
-            self.check_accesses(t.block, t.inst);
-            self.uninit_replay_step(g, &t);
-            let sg = &mut self.sgs[g];
-            match flow {
-                Flow::Next => sg.tangles[ti].inst += 1,
-                Flow::Barrier {
-                    workgroup: true, ..
-                } => sg.tangles[ti].at_barrier = true,
-                Flow::Barrier {
-                    workgroup: false,
-                    memory,
-                } => {
-                    // Invocations that exited count: every one of the subgroup must execute it.
-                    let expected = if self.detect.is_some() {
-                        sg.live
-                    } else {
-                        sg.live & !sg.finished
-                    };
-                    let (live, finished) = (sg.live, sg.finished);
-                    if let Some(d) = &mut self.detect {
-                        d.subgroup_barrier(g, memory, prog.step_index(t.block, t.inst));
-                    }
-                    if t.mask != expected {
-                        let exited = finished & live & !t.mask;
-                        let others = live & !finished & !t.mask;
-                        let mut msg = format!(
-                            "subgroup-scope OpControlBarrier executed by lanes {} of subgroup {g} only",
-                            crate::lanes::LaneMask(t.mask).ranges()
-                        );
-                        if exited != 0 {
-                            msg.push_str(&format!(
-                                "; lanes {} had exited",
-                                crate::lanes::LaneMask(exited).ranges()
-                            ));
-                        }
-                        if others != 0 {
-                            msg.push_str(&format!(
-                                "; lanes {} were elsewhere",
-                                crate::lanes::LaneMask(others).ranges()
-                            ));
-                        }
-                        msg.push_str(" (every invocation of the subgroup must execute it: undefined behaviour)");
-                        self.diagnose(
-                            DiagCode::BarrierDivergence,
-                            msg,
-                            g as u32,
-                            t.block,
-                            t.inst,
-                            t.mask,
-                        );
-                    }
-                    self.sgs[g].tangles[ti].inst += 1;
-                }
-                Flow::Call => self.call(g, ti, inst),
-                Flow::CoopWorkgroup => sg.tangles[ti].at_barrier = true,
-            }
-            return Ok(false);
-        }
-        let prog = Arc::clone(&self.prog);
-        if self.uninit.is_some() {
-            self.uninit_check_branch(g, &t, &prog.blocks[t.block as usize].term);
-        }
-        self.terminator(g, ti, &prog).map(|()| false)
-    }
-
-    pub(super) fn account(&mut self, ev: Events) {
-        self.stats.divergences += ev.divergences;
-        self.stats.reconvergences += ev.reconvergences;
-    }
-
-    pub(super) fn diagnose(
-        &mut self,
-        code: DiagCode,
-        message: String,
-        subgroup: u32,
-        block: u32,
-        inst: u32,
-        lanes: Mask,
-    ) {
-        if !self.diag_seen.insert((code, block, inst))
-            || self.diags.len() >= self.cfg.max_diagnostics
-        {
-            return;
-        }
-        let b = &self.prog.blocks[block as usize];
-        let instruction = self.prog.step_index(block, inst);
-        self.diags.push(Diagnostic {
-            code,
-            message,
-            function: self.prog.func_name(b.func),
-            block: self.prog.block_name(block),
-            instruction,
-            workgroup: self.workgroup_id(),
-            subgroup,
-            lanes: lanes_list(lanes),
-            step: self.stats.steps,
-            source: self.prog.source_ref(instruction),
-            accesses: Vec::new(),
-            address: None,
-            variable: None,
-            lockstep: false,
-            observed: true,
-        });
-    }
 }
 
+/// The lanes of `m`, in increasing order.
 pub fn lanes_list(m: Mask) -> Vec<u32> {
     let mut v = Vec::new();
     let mut m = m;

@@ -107,6 +107,7 @@ impl Simulator {
         )
     }
 
+    /// Subgroups in the workgroup running now.
     pub fn subgroup_count(&self) -> usize {
         self.sgs.len()
     }

@@ -1,4 +1,6 @@
+use super::real::st32;
 use super::*;
+use crate::float;
 use crate::value::of_f32;
 
 const F16: ScalarTy = ScalarTy::Float { bits: 16 };

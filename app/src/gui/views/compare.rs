@@ -17,8 +17,8 @@ pub enum Variant {
     SubgroupSize(u32),
     Layout(String),
     Order(lanescope_core::SiblingOrder),
-    /// Another schedule (`reverse`, `random:SEED`): which subgroup runs first.
-    Schedule(String),
+    /// Another schedule: which subgroup runs first.
+    Schedule(lanescope_core::Schedule),
 }
 
 impl Variant {
@@ -34,7 +34,7 @@ impl Variant {
             Self::SubgroupSize(n) => s.subgroup_size = *n,
             Self::Layout(l) => s.coop_layout.clone_from(l),
             Self::Order(o) => s.sibling_order = *o,
-            Self::Schedule(x) => s.schedule.clone_from(x),
+            Self::Schedule(x) => s.schedule = *x,
         }
         s
     }
@@ -343,7 +343,7 @@ mod tests {
         // A missing barrier: the sum differs when the other subgroup runs first.
         let c = compare(
             "bug_reduction_no_barrier",
-            &Variant::Schedule("reverse".into()),
+            &Variant::Schedule(lanescope_core::Schedule::Reverse),
         );
         assert!(
             c.buffers
