@@ -121,7 +121,7 @@ pub(super) fn pick_file() -> crate::gui::dialog::Pending<crate::gui::Picked> {
                 return Ok(None);
             };
             let name = file.file_name();
-            match super::too_large(file.inner().size() as u64) {
+            match crate::gui::too_large(file.inner().size() as u64) {
                 Ok(()) => Ok(Some((name, file.read().await))),
                 Err(e) => Err(format!("{name}: {e}")),
             }

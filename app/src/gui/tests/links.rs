@@ -1,0 +1,250 @@
+//! Permalinks and kept settings: what a link opens and carries, and what the app keeps between
+//! runs.
+
+use super::*;
+
+#[test]
+fn a_permalink_opens_the_module_settings_view_lane_and_step() {
+    let mut h = harness("if_else");
+    let link = crate::gui::permalink::Link::parse(
+        "#example=loop_divergent&sg=16&switch=per-case&view=timeline&lane=1:3&step=40",
+    )
+    .unwrap();
+    h.state_mut().apply_link(link);
+    for _ in 0..20 {
+        h.run_steps(1);
+        if h.state().seek.is_none() {
+            break;
+        }
+    }
+    let app = h.state();
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.name, "loop_divergent.spv");
+    assert_eq!(s.step_count(), 40);
+    assert_eq!(s.sim().config().subgroup_size, 16);
+    assert_eq!(app.tab, crate::gui::views::Tab::Timeline);
+    assert_eq!(app.selected_lane, Some((1, 3)));
+    assert_eq!(app.title(), "Lanescope — loop_divergent.spv — step 40");
+    h.get_by_label("timeline");
+    // The link of this state says the same.
+    let again = app.link().unwrap().format().0;
+    assert!(again.contains("example=loop_divergent"), "{again}");
+    assert!(
+        again.contains("step=40") && again.contains("sg=16") && again.contains("switch=per-case")
+    );
+    // A link leaves nothing to chance: what it does not say takes the default.
+    h.state_mut()
+        .apply_link(crate::gui::permalink::Link::parse("#example=if_else").unwrap());
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(app.settings.subgroup_size, 32);
+    assert_eq!(
+        app.settings.switch_tangles,
+        lanescope_core::SwitchTangles::PerValue
+    );
+    assert_eq!(
+        app.session.as_ref().unwrap().sim().config().subgroup_size,
+        32
+    );
+}
+
+#[test]
+fn an_uploaded_module_travels_in_its_link() {
+    let mut h = harness("if_else");
+    let bytes = crate::examples::EXAMPLES
+        .iter()
+        .find(|e| e.0 == "nested_if")
+        .unwrap()
+        .1
+        .to_vec();
+    h.state_mut().open("mine.spv", bytes.clone());
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+    h.run_steps(2);
+    let (fragment, complete) = h.state().link().unwrap().format();
+    assert!(
+        complete && fragment.contains("module=mine.spv:"),
+        "{fragment}"
+    );
+    let mut other = harness("if_else");
+    other
+        .state_mut()
+        .apply_link(crate::gui::permalink::Link::parse(&fragment).unwrap());
+    other.run_steps(3);
+    let s = other.state().session.as_ref().unwrap();
+    assert_eq!((s.name.as_str(), &s.bytes), ("mine.spv", &bytes));
+    assert_eq!(s.step_count(), 1);
+    // A broken link is an error in the bar, and the session stays.
+    other
+        .state_mut()
+        .apply_link(crate::gui::permalink::Link::parse("#example=no_such_thing").unwrap());
+    other.run_steps(2);
+    assert!(other
+        .state()
+        .error
+        .as_deref()
+        .unwrap_or("")
+        .contains("no_such_thing"));
+    assert_eq!(other.state().session.as_ref().unwrap().name, "mine.spv");
+}
+
+#[test]
+fn a_link_opened_over_another_module_shows_its_instruction() {
+    let mut h = harness("dot_int8_acc");
+    for _ in 0..20 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(1);
+    }
+    h.state_mut().apply_link(
+        crate::gui::permalink::Link::parse("#example=coopmat_tile_f16&view=matrix&step=640")
+            .unwrap(),
+    );
+    for _ in 0..30 {
+        h.run_steps(1);
+    }
+    assert_eq!(steps(&h), 640);
+    show_disassembly(&mut h);
+    let line = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .focus_instruction()
+        .unwrap() as usize;
+    let v = h.state().disasm_visible.clone();
+    assert!(
+        v.contains(&line),
+        "line {line} not in the drawn lines {v:?}"
+    );
+}
+
+/// What is saved for the next start through eframe's storage.
+#[derive(Default)]
+struct Saved(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for Saved {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_owned(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
+    let mut e = crate::gui::EframeApp(app);
+    let mut store = Saved::default();
+    eframe::App::save(&mut e, &mut store);
+    let s = crate::gui::host::stored(Some(&store), crate::gui::host::SETTINGS_KEY)
+        .expect("settings are saved");
+    (e.0, s)
+}
+
+/// The schedule is kept as its name, as earlier builds kept it; a name this build cannot read
+/// falls back to the default schedule and keeps the rest of the settings.
+#[test]
+fn the_kept_schedule_reads_back_by_name() {
+    let s = Settings {
+        schedule: lanescope_core::Schedule::Random(7),
+        subgroup_size: 8,
+        ..Settings::default()
+    };
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(json.contains(r#""schedule":"random:7""#), "{json}");
+    let back: Settings = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, s);
+    for bad in [r#""sideways""#, "3", "null"] {
+        let text = json.replace(r#""random:7""#, bad);
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.schedule, lanescope_core::Schedule::Default, "{bad}");
+        assert_eq!(back.subgroup_size, 8, "{bad}");
+    }
+}
+
+/// A link's settings hold for the link's session only: the saved settings stay the person's,
+/// and the next example opened runs under them again.
+#[test]
+fn a_links_settings_do_not_become_the_saved_ones() {
+    let mut h = harness("if_else");
+    // The person's own choice, as the toolbar makes it.
+    h.state_mut().settings.subgroup_size = 8;
+    h.state_mut().reset();
+    h.run_steps(2);
+    h.state_mut()
+        .apply_link(link("#example=loop_divergent&sg=16&switch=per-case"));
+    h.run_steps(2);
+    let s = h.state().session.as_ref().unwrap();
+    assert_eq!(
+        s.sim().config().subgroup_size,
+        16,
+        "the link runs as it says"
+    );
+    // A limit raised meanwhile is the person's and is kept.
+    h.state_mut().settings.max_steps = 123_456;
+    let (app, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    *h.state_mut() = app;
+    assert_eq!(
+        (saved.subgroup_size, saved.switch_tangles, saved.max_steps),
+        (8, lanescope_core::SwitchTangles::PerValue, 123_456)
+    );
+    // The next example runs under the person's settings again.
+    h.get_by_label("Examples").click();
+    h.run_steps(2);
+    h.get_by_label("nested_if").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.session.as_ref().unwrap().name, "nested_if.spv");
+    assert_eq!(app.settings.subgroup_size, 8);
+    assert_eq!(
+        app.settings.switch_tangles,
+        lanescope_core::SwitchTangles::PerValue
+    );
+    let cfg = app.session.as_ref().unwrap().sim().config();
+    assert_eq!(cfg.subgroup_size, 8);
+    assert_eq!(app.settings.max_steps, 123_456);
+    // A lesson's settings are set aside the same way.
+    h.state_mut().open_lesson(8);
+    assert_eq!(h.state().settings.subgroup_size, 32);
+    let (_, saved) = saved_settings(std::mem::replace(
+        h.state_mut(),
+        LanescopeApp::new(Settings::default()),
+    ));
+    assert_eq!(saved.subgroup_size, 8);
+}
+
+#[test]
+fn an_edited_source_travels_in_its_link() {
+    let mut h = harness("if_else");
+    let t = &crate::gui::editor::TEMPLATES[1];
+    let text = t.text.replace("128", "64");
+    h.state_mut().open_source(crate::gui::editor::Editor::new(
+        t.name,
+        t.language,
+        text.clone(),
+    ));
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
+    h.run_steps(2);
+    let (fragment, complete) = h.state().link().unwrap().format();
+    assert!(complete, "{fragment}");
+    let mut other = harness("if_else");
+    other.state_mut().apply_link(link(&fragment));
+    other.run_steps(3);
+    let ed = other
+        .state()
+        .editor
+        .as_ref()
+        .expect("the link opens the editor");
+    assert_eq!(
+        (ed.name.as_str(), ed.text.as_str()),
+        (t.name, text.as_str())
+    );
+    assert_eq!(other.state().session.as_ref().unwrap().step_count(), 1);
+}
