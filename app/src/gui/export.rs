@@ -208,7 +208,7 @@ impl LanescopeApp {
                 subgroup_size: Some(st.subgroup_size),
                 switch_tangles: Some(st.config().switch_tangles),
                 sibling_order: Some(st.sibling_order),
-                coopmat_layout: lanescope_core::coopmat::LayoutChoice::by_name(&st.coop_layout),
+                coopmat_layout: Some(st.coop_layout.clone()),
             },
         };
         Some(amber::to_amber(&session))

@@ -45,7 +45,7 @@ impl LanescopeApp {
             workgroups: Some(st.workgroups),
             per_case: Some(st.switch_tangles == lanescope_core::SwitchTangles::PerCase),
             sibling_order: Some(st.sibling_order),
-            layout: Some(st.coop_layout.clone()),
+            layout: Some(st.coop_layout.name()),
             step: Some(s.step_count()),
             lane: self.selected_lane,
             tab: Some(self.tab),
@@ -91,8 +91,12 @@ impl LanescopeApp {
         if let Some(o) = l.sibling_order {
             st.sibling_order = o;
         }
-        if let Some(name) = l.layout.take() {
-            st.coop_layout = name;
+        if let Some(layout) = l
+            .layout
+            .take()
+            .and_then(|name| lanescope_core::coopmat::LayoutChoice::by_name(&name))
+        {
+            st.coop_layout = layout;
         }
         let opened = match (lesson_settings, l.module.take(), &l.example) {
             // The lesson's example is open; the link may refine its settings.

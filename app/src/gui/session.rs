@@ -39,8 +39,12 @@ pub struct Settings {
     pub compile_memory_mib: u64,
     /// Instructions per second of the animated run.
     pub speed: f32,
-    /// Cooperative-matrix fragment layout (a built-in name).
-    pub coop_layout: String,
+    /// Cooperative-matrix fragment layout (kept by its name; a built-in one).
+    #[serde(
+        serialize_with = "layout_by_name",
+        deserialize_with = "layout_or_default"
+    )]
+    pub coop_layout: LayoutChoice,
     /// Run the bug detectors (data races, barriers skipped by exiting, uninitialized reads).
     pub detectors: bool,
     /// Which tangle, subgroup and workgroup runs first (kept as `default`, `reverse`,
@@ -49,6 +53,19 @@ pub struct Settings {
     pub schedule: lanescope_core::Schedule,
     /// Simulate only this workgroup of the dispatch (`None`: all of them, one after another).
     pub only_workgroup: Option<[u32; 3]>,
+}
+
+/// A layout is kept by its name (a user's table is not kept: it comes back as the default).
+fn layout_by_name<S: serde::Serializer>(l: &LayoutChoice, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&l.name())
+}
+
+/// A kept layout name this build does not have is the default layout.
+fn layout_or_default<'de, D: serde::Deserializer<'de>>(d: D) -> Result<LayoutChoice, D::Error> {
+    let v = <serde_json::Value as serde::Deserialize>::deserialize(d)?;
+    Ok(v.as_str()
+        .and_then(LayoutChoice::by_name)
+        .unwrap_or_default())
 }
 
 /// A kept schedule this build cannot read is the default one: the rest of the settings stay.
@@ -80,7 +97,7 @@ impl Default for Settings {
             compile_seconds: lanescope_front::DEFAULT_COMPILE_SECONDS,
             compile_memory_mib: lanescope_front::DEFAULT_COMPILE_MEMORY_MIB,
             speed: 8.0,
-            coop_layout: LayoutChoice::default().name(),
+            coop_layout: LayoutChoice::default(),
             detectors: core.detectors,
             schedule: lanescope_core::Schedule::Default,
             only_workgroup: None,
@@ -128,7 +145,7 @@ impl Settings {
     pub fn load_options(&self) -> LoadOptions {
         LoadOptions {
             subgroup_size: Some(self.subgroup_size),
-            coopmat_layout: LayoutChoice::by_name(&self.coop_layout).unwrap_or_default(),
+            coopmat_layout: self.coop_layout.clone(),
             ..LoadOptions::default()
         }
     }
@@ -342,7 +359,7 @@ impl Session {
     pub fn reset(&mut self, settings: &Settings) -> Result<(), String> {
         let wanted = (self.entry.clone(), self.spec.clone());
         let program = if settings.subgroup_size == self.program.coop_subgroup_size()
-            && settings.coop_layout == self.program.coop_layout().name()
+            && settings.coop_layout == *self.program.coop_layout()
             && wanted == self.loaded
         {
             Arc::clone(&self.program)

@@ -4,7 +4,7 @@
 use super::{Layout, Program, Type, TypeId};
 use crate::value::ScalarTy;
 
-/// One scalar of a block: `path` as a shader writer would spell it (`.data[3].pos.x`).
+/// One scalar of a block: `path` as a shader writer would spell it (`data[3].pos.x`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     /// The scalar's path from the variable's name, or from the member for an anonymous block

@@ -72,8 +72,6 @@ pub enum Type {
     Sampler,
     /// An image with a sampler: a handle naming both.
     SampledImage(super::image::ImageType),
-    /// Anything else the loader saw but the executor cannot hold a value of.
-    Opaque(&'static str),
 }
 
 /// How a matrix (or a vector taken out of a row-major matrix) is laid out in memory.
@@ -531,7 +529,6 @@ impl Types {
             Type::Image(i) => i.describe(),
             Type::SampledImage(i) => format!("sampled {}", i.describe()),
             Type::Sampler => "sampler".into(),
-            Type::Opaque(name) => (*name).into(),
         }
     }
 }

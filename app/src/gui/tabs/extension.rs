@@ -208,21 +208,21 @@ pub(super) fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let (_, refused) = compare_options(app);
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("Fragment layout")
-            .selected_text(app.settings.coop_layout.clone())
+            .selected_text(app.settings.coop_layout.name())
             .show_ui(ui, |ui| {
                 for l in lanescope_core::coopmat::LayoutChoice::builtin() {
                     let name = l.name();
                     let why = refused.iter().find_map(|((v, _), why)| {
-                        (*v == views::compare::Variant::Layout(name.clone())).then_some(why)
+                        (*v == views::compare::Variant::Layout(l.clone())).then_some(why)
                     });
                     let r = ui.add_enabled(
                         why.is_none(),
-                        egui::Button::selectable(app.settings.coop_layout == name, &name),
+                        egui::Button::selectable(app.settings.coop_layout == l, &name),
                     );
                     if let Some(why) = why {
                         r.on_disabled_hover_text(why);
-                    } else if r.clicked() && app.settings.coop_layout != name {
-                        app.settings.coop_layout = name;
+                    } else if r.clicked() && app.settings.coop_layout != l {
+                        app.settings.coop_layout = l;
                         relayout = true;
                     }
                 }
@@ -319,9 +319,9 @@ pub(super) fn all_compare_options(app: &LanescopeApp) -> Vec<CompareOption> {
         .into_iter()
         .filter(|_| has_coop)
     {
-        if l.name() != st.coop_layout {
+        if l != st.coop_layout {
             options.push((
-                Variant::Layout(l.name()),
+                Variant::Layout(l.clone()),
                 format!("fragment layout {}", l.name()),
             ));
         }

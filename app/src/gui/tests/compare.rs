@@ -78,14 +78,14 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
             assert!(
                 !opts
                     .iter()
-                    .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())),
+                    .any(|(v, _)| *v
+                        == Variant::Layout(lanescope_core::coopmat::LayoutChoice::AmdRdna3)),
                 "{name}: amd-rdna3 offered"
             );
             assert!(
-                refused
-                    .iter()
-                    .any(|((v, _), why)| *v == Variant::Layout("amd-rdna3".into())
-                        && !why.is_empty()),
+                refused.iter().any(|((v, _), why)| *v
+                    == Variant::Layout(lanescope_core::coopmat::LayoutChoice::AmdRdna3)
+                    && !why.is_empty()),
                 "{refused:?}"
             );
         }
@@ -99,5 +99,5 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
     let (opts, _) = super::super::tabs::compare_options(&mut app);
     assert!(opts
         .iter()
-        .any(|(v, _)| *v == Variant::Layout("amd-rdna3".into())));
+        .any(|(v, _)| *v == Variant::Layout(lanescope_core::coopmat::LayoutChoice::AmdRdna3)));
 }

@@ -58,7 +58,7 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
         workgroups: [2, 1, 1],
         switch_tangles: lanescope_core::SwitchTangles::PerCase,
         sibling_order: lanescope_core::SiblingOrder::Newest,
-        coop_layout: "amd-rdna3".into(),
+        coop_layout: lanescope_core::coopmat::LayoutChoice::AmdRdna3,
         ..Settings::default()
     });
     let mut by_link = LanescopeApp::new(Settings::default());

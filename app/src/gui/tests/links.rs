@@ -144,23 +144,29 @@ fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
     (e.0, s)
 }
 
-/// The schedule is kept as its name, as earlier builds kept it; a name this build cannot read
-/// falls back to the default schedule and keeps the rest of the settings.
+/// The schedule and the layout are kept as their names, as earlier builds kept them; a name this
+/// build cannot read falls back to the default and keeps the rest of the settings.
 #[test]
-fn the_kept_schedule_reads_back_by_name() {
+fn the_kept_schedule_and_layout_read_back_by_name() {
+    use lanescope_core::coopmat::LayoutChoice;
     let s = Settings {
         schedule: lanescope_core::Schedule::Random(7),
+        coop_layout: LayoutChoice::AmdRdna3,
         subgroup_size: 8,
         ..Settings::default()
     };
     let json = serde_json::to_string(&s).unwrap();
     assert!(json.contains(r#""schedule":"random:7""#), "{json}");
+    assert!(json.contains(r#""coop_layout":"amd-rdna3""#), "{json}");
     let back: Settings = serde_json::from_str(&json).unwrap();
     assert_eq!(back, s);
     for bad in [r#""sideways""#, "3", "null"] {
-        let text = json.replace(r#""random:7""#, bad);
+        let text = json
+            .replace(r#""random:7""#, bad)
+            .replace(r#""amd-rdna3""#, bad);
         let back: Settings = serde_json::from_str(&text).unwrap();
         assert_eq!(back.schedule, lanescope_core::Schedule::Default, "{bad}");
+        assert_eq!(back.coop_layout, LayoutChoice::default(), "{bad}");
         assert_eq!(back.subgroup_size, 8, "{bad}");
     }
 }

@@ -48,7 +48,7 @@ fn the_matrix_view_selects_a_lane_and_switches_the_layout_at_the_same_step() {
     h.get_by_label("amd-rdna3").click();
     h.run_steps(3);
     let s = h.state().session.as_ref().unwrap();
-    assert_eq!(h.state().settings.coop_layout, "amd-rdna3");
+    assert_eq!(h.state().settings.coop_layout.name(), "amd-rdna3");
     assert_eq!(s.program.coop_layout().name(), "amd-rdna3");
     assert_eq!(steps(&h), at, "the same step under the new layout");
     assert!(h.state().error.is_none(), "{:?}", h.state().error);

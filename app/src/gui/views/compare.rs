@@ -15,7 +15,7 @@ pub enum Variant {
     /// The other switch grouping.
     Switch,
     SubgroupSize(u32),
-    Layout(String),
+    Layout(lanescope_core::coopmat::LayoutChoice),
     Order(lanescope_core::SiblingOrder),
     /// Another schedule: which subgroup runs first.
     Schedule(lanescope_core::Schedule),
@@ -47,7 +47,7 @@ pub fn describe(s: &Settings, v: &Variant) -> String {
             format!("{} switch", s.switch_tangles.name())
         }
         Variant::SubgroupSize(_) => format!("subgroup size {}", s.subgroup_size),
-        Variant::Layout(_) => format!("layout {}", s.coop_layout),
+        Variant::Layout(_) => format!("layout {}", s.coop_layout.name()),
         Variant::Order(_) => crate::gui::sibling_order_name(s.sibling_order).to_owned(),
         Variant::Schedule(_) => format!("schedule {}", s.schedule),
     }
@@ -381,7 +381,10 @@ mod tests {
 
     #[test]
     fn fragment_layouts_agree_on_a_portable_shader() {
-        let c = compare("coopmat_tile_f16", &Variant::Layout("amd-rdna3".into()));
+        let c = compare(
+            "coopmat_tile_f16",
+            &Variant::Layout(lanescope_core::coopmat::LayoutChoice::AmdRdna3),
+        );
         assert!(c.buffers.is_empty(), "{:?}", c.buffers);
         assert_eq!(ranges(&[0, 1, 2, 3, 8, 10, 11]), "0-3, 8, 10-11");
     }

@@ -19,7 +19,7 @@ pub struct Lesson {
     pub workgroups: [u32; 3],
     pub switch_tangles: lanescope_core::SwitchTangles,
     pub sibling_order: lanescope_core::SiblingOrder,
-    pub layout: String,
+    pub layout: lanescope_core::coopmat::LayoutChoice,
     /// The view the text starts with.
     pub view: Tab,
     /// Paragraphs; a bullet list is one paragraph of lines starting with `- `.
@@ -83,9 +83,8 @@ impl Lesson {
                                     .ok_or_else(|| bad(s))?;
                             }
                             "layout" => {
-                                lanescope_core::coopmat::LayoutChoice::by_name(value)
+                                layout = lanescope_core::coopmat::LayoutChoice::by_name(value)
                                     .ok_or_else(|| bad(s))?;
-                                value.clone_into(&mut layout);
                             }
                             _ => return Err(bad(s)),
                         }
@@ -217,7 +216,7 @@ mod tests {
             (all.subgroup_size, all.switch_tangles),
             (32, lanescope_core::SwitchTangles::PerValue)
         );
-        assert_eq!(all.layout, "amd-rdna3");
+        assert_eq!(all.layout.name(), "amd-rdna3");
         assert!(Lesson::parse("x", "no title").is_err());
         for bad in [
             "subgroup=3",

@@ -266,7 +266,7 @@ mod tests {
             .find(|e| e.0 == "coopmat_tile_f16")
             .unwrap();
         let settings = Settings {
-            coop_layout: layout.into(),
+            coop_layout: lanescope_core::coopmat::LayoutChoice::by_name(layout).unwrap(),
             ..Settings::default()
         };
         let mut s = Session::open(n, bytes.to_vec(), &settings).unwrap();
