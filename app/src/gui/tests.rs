@@ -28,6 +28,34 @@ fn steps(h: &Harness<'_, LanescopeApp>) -> u64 {
     h.state().session.as_ref().unwrap().step_count()
 }
 
+/// The disassembly line of the instruction the session is at, which must be among the lines
+/// drawn.
+fn focus_line_drawn(h: &Harness<'_, LanescopeApp>) -> usize {
+    let line = h
+        .state()
+        .session
+        .as_ref()
+        .unwrap()
+        .focus_instruction()
+        .unwrap() as usize;
+    let v = h.state().disasm_visible.clone();
+    assert!(
+        v.contains(&line),
+        "line {line} not in the drawn lines {v:?}"
+    );
+    line
+}
+
+/// Opens the first New template (WGSL) in the editor.
+fn open_first_template(app: &mut LanescopeApp) {
+    let t = &super::editor::TEMPLATES[0];
+    app.open_source(super::editor::Editor::new(
+        t.name,
+        t.language,
+        t.text.into(),
+    ));
+}
+
 fn click_at(h: &mut Harness<'_, LanescopeApp>, pos: egui::Pos2) {
     // Move first and let a frame pass, as a hand does, so the last hover's tooltip is gone.
     h.remove_cursor();

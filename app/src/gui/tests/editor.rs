@@ -7,11 +7,7 @@ use super::*;
 fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
     let mut h = harness("if_else");
     let t = &crate::gui::editor::TEMPLATES[0];
-    h.state_mut().open_source(crate::gui::editor::Editor::new(
-        t.name,
-        t.language,
-        t.text.into(),
-    ));
+    open_first_template(h.state_mut());
     h.run_steps(2);
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     assert_eq!(h.state().left_tab, crate::gui::LeftTab::Source);

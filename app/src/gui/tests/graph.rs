@@ -6,12 +6,7 @@ use super::*;
 #[test]
 fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
     let mut app = LanescopeApp::new(Settings::default());
-    let t = &super::super::editor::TEMPLATES[0];
-    app.open_source(super::super::editor::Editor::new(
-        t.name,
-        t.language,
-        t.text.into(),
-    ));
+    open_first_template(&mut app);
     let s = app.session.as_ref().unwrap();
     let labels: Vec<String> = (0..s.program.blocks().len() as u32)
         .filter_map(|b| super::super::cfg::source_lines(&s.program, b))

@@ -188,12 +188,7 @@ fn the_timeline_scrolls_to_the_running_subgroup() {
 #[test]
 fn a_link_to_an_example_replaces_the_source_being_edited() {
     let mut app = LanescopeApp::new(Settings::default());
-    let t = &super::super::editor::TEMPLATES[0];
-    app.open_source(super::super::editor::Editor::new(
-        t.name,
-        t.language,
-        t.text.to_owned(),
-    ));
+    open_first_template(&mut app);
     assert!(app.editor.is_some());
     app.apply_link(link("#example=if_else&step=3"));
     assert!(app.error.is_none(), "{:?}", app.error);

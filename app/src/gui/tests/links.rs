@@ -104,18 +104,7 @@ fn a_link_opened_over_another_module_shows_its_instruction() {
     }
     assert_eq!(steps(&h), 640);
     show_disassembly(&mut h);
-    let line = h
-        .state()
-        .session
-        .as_ref()
-        .unwrap()
-        .focus_instruction()
-        .unwrap() as usize;
-    let v = h.state().disasm_visible.clone();
-    assert!(
-        v.contains(&line),
-        "line {line} not in the drawn lines {v:?}"
-    );
+    focus_line_drawn(&h);
 }
 
 /// What is saved for the next start through eframe's storage.

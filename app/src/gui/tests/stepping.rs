@@ -120,21 +120,10 @@ fn stepping_scrolls_the_disassembly_to_the_current_instruction() {
         h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
         h.run_steps(3);
     }
-    let line = h
-        .state()
-        .session
-        .as_ref()
-        .unwrap()
-        .focus_instruction()
-        .unwrap() as usize;
-    let v = h.state().disasm_visible.clone();
+    let line = focus_line_drawn(&h);
     assert!(
         line > 40,
         "the example's body starts below the header (line {line})"
-    );
-    assert!(
-        v.contains(&line),
-        "line {line} not in the drawn lines {v:?}"
     );
     // Its gutter label is on screen, so a breakpoint can be set there with one click.
     h.get_by_label(&format!("breakpoint at instruction {line}"));
@@ -152,18 +141,7 @@ fn opening_a_module_scrolls_to_its_first_instruction() {
     h.state_mut().open_example("if_else_no_debug");
     h.run_steps(3);
     assert_eq!(h.state().left_tab, crate::gui::LeftTab::Disassembly);
-    let line = h
-        .state()
-        .session
-        .as_ref()
-        .unwrap()
-        .focus_instruction()
-        .unwrap() as usize;
-    let v = h.state().disasm_visible.clone();
-    assert!(
-        v.contains(&line),
-        "line {line} not in the drawn lines {v:?}"
-    );
+    focus_line_drawn(&h);
 }
 
 #[test]
@@ -216,12 +194,7 @@ pub(super) fn scheduler_steps_until_two_lines(
 #[test]
 fn f10_steps_by_source_line_and_a_diverged_loop_shows_two_lines() {
     let mut h = harness("if_else");
-    let t = &crate::gui::editor::TEMPLATES[0];
-    h.state_mut().open_source(crate::gui::editor::Editor::new(
-        t.name,
-        t.language,
-        t.text.into(),
-    ));
+    open_first_template(h.state_mut());
     h.run_steps(2);
     // F10: each press moves the tangle to another source line (or splits it).
     let mut lines = vec![current_source_line(h.state())];
