@@ -38,6 +38,15 @@ if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unkno
     echo "the browser app links a compiler (it belongs in web/glsl, loaded on demand)" >&2
     exit 1
 fi
+# The app's views ask for what changes the run and never carry it out: the methods that step,
+# reset, open or export are private to gui/action (the compiler refuses a view that calls one);
+# the entry points the host opens files and links with, and `apply` itself, are public, so a
+# view must not name them either.
+views="app/src/gui/panels app/src/gui/tabs app/src/gui/views app/src/gui/editor app/src/gui/inputs app/src/gui/toolbar.rs app/src/gui/printf.rs app/src/gui/build.rs"
+if grep -rnE '\b(app|self)\.(apply|open|open_example|open_source|apply_link)\(' $views; then
+    echo "a view carries out an action itself (it should return it, or send it with app.ask)" >&2
+    exit 1
+fi
 
 echo "== [${SECONDS}s] cargo clippy"
 cargo clippy --workspace --all-targets --release -- -D warnings

@@ -7,6 +7,7 @@
 #[path = "../../core/benches/support/synth.rs"]
 mod synth;
 
+use lanescope::gui::action::Action;
 use lanescope::gui::session::Settings;
 use lanescope::gui::LanescopeApp;
 use std::time::{Duration, Instant};
@@ -32,7 +33,7 @@ fn frame(ctx: &egui::Context, app: &mut LanescopeApp, time: f64) -> Duration {
 fn measure(name: &str, app: &mut LanescopeApp, frames: usize, steps_per_frame: usize) {
     measure_with(name, app, frames, |app| {
         for _ in 0..steps_per_frame {
-            app.step();
+            app.apply(&egui::Context::default(), Action::Step);
         }
     });
 }
@@ -89,7 +90,7 @@ fn main() {
     );
     // Into the chain, where every subgroup has split into several tangles.
     for _ in 0..3000 {
-        app.step();
+        app.apply(&egui::Context::default(), Action::Step);
     }
     let tangles = app.session.as_ref().map_or(0, |s| s.sim().tangles().len());
     println!("after 3000 steps: {tangles} tangles");
@@ -125,7 +126,7 @@ fn main() {
         "1024 invocations, 501 blocks, step back a frame",
         &mut app,
         50,
-        LanescopeApp::step_back,
+        |app| app.apply(&egui::Context::default(), Action::StepBack),
     );
     let at = app.session.as_ref().map_or(0, |s| s.step_count());
     println!("  (now at step {at}, from {after})");

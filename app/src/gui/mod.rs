@@ -7,19 +7,21 @@
 //! `Simulator` and everything about the session that is not drawing (open, reset under new
 //! settings, step, step tangle, step back, run slices with breakpoints and a step limit); the app
 //! runs long work in slices of about 12 ms per frame, so a frame never blocks. `gui/mod.rs` holds
-//! the app's state and draws the frame; its actions live beside it (`stepping.rs`: step, back, go
-//! to, run slices; `keys.rs`: every shortcut; `export.rs`: saving the source, an AmberScript, the
-//! trace, the window), and `host.rs` is the app in eframe (the settings, panes and last edit kept
+//! the app's state and draws the frame; what a person asks for is an `action::Action`: the
+//! keyboard (`keys.rs`) and the toolbar return them, the other views send theirs with
+//! `LanescopeApp::ask`, and `action/` is the one place that carries them out (`stepping.rs`:
+//! step, back, go to, run slices; `open.rs`; `export.rs`: saving the source, an AmberScript, the
+//! trace, the window; `links.rs` makes and follows permalinks), its methods private to it so a
+//! view cannot step or reset by itself; `host.rs` is the app in eframe (the settings, panes and last edit kept
 //! as JSON in eframe's storage: a file natively, localStorage in the browser); `disasm.rs` (line k
 //! is module instruction k, friendly names), `cfg.rs` (layered layout, edge kinds, tangle chips)
 //! compute plain view data; `toolbar.rs` the one-row toolbar (menus, stepping controls), `panels/`
 //! the panels around the centre (`disassembly.rs`; the side panel's `values.rs` and
 //! `diagnostics.rs`) (each folds to a named strip and takes a share of the window's width; which
 //! are open and their shares, `Panes`, are kept beside the settings), `tabs/` the graph and the
-//! tabbed views under it (a bar between them shares the height); `links.rs` makes and follows
-//! permalinks; `palette.rs` is the one colour scheme for lanes and tangles (tangles alive at once
+//! tabbed views under it (a bar between them shares the height); `palette.rs` is the one colour scheme for lanes and tangles (tangles alive at once
 //! get hues apart); `fonts.rs` the two faces, egui's own without hinting programs (`assets/fonts/`,
-//! made by `scripts/build-fonts.py`). `open.rs` opens what a person brings (a module, a source
+//! made by `scripts/build-fonts.py`). `action/open.rs` opens what a person brings (a module, a source
 //! compiled into the editor, an AmberScript whose RUN opens to step through) and recompiles edits.
 //! `inputs/` is the Inputs panel (`values.rs` the data behind it, `import.rs` files into buffers): it edits the session's initial state (entry point and
 //! specialization, which reload the module; push constants and buffers, laid out by the core's
@@ -46,8 +48,8 @@
 //! that differ in one thing, advanced in frame slices, compared step by step by invocation index
 //! and word by word), `lesson.rs` (the lessons in `assets/lessons/`, embedded by `build.rs`).
 //! `permalink.rs` writes and reads the URL fragment (example or deflated module, settings, lane,
-//! view, step; every field checked, inflation bounded); `export.rs` saves the window as PNG and the
-//! trace as JSON. The app records the trace (capped by the Limits menu); history checkpoints do not
+//! view, step; every field checked, inflation bounded); `action/export.rs` saves the window as PNG
+//! and the trace as JSON. The app records the trace (capped by the Limits menu); history checkpoints do not
 //! copy it. The browser build (`scripts/setup-web.sh`, `scripts/build-web.sh`) uses Debian's
 //! rustc-web to build std for wasm32 (and clang 16 with wasi-libc and libc++ for glslang's C++, in
 //! the layout wasi-sdk has), then wasm-bindgen and wasm-opt (gzip copies beside, served by
@@ -56,28 +58,25 @@
 //! software Vulkan. `tests/native/dialogs.sh` drives the native app's real file dialogs under Xvfb
 //! (D-Bus session, xdg portal, GTK chooser, xdotool).
 
+pub mod action;
 pub mod build;
 pub mod cfg;
 pub mod compile_job;
 pub mod dialog;
 pub mod disasm;
 pub mod editor;
-pub mod export;
 pub mod fonts;
 mod highlight;
 mod host;
 mod incoming;
 mod inputs;
 mod keys;
-mod links;
-mod open;
 pub mod palette;
 mod panels;
 pub mod permalink;
 mod picture;
 mod printf;
 pub mod session;
-mod stepping;
 mod tabs;
 #[cfg(test)]
 mod tests;
@@ -205,7 +204,9 @@ pub struct LanescopeApp {
     /// A screenshot asked for (it arrives a frame later), and a save under way.
     shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
     shot_pending: bool,
-    saving: Option<export::Saving>,
+    saving: Option<action::Saving>,
+    /// What the views asked for this frame, applied once they have drawn.
+    asked: Vec<action::Action>,
     /// The person's source, when the module on screen was compiled from it here.
     pub editor: Option<editor::Editor>,
     /// The source file the Source pane shows when a module has several (an index into its
@@ -340,6 +341,7 @@ impl LanescopeApp {
             shot: Default::default(),
             shot_pending: false,
             saving: None,
+            asked: Vec::new(),
             editor: None,
             source_file: None,
             compiling: None,
@@ -354,28 +356,6 @@ impl LanescopeApp {
             last_unit_start: None,
             scenario: None,
             source_last_line: None,
-        }
-    }
-
-    /// Opens lesson `i`: its example under all of its settings, the view its text starts with,
-    /// and the text in sight.
-    pub fn open_lesson(&mut self, i: usize) {
-        let Some(l) = self.lessons.get(i).cloned() else {
-            return;
-        };
-        let own = self.own_settings();
-        let opened = match example(&l.example) {
-            Ok((name, bytes)) => self.open_under(&name, bytes, l.settings(&self.settings)),
-            Err(e) => {
-                self.error = Some(e);
-                false
-            }
-        };
-        if opened {
-            self.set_aside(own);
-            self.lesson = Some(i);
-            self.tab = l.view;
-            self.lesson_scroll = true;
         }
     }
 
@@ -418,7 +398,9 @@ impl LanescopeApp {
             ctx.set_fonts(fonts::definitions());
             self.fonts_set = true;
         }
-        self.handle_keys(&ctx);
+        for a in keys::read(&ctx, self.presenter) {
+            self.apply(&ctx, a);
+        }
         apply_presenter(&ctx, self.presenter);
         // egui's pure red error text is under WCAG AA on both themes' panels (3.9:1 and 4.3:1):
         // a darker red on light, a lighter one on dark.
@@ -467,7 +449,7 @@ impl LanescopeApp {
         } else if self.animating {
             let t = ctx.input(|i| i.time);
             if t >= self.anim_due {
-                self.step();
+                self.apply(&ctx, action::Action::Step);
                 self.anim_due = t + 1.0 / f64::from(self.settings.speed.max(0.1));
                 if self.session.as_ref().is_some_and(|s| s.sim().is_finished()) {
                     self.animating = false;
@@ -479,7 +461,9 @@ impl LanescopeApp {
             // Before any view asks for a tangle's colour: those alive now get hues apart.
             palette::live_tangles(s.sim().tangles().iter().map(|t| (t.subgroup, t.lanes.0)));
         }
-        toolbar::toolbar(self, ui);
+        for a in toolbar::toolbar(self, ui) {
+            self.apply(&ctx, a);
+        }
         panels::bottom_bar(self, ui);
         if !self.presenter || self.left_tab == LeftTab::Source {
             // On a projector the source stays; the disassembly gives its room to the views.
@@ -491,6 +475,7 @@ impl LanescopeApp {
             panels::side(self, ui);
         }
         tabs::central(self, ui);
+        self.apply_asked(&ctx);
         if self.open_promise.is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }

@@ -2,6 +2,7 @@
 //! lane, step and source line; a filter by lane; a click goes to the line's step. Lines the
 //! current step printed are highlighted.
 
+use super::action::{Action, Jump};
 use super::LanescopeApp;
 use lanescope_core::printf::PrintfLog;
 use lanescope_core::program::Program;
@@ -119,11 +120,12 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         });
     if let Some((step, inst, line)) = jump {
-        app.goto(step);
-        app.scroll_to_line = Some(inst as usize);
-        if let Some(n) = line {
-            app.source_scroll = Some(n as usize);
-        }
+        app.ask(Action::GoTo(Jump {
+            step,
+            instruction: Some(inst as usize),
+            source_line: line.map(|n| n as usize),
+            status: None,
+        }));
     }
 }
 

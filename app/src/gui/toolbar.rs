@@ -1,40 +1,48 @@
 //! The toolbar: menus (File, Examples, Lessons, View, Options, Limits), the subgroup size and
 //! the stepping controls, one row at 1280 px and in presenter mode.
 
-use super::panels::Panes;
+use super::action::{Action, Pane};
+use super::session::Settings;
 use super::{sibling_order_name, LanescopeApp};
 use crate::examples::EXAMPLES;
 use lanescope_core::{NamedSetting, SwitchTangles};
 
 /// The toolbar: one row at 1280 px (and in presenter mode). What a person reaches for while
-/// stepping stays a click away; files, run options and limits are in menus.
-pub fn toolbar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+/// stepping stays a click away; files, run options and limits are in menus. Returns what the
+/// person asked for.
+pub fn toolbar(app: &LanescopeApp, ui: &mut egui::Ui) -> Vec<Action> {
+    let mut out = Vec::new();
     egui::Panel::top("toolbar").show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             if !app.presenter {
-                file_menu(app, ui);
+                file_menu(app, ui, &mut out);
             }
-            examples_menu(app, ui);
-            lessons_menu(app, ui);
-            view_menu(app, ui);
+            examples_menu(ui, &mut out);
+            lessons_menu(app, ui, &mut out);
+            view_menu(app, ui, &mut out);
             ui.separator();
             if !app.presenter {
-                let mut changed = subgroup_size(app, ui);
-                changed |= options_menu(app, ui);
-                changed |= limits_menu(app, ui);
-                if changed {
-                    app.reset();
+                let mut st = app.settings.clone();
+                let mut restart = subgroup_size(&mut st, ui);
+                restart |= options_menu(&mut st, ui);
+                restart |= limits_menu(&mut st, ui);
+                if restart || st != app.settings {
+                    out.push(Action::Settings {
+                        settings: Box::new(st),
+                        restart,
+                    });
                 }
                 ui.separator();
             }
-            controls(app, ui);
+            controls(app, ui, &mut out);
         });
     });
+    out
 }
 
 /// New (a template), Open, Save, Export and Copy link.
-fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+fn file_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
     ui.menu_button("File", |ui| {
         ui.menu_button("New", |ui| {
             for t in super::editor::TEMPLATES {
@@ -46,11 +54,11 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     b.on_disabled_hover_text("this build has no GLSL compiler")
                 };
                 if b.clicked() {
-                    app.open_source(super::editor::Editor::new(
+                    out.push(Action::OpenSource(Box::new(super::editor::Editor::new(
                         t.name,
                         t.language,
                         t.text.to_owned(),
-                    ));
+                    ))));
                     ui.close();
                 }
             }
@@ -64,7 +72,7 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             )
             .clicked()
         {
-            app.start_open_dialog();
+            out.push(Action::OpenDialog);
             ui.close();
         }
         if ui
@@ -75,7 +83,7 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .on_hover_text("Save the source you are editing")
             .clicked()
         {
-            app.save_source();
+            out.push(Action::SaveSource);
             ui.close();
         }
         ui.separator();
@@ -84,7 +92,7 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .on_hover_text("A link that opens this module, these settings, this view and this step")
             .clicked()
         {
-            app.copy_link(ui.ctx());
+            out.push(Action::CopyLink);
             ui.close();
         }
         ui.menu_button("Export", |ui| {
@@ -92,14 +100,14 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .add(egui::Button::new("Window as PNG").shortcut_text("Ctrl+Shift+S"))
                 .clicked()
             {
-                app.export_png(ui.ctx());
+                out.push(Action::ExportPng);
                 ui.close();
             }
             if ui
                 .add(egui::Button::new("Trace as JSON").shortcut_text("Ctrl+Shift+E"))
                 .clicked()
             {
-                app.export_trace();
+                out.push(Action::ExportTrace);
                 ui.close();
             }
             if ui
@@ -109,7 +117,7 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 )
                 .clicked()
             {
-                app.export_amber();
+                out.push(Action::ExportAmber);
                 ui.close();
             }
         });
@@ -118,7 +126,7 @@ fn file_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     .on_hover_text("New, Open (Ctrl+O), Save (Ctrl+S), Copy link, Export");
 }
 
-fn examples_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+fn examples_menu(ui: &mut egui::Ui, out: &mut Vec<Action>) {
     ui.menu_button("Examples", |ui| {
         for (name, _, source) in EXAMPLES {
             // The source's first comment line says what the example shows.
@@ -144,7 +152,7 @@ fn examples_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             };
             ui.horizontal(|ui| {
                 if ui.button(*name).on_hover_text(about).clicked() {
-                    app.open_example(name);
+                    out.push(Action::OpenExample((*name).to_owned()));
                     ui.close();
                 }
                 let editable = !source.is_empty() && super::compile_job::can_compile(language);
@@ -162,11 +170,11 @@ fn examples_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     } else {
                         "spvasm"
                     };
-                    app.open_source(super::editor::Editor::new(
+                    out.push(Action::OpenSource(Box::new(super::editor::Editor::new(
                         &format!("{name}.{ext}"),
                         language,
                         (*source).to_owned(),
-                    ));
+                    ))));
                     ui.close();
                 }
             });
@@ -174,34 +182,30 @@ fn examples_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     });
 }
 
-fn lessons_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+fn lessons_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
     ui.menu_button("Lessons", |ui| {
-        let mut open = None;
         for (i, l) in app.lessons.iter().enumerate() {
             if ui.button(format!("{}. {}", i + 1, l.title)).clicked() {
-                open = Some(i);
+                out.push(Action::OpenLesson(i));
                 ui.close();
             }
-        }
-        if let Some(i) = open {
-            app.open_lesson(i);
         }
     });
 }
 
-fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+fn view_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
     ui.menu_button("View", |ui| {
-        let panes = &mut app.panes;
-        for (open, name, keys) in [
-            (&mut panes.code, "Code", "Ctrl+B"),
-            (&mut panes.graph, "Control flow", "Ctrl+J"),
-            (&mut panes.side, "Values and inputs", "Ctrl+Alt+B"),
+        let panes = &app.panes;
+        for (open, pane, name, keys) in [
+            (panes.code, Pane::Code, "Code", "Ctrl+B"),
+            (panes.graph, Pane::Graph, "Control flow", "Ctrl+J"),
+            (panes.side, Pane::Side, "Values and inputs", "Ctrl+Alt+B"),
         ] {
             if ui
-                .add(egui::Button::selectable(*open, name).shortcut_text(keys))
+                .add(egui::Button::selectable(open, name).shortcut_text(keys))
                 .clicked()
             {
-                *open = !*open;
+                out.push(Action::TogglePane(pane));
                 ui.close();
             }
         }
@@ -210,7 +214,7 @@ fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .on_hover_text("Large type on black for a projector; Space steps")
             .clicked()
         {
-            app.presenter = !app.presenter;
+            out.push(Action::TogglePresenter);
             ui.close();
         }
         if ui
@@ -218,7 +222,7 @@ fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .on_hover_text("The time each frame takes, in the bottom bar")
             .clicked()
         {
-            app.show_frame_time = !app.show_frame_time;
+            out.push(Action::ToggleFrameTime);
             ui.close();
         }
         ui.separator();
@@ -229,7 +233,7 @@ fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             )
             .clicked()
         {
-            app.panes = Panes::default();
+            out.push(Action::ResetLayout);
             ui.close();
         }
     })
@@ -238,16 +242,16 @@ fn view_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 }
 
 /// The subgroup size: the setting a person changes most, so on the toolbar itself.
-fn subgroup_size(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+fn subgroup_size(st: &mut Settings, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
     let label = ui.label("Subgroup");
     egui::ComboBox::from_id_salt("subgroup-size")
         .width(48.0)
-        .selected_text(app.settings.subgroup_size.to_string())
+        .selected_text(st.subgroup_size.to_string())
         .show_ui(ui, |ui| {
             for s in [4u32, 8, 16, 32, 64, 128] {
                 changed |= ui
-                    .selectable_value(&mut app.settings.subgroup_size, s, s.to_string())
+                    .selectable_value(&mut st.subgroup_size, s, s.to_string())
                     .changed();
             }
         })
@@ -257,7 +261,7 @@ fn subgroup_size(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
 }
 
 /// How the run is scheduled and the detectors (workgroups are in the Inputs panel).
-fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+fn options_menu(st: &mut Settings, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
     egui::containers::menu::MenuButton::new("Options")
         .config(stay_open())
@@ -270,7 +274,7 @@ fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
                     (SwitchTangles::PerCase, "per-case"),
                 ] {
                     changed |= ui
-                        .radio_value(&mut app.settings.switch_tangles, v, name)
+                        .radio_value(&mut st.switch_tangles, v, name)
                         .changed();
                 }
             });
@@ -278,12 +282,12 @@ fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
                 .on_hover_text("Which of the tangles a divergence makes runs first");
             for (name, o) in super::SIBLING_ORDERS {
                 changed |= ui
-                    .radio_value(&mut app.settings.sibling_order, o, name)
+                    .radio_value(&mut st.sibling_order, o, name)
                     .changed();
             }
             ui.separator();
             changed |= ui
-                .checkbox(&mut app.settings.detectors, "Detectors")
+                .checkbox(&mut st.detectors, "Detectors")
                 .on_hover_text(
                     "Find data races, barriers some invocations skip by exiting, and reads of memory nobody wrote (off: faster, and only what the spec's rules say directly)",
                 )
@@ -292,9 +296,9 @@ fn options_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
         .0
         .on_hover_text(format!(
             "Switch {}, siblings {}, detectors {}",
-            app.settings.switch_tangles.name(),
-            sibling_order_name(app.settings.sibling_order),
-            if app.settings.detectors { "on" } else { "off" },
+            st.switch_tangles.name(),
+            sibling_order_name(st.sibling_order),
+            if st.detectors { "on" } else { "off" },
         ));
     changed
 }
@@ -306,15 +310,17 @@ fn stay_open() -> egui::containers::menu::MenuConfig {
 }
 
 /// The bounds on a run and on a GLSL compile (the errors that stop at one name this menu).
-fn limits_menu(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+fn limits_menu(st: &mut Settings, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
     egui::containers::menu::MenuButton::new("Limits")
         .config(stay_open())
-        .ui(ui, |ui| changed = limits(app, ui));
+        .ui(ui, |ui| changed = limits(st, ui));
     changed
 }
 
-fn limits(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
+/// The limits' rows; true when one that bounds the run changed (the compile's bound the next
+/// compile only).
+fn limits(s: &mut Settings, ui: &mut egui::Ui) -> bool {
     let mut changed = false;
     egui::Grid::new("limits").num_columns(2).show(ui, |ui| {
         let row = |ui: &mut egui::Ui, name: &str, value: egui::DragValue<'_>| {
@@ -323,7 +329,6 @@ fn limits(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
             ui.end_row();
             r.changed()
         };
-        let s = &mut app.settings;
         changed |= row(
             ui,
             "Steps per run",
@@ -372,7 +377,7 @@ fn limits(app: &mut LanescopeApp, ui: &mut egui::Ui) -> bool {
     changed
 }
 
-fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
+fn controls(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
     use super::session::LineStep;
     if ui
         .button("Step line")
@@ -381,42 +386,42 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         )
         .clicked()
     {
-        app.step_line(LineStep::Over);
+        out.push(Action::StepLine(LineStep::Over));
     }
     if ui
         .button("Into")
         .on_hover_text("Like Step line, into calls (F11)")
         .clicked()
     {
-        app.step_line(LineStep::Into);
+        out.push(Action::StepLine(LineStep::Into));
     }
     if ui
         .button("Out")
         .on_hover_text("Out of the current function (Shift+F11)")
         .clicked()
     {
-        app.step_line(LineStep::Out);
+        out.push(Action::StepLine(LineStep::Out));
     }
     if ui
         .button("Step")
         .on_hover_text("One scheduler step: whichever tangle runs next, one instruction (Alt+F10)")
         .clicked()
     {
-        app.step();
+        out.push(Action::Step);
     }
     if ui
         .button("Step tangle")
         .on_hover_text("The selected tangle, one instruction (Ctrl+F10)")
         .clicked()
     {
-        app.step_selected();
+        out.push(Action::StepTangle);
     }
     if ui
         .button("Back")
         .on_hover_text("Step back by the last step's unit: a line or an instruction (Shift+F10)")
         .clicked()
     {
-        app.step_back();
+        out.push(Action::StepBack);
     }
     let run_label = if app.running { "Pause" } else { "Run" };
     if ui
@@ -424,7 +429,7 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .on_hover_text("Run to the next breakpoint or diagnostic (F5); Esc stops")
         .clicked()
     {
-        app.running = !app.running;
+        out.push(Action::ToggleRun);
     }
     let anim_label = if app.animating {
         "Stop animation"
@@ -436,22 +441,28 @@ fn controls(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .on_hover_text("Step at the speed set beside it (F6)")
         .clicked()
     {
-        app.animating = !app.animating;
+        out.push(Action::ToggleAnimate);
     }
     if !app.presenter {
         ui.spacing_mut().slider_width = 70.0;
-        ui.add(
-            egui::Slider::new(&mut app.settings.speed, 0.5..=60.0)
-                .logarithmic(true)
-                .suffix(" /s"),
-        )
-        .on_hover_text("Animation speed: steps per second");
+        let mut speed = app.settings.speed;
+        if ui
+            .add(
+                egui::Slider::new(&mut speed, 0.5..=60.0)
+                    .logarithmic(true)
+                    .suffix(" /s"),
+            )
+            .on_hover_text("Animation speed: steps per second")
+            .changed()
+        {
+            out.push(Action::Speed(speed));
+        }
     }
     if ui
         .button("Reset")
         .on_hover_text("Back to step 0 of this run")
         .clicked()
     {
-        app.reset();
+        out.push(Action::Reset);
     }
 }

@@ -488,7 +488,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
     }
     if let (Some(line), Some(file)) = (toggle_line, file_of_editor) {
-        app.toggle_source_breakpoint(file, line);
+        app.ask(crate::gui::action::Action::ToggleSourceBreakpoint { file, line });
     }
 }
 

@@ -18,10 +18,7 @@ pub fn poll_import(app: &mut LanescopeApp) {
     match answer {
         crate::gui::dialog::Poll::Ready(Ok(Some((name, bytes)))) => {
             match import_file(app, target, &name, bytes) {
-                Ok(msg) => {
-                    app.reset();
-                    app.status = msg;
-                }
+                Ok(msg) => app.ask(crate::gui::action::Action::Restart(msg)),
                 Err(e) => app.error = Some(format!("{name}: {e}")),
             }
         }

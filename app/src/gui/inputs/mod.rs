@@ -10,6 +10,7 @@ pub use import::poll_import;
 pub use values::{export_numbers, fill, import_numbers, read, Fill};
 use values::{parse, resize, write};
 
+use super::action::Action;
 use super::LanescopeApp;
 use lanescope_core::program::{Field, Program};
 use lanescope_core::value::{self};
@@ -110,6 +111,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let program = std::sync::Arc::clone(&s.program);
     let mut restart = false;
     let mut error = None;
+    // The dispatch and the subgroup size are settings: asked for as such, with the restart.
+    let mut settings = app.settings.clone();
 
     // Entry point, when there is a choice.
     if s.entries.len() > 1 {
@@ -142,7 +145,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
         ui.label("Workgroups");
         for (i, axis) in ["x", "y", "z"].iter().enumerate() {
-            let mut v = app.settings.workgroups[i].max(1);
+            let mut v = settings.workgroups[i].max(1);
             if ui
                 .add(
                     egui::DragValue::new(&mut v)
@@ -152,13 +155,13 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .on_hover_text("workgroups dispatched along this axis")
                 .changed()
             {
-                app.settings.workgroups[i] = v;
+                settings.workgroups[i] = v;
                 restart = true;
             }
         }
         ui.weak(format!("of {lx}×{ly}×{lz}"));
     });
-    let wg = app.settings.workgroups.map(|w| w.max(1));
+    let wg = settings.workgroups.map(|w| w.max(1));
     if wg.iter().any(|w| *w > 1) {
         // Vulkan runs workgroups in no set order; one of them is usually what a person studies.
         ui.horizontal(|ui| {
@@ -199,11 +202,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
             let want = only.then_some(w);
             if want != chosen || moved {
-                app.settings.only_workgroup = want;
+                settings.only_workgroup = want;
                 restart = true;
             }
         });
-        if app.settings.only_workgroup.is_some() && program.buffer_atomics() {
+        if settings.only_workgroup.is_some() && program.buffer_atomics() {
             ui.label(
                 egui::RichText::new(
                     "This shader has atomics on buffer memory: workgroups can see each other's \
@@ -216,7 +219,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
     ui.horizontal(|ui| {
         let l = ui.label("Subgroup size");
-        let mut sg = app.settings.subgroup_size;
+        let mut sg = settings.subgroup_size;
         egui::ComboBox::from_id_salt("inputs-sg")
             .selected_text(sg.to_string())
             .show_ui(ui, |ui| {
@@ -226,8 +229,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             })
             .response
             .labelled_by(l.id);
-        if sg != app.settings.subgroup_size {
-            app.settings.subgroup_size = sg;
+        if sg != settings.subgroup_size {
+            settings.subgroup_size = sg;
             restart = true;
         }
     });
@@ -505,12 +508,19 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         st.import = Some((target, pick_file()));
     }
     if let Some((name, mime, bytes)) = export {
-        app.saving = Some(super::export::save(name, mime, bytes));
+        app.ask(Action::Save(name, mime, bytes));
+    }
+    if settings != app.settings {
+        app.ask(Action::Settings {
+            settings: Box::new(settings),
+            restart: false,
+        });
     }
     if let Some(e) = error {
         app.error = Some(e);
     } else if restart {
-        app.reset();
-        app.status = "inputs changed: the run starts again".into();
+        app.ask(Action::Restart(
+            "inputs changed: the run starts again".into(),
+        ));
     }
 }

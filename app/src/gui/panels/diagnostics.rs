@@ -1,6 +1,7 @@
 //! The side panel's diagnostics: an AmberScript's failed EXPECTs and the run's diagnostics,
 //! each jumping to where it happened.
 
+use super::super::action::{Action, Jump};
 use super::super::{views, LanescopeApp};
 
 /// An AmberScript's failed EXPECTs: expected beside actual, and a jump to the step that last
@@ -47,9 +48,14 @@ fn show_failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         });
     }
     if let Some((step, inst)) = jump {
-        app.goto(step);
-        app.scroll_to_line = Some(inst as usize);
-        app.status = format!("went to step {step}, the last write of the expected word");
+        app.ask(Action::GoTo(Jump {
+            step,
+            instruction: Some(inst as usize),
+            source_line: None,
+            status: Some(format!(
+                "went to step {step}, the last write of the expected word"
+            )),
+        }));
     }
 }
 
@@ -153,14 +159,16 @@ pub(super) fn show_diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         app.tab = views::Tab::Lanes;
     }
     if let Some((inst, step)) = jump {
-        app.goto(step);
-        app.scroll_to_line = Some(inst as usize);
-        if let Some(line) = diags
+        let source_line = diags
             .iter()
             .find(|d| d.step == step)
             .and_then(|d| d.source.line)
-        {
-            app.source_scroll = Some(line as usize);
-        }
+            .map(|l| l as usize);
+        app.ask(Action::GoTo(Jump {
+            step,
+            instruction: Some(inst as usize),
+            source_line,
+            status: None,
+        }));
     }
 }

@@ -6,7 +6,7 @@ use super::super::{palette, LanescopeApp};
 pub(super) fn show(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     {
         {
-            let Some(s) = &mut app.session else { return };
+            let Some(s) = &app.session else { return };
             let current = s.tangle_instructions();
             let tangles = s.sim().tangles();
             let diags = s.sim().diagnostics();
@@ -117,16 +117,14 @@ pub(super) fn show(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
             });
             app.disasm_visible = visible;
-            if let Some(i) = toggle_bp {
-                if !s.breakpoints.remove(&i) {
-                    s.breakpoints.insert(i);
-                }
-            }
             if let Some(id) = click_id {
                 app.selected_id = Some(id);
                 if s.program.has_value(id) && !app.watches.contains(&id) {
                     app.watches.push(id);
                 }
+            }
+            if let Some(i) = toggle_bp {
+                app.ask(crate::gui::action::Action::ToggleBreakpoint(i));
             }
         }
     }

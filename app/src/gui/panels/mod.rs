@@ -321,7 +321,7 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             r.header_response.scroll_to_me(Some(egui::Align::TOP));
                         }
                         if let Some(i) = go {
-                            app.open_lesson(i);
+                            app.ask(crate::gui::action::Action::OpenLesson(i));
                         }
                     }
                     app.lesson_scroll = false;
@@ -357,10 +357,7 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             });
                     }
                     if let Some(i) = open_run {
-                        if let Some(sc) = app.scenario.clone() {
-                            let st = app.own_settings();
-                            app.open_amber(&sc.name, sc.script, st, i);
-                        }
+                        app.ask(crate::gui::action::Action::OpenScenarioRun(i));
                     }
                     // Findings first, with their count: never below the buffer rows.
                     let n = app

@@ -246,7 +246,7 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         });
     }
     if edited {
-        app.reset();
+        app.ask(crate::gui::action::Action::Reset);
     }
 }
 

@@ -1,5 +1,6 @@
 //! The extension views' tabs: timeline, rotate, dot product, matrix and compare, each shown for the instruction the session is at (or saying why there is none).
 
+use crate::gui::session::Settings;
 use crate::gui::views;
 use crate::gui::{sibling_order_name, LanescopeApp};
 use lanescope_core::trace::LaneState;
@@ -56,7 +57,9 @@ pub(super) fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .followed
         .map(|f| (f, ui.clip_rect().intersect(out.inner_rect)));
     match out.inner.click {
-        Some(views::timeline::Click::Step(step)) => app.goto(step),
+        Some(views::timeline::Click::Step(step)) => {
+            app.ask(crate::gui::action::Action::go_to(step))
+        }
         Some(views::timeline::Click::Toggle(g)) if !app.timeline_flipped.remove(&g) => {
             app.timeline_flipped.insert(g);
         }
@@ -168,7 +171,7 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 app.compare_runner = None;
             }
         } else if ui.button("Run both").clicked() {
-            app.start_compare();
+            app.ask(crate::gui::action::Action::Compare);
         }
         if !refused.is_empty() {
             ui.weak(format!("({} more do not apply)", refused.len()))
@@ -198,12 +201,12 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             });
     }
     if let Some(step) = go {
-        app.goto(step);
+        app.ask(crate::gui::action::Action::go_to(step));
     }
 }
 
 pub(super) fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    let mut relayout = false;
+    let mut relayout = None;
     // A layout with no fragment for this module's matrix types is shown, greyed, with why.
     let (_, refused) = compare_options(app);
     ui.horizontal(|ui| {
@@ -222,19 +225,25 @@ pub(super) fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     if let Some(why) = why {
                         r.on_disabled_hover_text(why);
                     } else if r.clicked() && app.settings.coop_layout != l {
-                        app.settings.coop_layout = l;
-                        relayout = true;
+                        relayout = Some(l);
                     }
                 }
             });
         ui.weak("click an element: its lane's elements light up; in a Result, the row of A and column of B that fed it");
     });
-    if relayout {
+    if let Some(l) = relayout {
         // The layout is a load-time choice: reload at the same step, so the grids re-colour
         // over the same values.
         let step = app.session.as_ref().map_or(0, |s| s.step_count());
-        app.reset();
-        app.goto(step);
+        let settings = Box::new(Settings {
+            coop_layout: l,
+            ..app.settings.clone()
+        });
+        app.ask(crate::gui::action::Action::Settings {
+            settings,
+            restart: true,
+        });
+        app.ask(crate::gui::action::Action::go_to(step));
     }
     let Some(s) = &app.session else { return };
     let site = views::find_site_since(

@@ -26,7 +26,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         if !app.panes.welcomed && welcome(ui) {
             app.panes.welcomed = true;
-            app.open_lesson(0);
+            app.ask(crate::gui::action::Action::OpenLesson(0));
             return;
         }
         let Some(s) = &app.session else { return };

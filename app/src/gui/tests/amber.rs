@@ -2,6 +2,7 @@
 //! of it opened from the scenario panel.
 
 use super::*;
+use crate::gui::action::Action;
 
 #[test]
 fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {
@@ -106,12 +107,8 @@ fn any_run_of_an_amberscript_opens_from_the_scenario_panel() {
     let sc = app.scenario.clone().unwrap();
     assert_eq!(sc.open_run, Some(0));
     // The second RUN's pipeline takes the script's default subgroup size, 4.
-    let st = app.own_settings();
-    assert!(
-        app.open_amber(&sc.name, sc.script, st, 1),
-        "{:?}",
-        app.error
-    );
+    app.apply(&egui::Context::default(), Action::OpenScenarioRun(1));
+    assert!(app.error.is_none(), "{:?}", app.error);
     assert_eq!(app.scenario.as_ref().unwrap().open_run, Some(1));
     assert_eq!(
         app.session.as_ref().unwrap().sim().config().subgroup_size,

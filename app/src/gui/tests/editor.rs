@@ -2,6 +2,7 @@
 //! Build section.
 
 use super::*;
+use crate::gui::action::Action;
 
 #[test]
 fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
@@ -173,7 +174,13 @@ fn an_include_tree_opens_with_a_tab_per_file_and_breaks_in_an_included_file() {
         f
     };
     // A breakpoint on helper.glsl's line 3 (`return y + 1u;`) stops the run inside it.
-    h.state_mut().toggle_source_breakpoint(helper, 3);
+    h.state_mut().apply(
+        &egui::Context::default(),
+        Action::ToggleSourceBreakpoint {
+            file: helper,
+            line: 3,
+        },
+    );
     assert!(
         !h.state().session.as_ref().unwrap().breakpoints.is_empty(),
         "{}",

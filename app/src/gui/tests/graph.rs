@@ -2,6 +2,7 @@
 //! called function and back).
 
 use super::*;
+use crate::gui::action::Action;
 
 #[test]
 fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
@@ -19,7 +20,10 @@ fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {
     // What the Variables panel and a hover show: `sum` in every lane.
     let mut app = app;
     for _ in 0..3 {
-        app.step_line(super::super::session::LineStep::Over);
+        app.apply(
+            &egui::Context::default(),
+            Action::StepLine(super::super::session::LineStep::Over),
+        );
     }
     let (g, id) = app.line_step_tangle().unwrap();
     let sim = app.session.as_ref().unwrap().sim();

@@ -3,6 +3,7 @@
 //! the files a script names.
 
 use super::*;
+use crate::gui::action::Action;
 
 const INPUTS_GLSL: &str = "#version 450
 layout(local_size_x = 4) in;
@@ -175,7 +176,7 @@ fn the_inputs_panel_sets_push_and_spec_constants_and_they_run() {
             .unwrap();
         s.spec.insert(3, lanescope_core::SpecValue::Bits(10));
     }
-    app.reset();
+    app.apply(&egui::Context::default(), Action::Reset);
     assert!(app.error.is_none(), "{:?}", app.error);
     finish(&mut app);
     let s = app.session.as_ref().unwrap();
@@ -238,7 +239,7 @@ fn another_entry_point_is_a_choice_in_inputs() {
     assert_eq!(s.entries, ["first", "second"]);
     assert_eq!(s.program.entry_name(), "first");
     app.session.as_mut().unwrap().entry = Some("second".into());
-    app.reset();
+    app.apply(&egui::Context::default(), Action::Reset);
     assert!(app.error.is_none(), "{:?}", app.error);
     finish(&mut app);
     let s = app.session.as_ref().unwrap();

@@ -2,6 +2,7 @@
 //! timeline following the running subgroup.
 
 use super::*;
+use crate::gui::action::Action;
 
 fn at_1280(app: LanescopeApp) -> Harness<'static, LanescopeApp> {
     let mut h = Harness::builder()
@@ -209,7 +210,7 @@ fn nothing_is_cut_at_laptop_and_projector_sizes() {
             if presenter {
                 // A class follows a lesson (the cooperative-matrix one opens this example): its
                 // text takes the right of the screen.
-                app.open_lesson(8);
+                app.apply(&egui::Context::default(), Action::OpenLesson(8));
                 assert!(app.lesson.is_some());
             } else {
                 app.open_example("coopmat_tile_f16");

@@ -2,6 +2,7 @@
 //! lessons stop where their text says.
 
 use super::*;
+use crate::gui::action::Action;
 
 #[test]
 fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {
@@ -66,7 +67,7 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
         "#example=if_else&sg=16&wg=1,2,1&switch=per-case&order=2&layout=portable&view=compare",
     ));
     assert!(by_link.error.is_none(), "{:?}", by_link.error);
-    by_link.open_lesson(0);
+    by_link.apply(&egui::Context::default(), Action::OpenLesson(0));
     let s = by_link.session.as_ref().unwrap();
     assert_eq!(s.name, "if_else.spv");
     assert_eq!(
@@ -78,7 +79,7 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
     for (i, l) in lessons.iter().enumerate() {
         let mut seen = Vec::new();
         for app in [&mut plain, &mut by_hand, &mut by_link] {
-            app.open_lesson(i);
+            app.apply(&egui::Context::default(), Action::OpenLesson(i));
             assert!(app.error.is_none(), "{}: {:?}", l.slug, app.error);
             let s = app.session.as_ref().unwrap();
             let config = serde_json::to_string(s.sim().config()).unwrap();
@@ -105,7 +106,8 @@ fn every_lesson_fixes_every_setting_its_text_depends_on() {
 #[test]
 fn an_opened_lessons_text_is_in_sight() {
     let mut h = harness("if_else");
-    h.state_mut().open_lesson(0);
+    h.state_mut()
+        .apply(&egui::Context::default(), Action::OpenLesson(0));
     h.run_steps(3);
     // Fold the lesson and scroll the side panel to the bottom of the buffers.
     h.get_by_label("Lesson").click();
@@ -157,7 +159,7 @@ fn bug_lessons_stop_where_their_text_says() {
             .iter()
             .position(|l| l.example == example)
             .unwrap_or_else(|| panic!("no lesson for {example}"));
-        app.open_lesson(i);
+        app.apply(&egui::Context::default(), Action::OpenLesson(i));
         let text = app.lessons[i].body.join("\n");
         assert!(text.contains(&format!("step {step} ")), "{example}: {text}");
         let s = app.session.as_mut().unwrap();

@@ -2,6 +2,7 @@
 //! runs.
 
 use super::*;
+use crate::gui::action::Action;
 
 #[test]
 fn a_permalink_opens_the_module_settings_view_lane_and_step() {
@@ -167,7 +168,8 @@ fn a_links_settings_do_not_become_the_saved_ones() {
     let mut h = harness("if_else");
     // The person's own choice, as the toolbar makes it.
     h.state_mut().settings.subgroup_size = 8;
-    h.state_mut().reset();
+    h.state_mut()
+        .apply(&egui::Context::default(), Action::Reset);
     h.run_steps(2);
     h.state_mut()
         .apply_link(link("#example=loop_divergent&sg=16&switch=per-case"));
@@ -205,7 +207,8 @@ fn a_links_settings_do_not_become_the_saved_ones() {
     assert_eq!(cfg.subgroup_size, 8);
     assert_eq!(app.settings.max_steps, 123_456);
     // A lesson's settings are set aside the same way.
-    h.state_mut().open_lesson(8);
+    h.state_mut()
+        .apply(&egui::Context::default(), Action::OpenLesson(8));
     assert_eq!(h.state().settings.subgroup_size, 32);
     let (_, saved) = saved_settings(std::mem::replace(
         h.state_mut(),

@@ -2,6 +2,7 @@
 //! die, and nothing of the last module left behind.
 
 use super::*;
+use crate::gui::action::Action;
 
 /// Hostile modules (bad layouts, recursion, unstructured flow, fuzzer findings) either end in
 /// the error bar naming the file, or open and run to a clean stop; the app never panics.
@@ -111,7 +112,8 @@ fn limits_from_the_limits_menu_apply_to_the_run() {
     h.run_steps(2);
     h.get_by_label("Trace steps kept");
     h.state_mut().settings.max_invocations = 16;
-    h.state_mut().reset();
+    h.state_mut()
+        .apply(&egui::Context::default(), Action::Reset);
     h.run_steps(2);
     let err = h.state().error.clone().expect("the limit is reported");
     assert!(err.contains("the limit is 16"), "{err}");

@@ -3,6 +3,7 @@
 //! app/tests/snapshots (`UPDATE_SNAPSHOTS=1` rewrites them after a deliberate change).
 
 use super::*;
+use crate::gui::action::Action;
 use egui_kittest::SnapshotResults;
 
 fn shot(
@@ -142,7 +143,8 @@ fn presenter_lesson_matrix_and_rotate_at_both_sizes() {
             size,
             egui::Theme::Dark,
             |h| {
-                h.state_mut().open_lesson(0);
+                h.state_mut()
+                    .apply(&egui::Context::default(), Action::OpenLesson(0));
                 h.run_steps(2);
                 h.key_press(egui::Key::F2);
                 for _ in 0..4 {

@@ -299,3 +299,72 @@ fn the_source_view_follows_the_current_line() {
         );
     }
 }
+
+#[test]
+fn a_views_asks_apply_after_the_frame_in_the_order_asked() {
+    use crate::gui::action::{Action, Jump};
+    let mut h = harness("if_else");
+    for _ in 0..6 {
+        h.state_mut().ask(Action::Step);
+    }
+    // Asked, not done: nothing moves until the frame applies what the views asked for.
+    assert_eq!(steps(&h), 0);
+    h.run_steps(2);
+    assert_eq!(steps(&h), 6);
+    // A jump lands first, then shows what asked for it: its own status, not "went to step 2".
+    h.state_mut().ask(Action::GoTo(Jump {
+        step: 2,
+        instruction: None,
+        source_line: None,
+        status: Some("went to the diagnostic's step".into()),
+    }));
+    h.run_steps(2);
+    assert_eq!(steps(&h), 2);
+    assert_eq!(h.state().status, "went to the diagnostic's step");
+    // The toolbar's limits are settings asked for: a run-bounding one restarts the run.
+    let mut st = h.state().settings.clone();
+    st.max_steps += 1;
+    h.state_mut().ask(Action::Settings {
+        settings: Box::new(st.clone()),
+        restart: true,
+    });
+    h.run_steps(2);
+    assert_eq!(steps(&h), 0);
+    assert_eq!(h.state().settings, st);
+}
+
+#[test]
+fn the_keyboard_reads_into_actions_without_touching_the_app() {
+    use crate::gui::action::Action;
+    use crate::gui::session::LineStep;
+    let ctx = egui::Context::default();
+    let mut input = egui::RawInput::default();
+    for (key, modifiers) in [
+        (egui::Key::F10, egui::Modifiers::NONE),
+        (egui::Key::F10, egui::Modifiers::NONE),
+        (egui::Key::F10, egui::Modifiers::SHIFT),
+        (egui::Key::F5, egui::Modifiers::NONE),
+    ] {
+        input.events.push(egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers,
+        });
+    }
+    let mut asked = Vec::new();
+    let _ = ctx.run_ui(input, |ui| {
+        asked = super::super::keys::read(ui.ctx(), false);
+    });
+    let names: Vec<String> = asked.iter().map(|a| format!("{a:?}")).collect();
+    assert_eq!(
+        names,
+        [
+            format!("{:?}", Action::StepLine(LineStep::Over)),
+            format!("{:?}", Action::StepLine(LineStep::Over)),
+            format!("{:?}", Action::StepBack),
+            format!("{:?}", Action::Run),
+        ]
+    );
+}

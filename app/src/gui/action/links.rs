@@ -1,8 +1,8 @@
 //! Permalinks: the link of what is on screen, opening one, and following the address bar.
 
-use super::session::Settings;
-use super::{permalink, views, LanescopeApp};
 use crate::examples::EXAMPLES;
+use crate::gui::session::Settings;
+use crate::gui::{permalink, views, LanescopeApp};
 
 impl LanescopeApp {
     /// The permalink of what is on screen.
@@ -14,7 +14,7 @@ impl LanescopeApp {
             .map(|e| e.0.to_owned());
         let st = &self.settings;
         // An edited source's build setting, when it says anything.
-        let build = |field: fn(&super::build::Build) -> &String| {
+        let build = |field: fn(&crate::gui::build::Build) -> &String| {
             self.editor
                 .as_ref()
                 .map(|e| field(&e.build).trim().to_string())
@@ -107,7 +107,7 @@ impl LanescopeApp {
                 self.error.is_none()
             }
             (None, Some((name, bytes)), _) => {
-                let build = super::build::Build {
+                let build = crate::gui::build::Build {
                     defines: l.defines.clone().unwrap_or_default(),
                     target_env: l.target_env.clone().unwrap_or_default(),
                     entry: l.entry.clone().unwrap_or_default(),
@@ -116,7 +116,7 @@ impl LanescopeApp {
                 let includes = super::open::text_files(&l.include_files);
                 self.open_file_built(&name, bytes, st, build, includes, false)
             }
-            (None, None, Some(e)) => match super::example(e) {
+            (None, None, Some(e)) => match crate::gui::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.
                 Ok((name, bytes)) => self.open_file_under(&name, bytes, st),
                 Err(e) => {
@@ -187,7 +187,7 @@ impl LanescopeApp {
     }
 
     /// Copies the permalink (the whole address on the web) and puts it in the address bar.
-    pub fn copy_link(&mut self, ctx: &egui::Context) {
+    pub(super) fn copy_link(&mut self, ctx: &egui::Context) {
         let Some(link) = self.link() else { return };
         let (fragment, complete) = link.format();
         self.last_fragment = fragment.clone();
@@ -202,7 +202,7 @@ impl LanescopeApp {
 
     /// On the web, a link pasted into the address bar of an open tab changes only the
     /// fragment: apply it as a new link.
-    pub(super) fn follow_page_fragment(&mut self) {
+    pub(in crate::gui) fn follow_page_fragment(&mut self) {
         #[cfg(target_arch = "wasm32")]
         {
             let hash = web_sys::window()

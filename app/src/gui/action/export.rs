@@ -1,7 +1,7 @@
 //! Export: the window as PNG and the trace as JSON, saved through a dialog natively and as a
 //! download in the browser.
 
-use super::{dialog, session::Session, LanescopeApp};
+use crate::gui::{dialog, session::Session, LanescopeApp};
 use lanescope_front::Language;
 
 /// PNG of an RGBA image (8 bits per channel, no interlace, filter 0 on every row).
@@ -54,17 +54,18 @@ fn crc32<'a>(bytes: impl IntoIterator<Item = &'a u8>) -> u32 {
 }
 
 /// A save under way: resolves to where it went (`None`: cancelled), or why not.
-pub type Saving = super::dialog::Pending<Result<Option<String>, String>>;
+pub(in crate::gui) type Saving = crate::gui::dialog::Pending<Result<Option<String>, String>>;
 
 /// Offers `bytes` to the person as a file called `name`.
-pub fn save(name: String, mime: &'static str, bytes: Vec<u8>) -> Saving {
+pub(in crate::gui) fn save(name: String, mime: &'static str, bytes: Vec<u8>) -> Saving {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = mime;
-        super::dialog::Pending::spawn("save", move || {
-            let Some(path) =
-                super::dialog::native(|| rfd::FileDialog::new().set_file_name(&name).save_file())
-                    .map_err(|e| format!("{e} — {name} was not saved"))?
+        crate::gui::dialog::Pending::spawn("save", move || {
+            let Some(path) = crate::gui::dialog::native(|| {
+                rfd::FileDialog::new().set_file_name(&name).save_file()
+            })
+            .map_err(|e| format!("{e} — {name} was not saved"))?
             else {
                 return Ok(None);
             };
@@ -75,7 +76,7 @@ pub fn save(name: String, mime: &'static str, bytes: Vec<u8>) -> Saving {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        super::dialog::Pending::ready(download(&name, mime, &bytes).map(Some))
+        crate::gui::dialog::Pending::ready(download(&name, mime, &bytes).map(Some))
     }
 }
 
@@ -116,7 +117,7 @@ impl LanescopeApp {
 
     /// Saves the edited source under its name (a save dialog natively, a download in the
     /// browser).
-    pub fn save_source(&mut self) {
+    pub(super) fn save_source(&mut self) {
         let Some(e) = &self.editor else { return };
         self.saving = Some(save(
             e.name.clone(),
@@ -215,7 +216,7 @@ impl LanescopeApp {
     }
 
     /// Saves the session as an AmberScript test (Export menu).
-    pub fn export_amber(&mut self) {
+    pub(super) fn export_amber(&mut self) {
         let Some(text) = self.amber_text() else {
             return;
         };
@@ -232,7 +233,7 @@ impl LanescopeApp {
     }
 
     /// Saves the trace (steps, diagnostics, poison stores) as JSON.
-    pub fn export_trace(&mut self) {
+    pub(super) fn export_trace(&mut self) {
         let Some(s) = &self.session else { return };
         let json = crate::report::trace_json(s.sim());
         self.saving = Some(save(
@@ -243,7 +244,7 @@ impl LanescopeApp {
     }
 
     /// Asks for a screenshot of the window; it is saved as PNG when it arrives.
-    pub fn export_png(&mut self, ctx: &egui::Context) {
+    pub(super) fn export_png(&mut self, ctx: &egui::Context) {
         let slot = std::sync::Arc::clone(&self.shot);
         let repaint = ctx.clone();
         ctx.request_screenshot(move |image| {
@@ -256,7 +257,7 @@ impl LanescopeApp {
         self.status = "taking a screenshot…".into();
     }
 
-    pub(super) fn poll_exports(&mut self, ctx: &egui::Context) {
+    pub(in crate::gui) fn poll_exports(&mut self, ctx: &egui::Context) {
         if self.shot_pending {
             let image = self.shot.lock().ok().and_then(|mut s| s.take());
             if let Some(img) = image {

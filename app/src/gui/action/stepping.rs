@@ -1,12 +1,12 @@
 //! The app's stepping actions over its session: step, step a tangle, step a line, back, go to
 //! a step, reset, the run and the Compare view's runs advanced in frame slices.
 
-use super::session::{self, Session, Stop};
-use super::{now_fn, views, LanescopeApp, SLICE_SECONDS, STEPS_PER_CHECK};
+use crate::gui::session::{self, Session, Stop};
+use crate::gui::{now_fn, views, LanescopeApp, SLICE_SECONDS, STEPS_PER_CHECK};
 
 impl LanescopeApp {
     /// Starts the Compare view's two runs (advanced a slice per frame).
-    pub fn start_compare(&mut self) {
+    pub(super) fn start_compare(&mut self) {
         let Some(s) = &self.session else { return };
         self.comparison = None;
         match views::compare::Runner::new(s, &self.settings, &self.compare_variant) {
@@ -15,7 +15,7 @@ impl LanescopeApp {
         }
     }
 
-    pub(super) fn compare_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
+    pub(in crate::gui) fn compare_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
         let (Some(r), Some(s)) = (&mut self.compare_runner, &self.session) else {
             self.compare_runner = None;
             return;
@@ -39,7 +39,7 @@ impl LanescopeApp {
     }
 
     /// Advances a pending seek for at most `seconds`.
-    pub(super) fn seek_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
+    pub(in crate::gui) fn seek_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
         let Some(target) = self.seek else { return };
         let Some(s) = &mut self.session else {
             self.seek = None;
@@ -75,7 +75,7 @@ impl LanescopeApp {
     /// Jumps to the state right after step `step` (back or forward). The replay runs in
     /// per-frame slices (a jump far into a long run never freezes a frame); a short one
     /// finishes at once.
-    pub fn goto(&mut self, step: u64) {
+    pub(super) fn goto(&mut self, step: u64) {
         self.running = false;
         self.animating = false;
         if self.session.is_some() {
@@ -86,7 +86,7 @@ impl LanescopeApp {
 
     /// Toggles a breakpoint on source line `line` of debug file `file`: on the first
     /// instruction of each run of instructions from that line.
-    pub fn toggle_source_breakpoint(&mut self, file: u32, line: u32) {
+    pub(super) fn toggle_source_breakpoint(&mut self, file: u32, line: u32) {
         let Some(s) = &mut self.session else { return };
         let first = s.program.line_breakpoints(file, line);
         if first.is_empty() {
@@ -102,7 +102,7 @@ impl LanescopeApp {
         }
     }
 
-    pub fn reset(&mut self) {
+    pub(super) fn reset(&mut self) {
         self.running = false;
         self.animating = false;
         self.comparison = None;
@@ -130,7 +130,7 @@ impl LanescopeApp {
         }
     }
 
-    pub fn step(&mut self) {
+    pub(super) fn step(&mut self) {
         self.last_unit_start = None;
         if let Some(s) = &mut self.session {
             let r = s.step();
@@ -152,7 +152,7 @@ impl LanescopeApp {
     }
 
     /// Steps the selected tangle (or the scheduler's pick when none is selected).
-    pub fn step_selected(&mut self) {
+    pub(super) fn step_selected(&mut self) {
         self.last_unit_start = None;
         let Some(s) = &mut self.session else { return };
         let r = match self.selected_tangle {
@@ -172,7 +172,7 @@ impl LanescopeApp {
 
     /// The tangle a source-level step follows: the selected one while it exists, else the
     /// one on screen (where the last step's tangle stands).
-    pub(super) fn line_step_tangle(&self) -> Option<(usize, u64)> {
+    pub(in crate::gui) fn line_step_tangle(&self) -> Option<(usize, u64)> {
         let s = self.session.as_ref()?;
         let tangles = s.sim().tangles();
         if let Some((g, id)) = self.selected_tangle {
@@ -193,7 +193,7 @@ impl LanescopeApp {
 
     /// F10 / F11 / Shift+F11: a step by source line. Without line information, F10 and F11 are
     /// one instruction of the selected tangle (the scheduler's pick when none is selected).
-    pub fn step_line(&mut self, kind: session::LineStep) {
+    pub(super) fn step_line(&mut self, kind: session::LineStep) {
         let has_lines = self
             .session
             .as_ref()
@@ -217,7 +217,7 @@ impl LanescopeApp {
 
     /// Undoes the last step, by the unit it took (a source line, or an instruction): a seek,
     /// replayed from a checkpoint in per-frame slices.
-    pub fn step_back(&mut self) {
+    pub(super) fn step_back(&mut self) {
         if let Some(s) = &self.session {
             let n = self.seek.unwrap_or_else(|| s.step_count());
             let to = match self.last_unit_start.take() {
@@ -229,7 +229,7 @@ impl LanescopeApp {
     }
 
     /// Runs until a breakpoint, a diagnostic or the end, a time slice per frame.
-    pub fn run_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
+    pub(in crate::gui) fn run_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
         let Some(s) = &mut self.session else {
             self.running = false;
             return;

@@ -2,8 +2,8 @@
 //! AmberScript tests; recompiling the edited source. Each path ends in one `Session` and
 //! leaves nothing of the module that was open before.
 
-use super::session::{Session, Settings};
-use super::{cfg, editor, example, views, LanescopeApp, LeftTab, Scenario};
+use crate::gui::session::{Session, Settings};
+use crate::gui::{cfg, editor, example, views, LanescopeApp, LeftTab, Scenario};
 use lanescope_front::Language;
 
 impl LanescopeApp {
@@ -42,7 +42,7 @@ impl LanescopeApp {
             &name,
             bytes,
             self.own_settings(),
-            super::build::Build::default(),
+            crate::gui::build::Build::default(),
             includes,
             true,
         ) {
@@ -53,7 +53,7 @@ impl LanescopeApp {
     /// Opens files that came together (the open dialog, a drop): the one to run, and the rest
     /// as files its `#include` finds. The one to run is the first that is not a header: a
     /// `.comp`/`.hlsl`/`.wgsl`/module/script, else a `.glsl` with a `main`, else the first.
-    pub(super) fn open_together(&mut self, files: Vec<(String, Vec<u8>)>) {
+    pub(in crate::gui) fn open_together(&mut self, files: Vec<(String, Vec<u8>)>) {
         let rank = |(name, bytes): &(String, Vec<u8>)| {
             let ext = std::path::Path::new(name)
                 .extension()
@@ -91,7 +91,7 @@ impl LanescopeApp {
             name,
             bytes,
             st,
-            super::build::Build::default(),
+            crate::gui::build::Build::default(),
             Vec::new(),
             false,
         )
@@ -107,7 +107,7 @@ impl LanescopeApp {
         name: &str,
         bytes: Vec<u8>,
         st: Settings,
-        build: super::build::Build,
+        build: crate::gui::build::Build,
         includes: Vec<(String, String)>,
         background: bool,
     ) -> bool {
@@ -142,9 +142,9 @@ impl LanescopeApp {
 
         // The browser's GLSL compiler answers only asynchronously, whoever asks.
         if (background || cfg!(target_arch = "wasm32"))
-            && super::compile_job::in_background(l, false)
+            && crate::gui::compile_job::in_background(l, false)
         {
-            let mut job = super::compile_job::CompileJob::start(&ed, &st.compile_limits());
+            let mut job = crate::gui::compile_job::CompileJob::start(&ed, &st.compile_limits());
             job.open_under = Some(Box::new(st));
             self.status = format!("compiling {name}…");
             self.error = None;
@@ -190,7 +190,7 @@ impl LanescopeApp {
     /// step through: the shader as the
     /// script compiled and specialized it, its buffers as the script had them, the dispatch
     /// and subgroup size of that run. The script's result is in the Scenario panel.
-    pub fn open_amber(
+    pub(super) fn open_amber(
         &mut self,
         name: &str,
         bytes: Vec<u8>,
@@ -258,7 +258,7 @@ impl LanescopeApp {
                 .expects
                 .iter()
                 .filter(|e| !e.pass)
-                .map(|e| super::FailedExpect {
+                .map(|e| crate::gui::FailedExpect {
                     expect: e.clone(),
                     at: ex.captured.as_ref().and_then(|run| {
                         let (_, set, binding, base) = run.binds.iter().find(|b| b.0 == e.buffer)?;
@@ -358,11 +358,11 @@ impl LanescopeApp {
     /// settings and goes back to the step it was at (or as far as it gets). Natively, with a
     /// compile worker, the compile runs off the UI thread ([`Self::poll_compile`] finishes it);
     /// a compile still running for older text is cancelled.
-    pub fn recompile(&mut self) {
+    pub(in crate::gui) fn recompile(&mut self) {
         let Some(ed) = &mut self.editor else { return };
         ed.edited_at = None;
-        if super::compile_job::in_background(ed.language, true) {
-            self.compiling = Some(super::compile_job::CompileJob::start(
+        if crate::gui::compile_job::in_background(ed.language, true) {
+            self.compiling = Some(crate::gui::compile_job::CompileJob::start(
                 ed,
                 &self.settings.compile_limits(),
             ));
@@ -373,7 +373,7 @@ impl LanescopeApp {
     }
 
     /// A background compile's answer, once there is one; true while one is still running.
-    pub fn poll_compile(&mut self) -> bool {
+    pub(in crate::gui) fn poll_compile(&mut self) -> bool {
         let Some(job) = &self.compiling else {
             return false;
         };
@@ -443,6 +443,28 @@ impl LanescopeApp {
         }
     }
 
+    /// Opens lesson `i`: its example under all of its settings, the view its text starts with,
+    /// and the text in sight.
+    pub(super) fn open_lesson(&mut self, i: usize) {
+        let Some(l) = self.lessons.get(i).cloned() else {
+            return;
+        };
+        let own = self.own_settings();
+        let opened = match example(&l.example) {
+            Ok((name, bytes)) => self.open_under(&name, bytes, l.settings(&self.settings)),
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        };
+        if opened {
+            self.set_aside(own);
+            self.lesson = Some(i);
+            self.tab = l.view;
+            self.lesson_scroll = true;
+        }
+    }
+
     pub fn open_example(&mut self, name: &str) {
         match example(name) {
             Ok((n, bytes)) => self.open(&n, bytes),
@@ -476,7 +498,7 @@ impl LanescopeApp {
 }
 
 /// The files that are text, as `(name, text)` (what `#include` can be given).
-pub(super) fn text_files(files: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
+pub(in crate::gui) fn text_files(files: &[(String, Vec<u8>)]) -> Vec<(String, String)> {
     files
         .iter()
         .filter_map(|(n, b)| String::from_utf8(b.clone()).ok().map(|t| (n.clone(), t)))
