@@ -275,9 +275,9 @@ pub fn write_trace_to(sim: &Simulator, w: &mut impl std::io::Write) -> std::io::
         if i > 0 {
             w.write_all(b",")?;
         }
-        let pos = pos_cache.entry((step.block, step.inst)).or_insert_with(|| {
+        let pos = pos_cache.entry((step.block, step.pos)).or_insert_with(|| {
             let d = debug?;
-            let sp = d.pos(p.step_index(step.block, step.inst))?;
+            let sp = d.pos(p.step_index(step.block, step.pos))?;
             Some((d.file_name(sp.file)?.to_owned(), sp.line))
         });
         match pos {

@@ -242,8 +242,9 @@ pub struct Tangle {
     pub id: u64,
     pub mask: Mask,
     pub block: BlockId,
-    /// Index of the next step within the block (`insts.len()` is the terminator).
-    pub inst: u32,
+    /// Position of the next instruction within the block (`insts.len()` is the terminator).
+    #[serde(rename = "inst")]
+    pub pos: u32,
     pub ctx: Option<RecordId>,
     pub at_barrier: bool,
 }
@@ -374,7 +375,7 @@ impl Subgroup {
                 return;
             }
         }
-        let inst = match rec.kind {
+        let pos = match rec.kind {
             RecordKind::Call { resume, .. } => resume,
             _ => 0,
         };
@@ -383,7 +384,7 @@ impl Subgroup {
             id: *next_id,
             mask: rec.arrived,
             block: rec.target,
-            inst,
+            pos,
             ctx: rec.parent,
             at_barrier: false,
         });

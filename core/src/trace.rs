@@ -310,8 +310,10 @@ pub struct StepEvent {
     pub lanes: Mask,
     /// Block index in the program.
     pub block: u32,
-    /// Step index within the block (the last one is the terminator).
-    pub inst: u32,
+    /// Position of the instruction within the block's lowered instructions (the last one is
+    /// the terminator); `inst` in the trace file.
+    #[serde(rename = "inst")]
+    pub pos: u32,
 }
 
 fn hex_mask<S: serde::Serializer>(m: &Mask, s: S) -> Result<S::Ok, S::Error> {
@@ -331,8 +333,9 @@ pub struct TangleView {
     pub lanes: crate::lanes::LaneMask,
     /// Index of its block in [`crate::program::Program::blocks`].
     pub block: u32,
-    /// Index of its next step within the block (the last one is the terminator).
-    pub inst: u32,
+    /// Position of its next instruction within the block's lowered instructions (the last
+    /// one is the terminator).
+    pub pos: u32,
     /// Whether it waits for the rest of its workgroup, at a Workgroup-scope control barrier or a
     /// Workgroup-scope cooperative-matrix operation.
     pub at_barrier: bool,

@@ -114,12 +114,12 @@ impl Program {
         })
     }
 
-    /// What step `inst` of block `block` does (the terminator is [`Meaning::Other`]).
-    pub fn meaning(&self, block: BlockId, inst: u32) -> Meaning {
+    /// What step `pos` of block `block` does (the terminator is [`Meaning::Other`]).
+    pub fn meaning(&self, block: BlockId, pos: u32) -> Meaning {
         let Some(i) = self
             .blocks
             .get(block as usize)
-            .and_then(|b| b.insts.get(inst as usize))
+            .and_then(|b| b.insts.get(pos as usize))
         else {
             return Meaning::Other;
         };

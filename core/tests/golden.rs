@@ -136,7 +136,7 @@ fn golden_text(spv: &Path) -> String {
             words.len()
         );
     }
-    for e in sim.trace().iter().filter(|e| e.inst == 0) {
+    for e in sim.trace().iter().filter(|e| e.pos == 0) {
         let _ = writeln!(
             s,
             "{} wg{} sg{} {:#x} {}",

@@ -132,7 +132,7 @@ fn printing_changes_no_result_and_no_step() {
     let key = |s: &Simulator| -> Vec<(u64, u32, u32, u128)> {
         s.trace()
             .iter()
-            .map(|e| (e.step, e.block, e.inst, e.lanes))
+            .map(|e| (e.step, e.block, e.pos, e.lanes))
             .collect()
     };
     assert_eq!(key(&a), key(&b));

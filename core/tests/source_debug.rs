@@ -40,7 +40,7 @@ fn lines_run(sim: &mut Simulator) -> Vec<(String, u32)> {
     sim.trace()
         .iter()
         .filter_map(|e| {
-            let pos = d.pos(p.step_index(e.block, e.inst))?;
+            let pos = d.pos(p.step_index(e.block, e.pos))?;
             Some((d.file_name(pos.file)?.to_owned(), pos.line))
         })
         .collect()
@@ -125,7 +125,7 @@ fn inlined_code_names_its_call_sites() {
     let d = p.debug().unwrap();
     let mut sites = BTreeSet::new();
     for e in sim.trace() {
-        let k = p.step_index(e.block, e.inst);
+        let k = p.step_index(e.block, e.pos);
         let frames = d.frames(k);
         // The body of scale (lines 2 and 3; the compiler attributes the callee's variable to
         // its signature on line 1, in the caller).
@@ -250,7 +250,7 @@ fn hand_written_lines_between_blocks() {
         .trace()
         .iter()
         .map(|e| {
-            let k = prog.step_index(e.block, e.inst);
+            let k = prog.step_index(e.block, e.pos);
             (prog.module().opcode(k as usize), d.pos(k).map(|p| p.line))
         })
         .collect();

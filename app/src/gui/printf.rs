@@ -119,10 +119,10 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 });
             }
         });
-    if let Some((step, inst, line)) = jump {
+    if let Some((step, instruction, line)) = jump {
         app.ask(Action::GoTo(Jump {
             step,
-            instruction: Some(inst as usize),
+            instruction: Some(instruction as usize),
             source_line: line.map(|n| n as usize),
             status: None,
         }));

@@ -552,7 +552,7 @@ impl Session {
         self.sim()
             .tangles()
             .iter()
-            .map(|t| (t.id, self.program.step_index(t.block, t.inst)))
+            .map(|t| (t.id, self.program.step_index(t.block, t.pos)))
             .collect()
     }
 
@@ -589,12 +589,12 @@ impl Session {
             if let Some(d) = self.sim().diagnostics().get(diagnostics_before) {
                 return Ok(Some(Stop::Diagnostic(d.code)));
             }
-            if let Some(&(_, inst)) = self
+            if let Some(&(_, k)) = self
                 .tangle_instructions()
                 .iter()
                 .find(|(_, i)| self.breakpoints.contains(i))
             {
-                return Ok(Some(Stop::Breakpoint(inst)));
+                return Ok(Some(Stop::Breakpoint(k)));
             }
         }
         Ok(None)

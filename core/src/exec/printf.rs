@@ -15,10 +15,10 @@ pub struct At {
     pub max_lines: usize,
 }
 
-/// Prints the calls of `block` attached to step `inst` for the lanes of `mask`.
-pub fn emit(log: &mut PrintfLog, block: &Block, inst: u32, regs: &[u64], mask: Mask, at: &At) {
+/// Prints the calls of `block` attached to step `pos` for the lanes of `mask`.
+pub fn emit(log: &mut PrintfLog, block: &Block, pos: u32, regs: &[u64], mask: Mask, at: &At) {
     let s = at.subgroup_size;
-    for (_, p) in block.printfs.iter().filter(|(k, _)| *k == inst) {
+    for (_, p) in block.printfs.iter().filter(|(k, _)| *k == pos) {
         if log.len() >= at.max_lines {
             // Full: count what is lost without formatting it.
             log.count_dropped(u64::from(mask.count_ones()));

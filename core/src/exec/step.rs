@@ -835,7 +835,7 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
             comparator,
         } => atomic(c, *op, *ty, *dst, *ptr, *value, *comparator),
         Inst::Ext {
-            inst: code,
+            opcode: code,
             out_tys,
             dst,
             args,

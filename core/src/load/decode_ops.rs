@@ -28,7 +28,7 @@ pub(super) fn lower_bitfield(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
         _ => BITFIELD_UEXTRACT,
     };
     Ok(Inst::Ext {
-        inst: code,
+        opcode: code,
         out_tys: cx.types.flat[tr as usize].clone(),
         dst,
         args,
@@ -98,7 +98,7 @@ pub(super) fn lower_ext(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<I
         ));
     }
     Ok(Some(Inst::Ext {
-        inst: code,
+        opcode: code,
         out_tys,
         dst,
         args,

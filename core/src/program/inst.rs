@@ -368,7 +368,8 @@ pub enum Inst {
         comparator: Option<Opnd>,
     },
     Ext {
-        inst: u32,
+        /// The GLSL.std.450 instruction's number.
+        opcode: u32,
         out_tys: Vec<ScalarTy>,
         dst: u32,
         args: Vec<(Opnd, ScalarTy, u32)>,

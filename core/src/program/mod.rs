@@ -655,11 +655,11 @@ impl Program {
         out
     }
 
-    /// Module instruction index of step `inst` of block `b` (the terminator for the last).
-    pub fn step_index(&self, b: BlockId, inst: u32) -> u32 {
+    /// Module instruction index of step `pos` of block `b` (the terminator for the last).
+    pub fn step_index(&self, b: BlockId, pos: u32) -> u32 {
         self.blocks.get(b as usize).map_or(0, |bl| {
             bl.inst_indices
-                .get(inst as usize)
+                .get(pos as usize)
                 .copied()
                 .unwrap_or(bl.first_inst_index)
         })

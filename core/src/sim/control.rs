@@ -37,7 +37,7 @@ impl Simulator {
         }
         let rec = sg.new_record(Record::new(
             RecordKind::Call {
-                resume: t.inst + 1,
+                resume: t.pos + 1,
                 dst: *dst,
             },
             t.block,
@@ -47,7 +47,7 @@ impl Simulator {
         ));
         let tt = &mut sg.tangles[ti];
         tt.block = callee.entry;
-        tt.inst = 0;
+        tt.pos = 0;
         tt.ctx = Some(rec);
     }
 
@@ -208,7 +208,7 @@ impl Simulator {
                     what.into(),
                     g as u32,
                     t.block,
-                    t.inst,
+                    t.pos,
                     t.mask,
                 );
                 self.sgs[g].terminate(ctx, t.mask, &mut self.next_tangle, &mut ev);
@@ -383,7 +383,7 @@ impl Simulator {
                     id,
                     mask: lanes,
                     block: target,
-                    inst: 0,
+                    pos: 0,
                     ctx: c,
                     at_barrier: false,
                 });

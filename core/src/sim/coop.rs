@@ -51,9 +51,9 @@ impl Simulator {
                 if !t.at_barrier {
                     continue;
                 }
-                let inst = prog.blocks[t.block as usize].insts.get(t.inst as usize);
+                let inst = prog.blocks[t.block as usize].insts.get(t.pos as usize);
                 if matches!(inst, Some(Inst::Coop(_))) {
-                    sites.entry((t.block, t.inst)).or_default().push((g, i));
+                    sites.entry((t.block, t.pos)).or_default().push((g, i));
                 }
             }
         }
@@ -107,7 +107,7 @@ impl Simulator {
             for &(g, i) in &waiting {
                 let t = &mut self.sgs[g].tangles[i];
                 t.at_barrier = false;
-                t.inst += 1;
+                t.pos += 1;
             }
         }
         true

@@ -499,7 +499,7 @@ fn one_beside(recs: &[Rec], cands: u64, n: &Rec) -> Option<usize> {
 }
 impl super::Simulator {
     /// Feeds the race detector the accesses the last step made, and reports new races.
-    pub(super) fn check_accesses(&mut self, block: u32, inst: u32) {
+    pub(super) fn check_accesses(&mut self, block: u32, pos: u32) {
         let Some(log) = self.mem.log.as_mut() else {
             return;
         };
@@ -515,7 +515,7 @@ impl super::Simulator {
         };
         let accesses = std::mem::take(&mut log.accesses);
         let before = d.races.len();
-        let instr = self.prog.step_index(block, inst);
+        let instr = self.prog.step_index(block, pos);
         d.accesses(
             &accesses,
             self.wg_linear,

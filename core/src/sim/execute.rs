@@ -20,7 +20,7 @@ impl Simulator {
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
             self.cfg.record_trace = false;
-            self.diagnose(DiagCode::TraceLimit, format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.inst, t.mask);
+            self.diagnose(DiagCode::TraceLimit, format!("the trace holds {} steps, its limit (Config::max_trace_steps); later steps are not recorded", self.cfg.max_trace_steps), g as u32, t.block, t.pos, t.mask);
         }
         if self.cfg.record_trace {
             self.trace.push(StepEvent {
@@ -30,7 +30,7 @@ impl Simulator {
                 tangle: t.id,
                 lanes: t.mask,
                 block: t.block,
-                inst: t.inst,
+                pos: t.pos,
             });
         }
         if !self.prog.blocks[t.block as usize].printfs.is_empty() {
@@ -43,25 +43,21 @@ impl Simulator {
             };
             let block = &self.prog.blocks[t.block as usize];
             let regs = &self.sgs[g].regs;
-            crate::exec::printf::emit(&mut self.printf, block, t.inst, regs, t.mask, &at);
+            crate::exec::printf::emit(&mut self.printf, block, t.pos, regs, t.mask, &at);
         }
-        if (t.inst as usize) < block_len {
+        if (t.pos as usize) < block_len {
             let mut found = Findings::default();
             // Every lane of a whole subgroup (compared with the all-lanes mask: no popcount).
             let all = if s >= 128 { Mask::MAX } else { (1 << s) - 1 };
             let full = t.mask == self.sgs[g].live && self.sgs[g].live == all;
             if self.uninit.is_some() {
                 let prog = Arc::clone(&self.prog);
-                self.uninit_check_uses(
-                    g,
-                    &t,
-                    &prog.blocks[t.block as usize].insts[t.inst as usize],
-                );
+                self.uninit_check_uses(g, &t, &prog.blocks[t.block as usize].insts[t.pos as usize]);
             }
             let flow = {
                 // Field borrows only: the program is not cloned on the common path.
                 let prog: &Program = &self.prog;
-                let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
+                let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
                 let sg = &mut self.sgs[g];
                 let mut cx = step::Ctx {
                     prog,
@@ -83,11 +79,11 @@ impl Simulator {
                 && self.uninit.is_none()
                 && self.mem.log.is_none()
             {
-                self.sgs[g].tangles[ti].inst += 1;
+                self.sgs[g].tangles[ti].pos += 1;
                 return Ok(true);
             }
             let prog = Arc::clone(&self.prog);
-            let inst = &prog.blocks[t.block as usize].insts[t.inst as usize];
+            let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
             let new_poison = found
                 .items
                 .iter()
@@ -100,13 +96,13 @@ impl Simulator {
                 self.uninit_propagate(g, &t, inst, &found.permutation);
             }
             for (code, msg, lanes) in found.items {
-                self.diagnose(code, msg, g as u32, t.block, t.inst, lanes);
+                self.diagnose(code, msg, g as u32, t.block, t.pos, lanes);
             }
-            self.check_accesses(t.block, t.inst);
+            self.check_accesses(t.block, t.pos);
             self.uninit_replay_step(g, &t);
             let sg = &mut self.sgs[g];
             match flow {
-                Flow::Next => sg.tangles[ti].inst += 1,
+                Flow::Next => sg.tangles[ti].pos += 1,
                 Flow::Barrier {
                     workgroup: true, ..
                 } => sg.tangles[ti].at_barrier = true,
@@ -122,7 +118,7 @@ impl Simulator {
                     };
                     let (live, finished) = (sg.live, sg.finished);
                     if let Some(d) = &mut self.detect {
-                        d.subgroup_barrier(g, memory, prog.step_index(t.block, t.inst));
+                        d.subgroup_barrier(g, memory, prog.step_index(t.block, t.pos));
                     }
                     if t.mask != expected {
                         let exited = finished & live & !t.mask;
@@ -149,11 +145,11 @@ impl Simulator {
                             msg,
                             g as u32,
                             t.block,
-                            t.inst,
+                            t.pos,
                             t.mask,
                         );
                     }
-                    self.sgs[g].tangles[ti].inst += 1;
+                    self.sgs[g].tangles[ti].pos += 1;
                 }
                 Flow::Call => self.call(g, ti, inst),
                 Flow::CoopWorkgroup => sg.tangles[ti].at_barrier = true,
@@ -178,16 +174,16 @@ impl Simulator {
         message: String,
         subgroup: u32,
         block: u32,
-        inst: u32,
+        pos: u32,
         lanes: Mask,
     ) {
-        if !self.diag_seen.insert((code, block, inst))
+        if !self.diag_seen.insert((code, block, pos))
             || self.diags.len() >= self.cfg.max_diagnostics
         {
             return;
         }
         let b = &self.prog.blocks[block as usize];
-        let instruction = self.prog.step_index(block, inst);
+        let instruction = self.prog.step_index(block, pos);
         self.diags.push(Diagnostic {
             code,
             message,

@@ -497,7 +497,7 @@ impl Simulator {
                     break;
                 }
                 let t = &self.sgs[g].tangles[ti];
-                if t.inst as usize >= self.prog.blocks[t.block as usize].insts.len() {
+                if t.pos as usize >= self.prog.blocks[t.block as usize].insts.len() {
                     break;
                 }
             }

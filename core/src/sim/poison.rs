@@ -347,7 +347,7 @@ impl Simulator {
                 })
                 .flatten();
             let b = &prog.blocks[t.block as usize];
-            let instruction = prog.step_index(t.block, t.inst);
+            let instruction = prog.step_index(t.block, t.pos);
             self.poison_stores.push(PoisonStore {
                 step: self.stats.steps,
                 function: prog.func_name(b.func),

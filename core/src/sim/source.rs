@@ -22,7 +22,7 @@ impl Simulator {
     /// Module instruction index where tangle `id` of subgroup `g` is (its next instruction).
     pub fn tangle_instruction(&self, g: usize, id: u64) -> Option<u32> {
         let t = self.sgs.get(g)?.tangles.iter().find(|t| t.id == id)?;
-        Some(self.prog.step_index(t.block, t.inst))
+        Some(self.prog.step_index(t.block, t.pos))
     }
 
     /// How many calls deep tangle `id` of subgroup `g` is (0 in the entry point), counting the
@@ -55,13 +55,13 @@ impl Simulator {
         let d = self.prog.debug.as_ref()?;
         let sg = self.sgs.get(g)?;
         let t = sg.tangles.iter().find(|t| t.id == id)?;
-        if let Some(p) = d.pos(self.prog.step_index(t.block, t.inst)) {
+        if let Some(p) = d.pos(self.prog.step_index(t.block, t.pos)) {
             return Some(p);
         }
         // Instructions without a line of their own (a function's variables and the branch into
         // its body, as compilers emit them before the first line) stand for the line the tangle
         // is about to run: the next one with a line, through blocks it can only go on to.
-        let (mut b, mut from) = (t.block, t.inst as usize + 1);
+        let (mut b, mut from) = (t.block, t.pos as usize + 1);
         for _ in 0..16 {
             let Some(bl) = self.prog.blocks.get(b as usize) else {
                 break;
@@ -77,7 +77,7 @@ impl Simulator {
         // A block with no line up to its branch or return (the test of an `if` whose condition
         // was computed before, a function's closing return): the line the function's code
         // reached last before it, in module order.
-        let k = self.prog.step_index(t.block, t.inst);
+        let k = self.prog.step_index(t.block, t.pos);
         let start = self
             .prog
             .blocks

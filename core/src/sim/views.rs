@@ -16,7 +16,7 @@ impl Simulator {
                     id: t.id,
                     lanes: LaneMask(t.mask),
                     block: t.block,
-                    inst: t.inst,
+                    pos: t.pos,
                     at_barrier: t.at_barrier,
                 });
             }

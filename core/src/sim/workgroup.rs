@@ -89,7 +89,7 @@ impl Simulator {
                 id: self.next_tangle,
                 mask: live,
                 block: prog.functions[prog.entry_func as usize].entry,
-                inst: 0,
+                pos: 0,
                 ctx: None,
                 at_barrier: false,
             });
@@ -208,7 +208,7 @@ impl Simulator {
                 .fold(0, |m, t| m | t.mask);
             for t in sg.tangles.iter().filter(|t| t.at_barrier) {
                 first_sg.get_or_insert(sg.index);
-                sites.entry((t.block, t.inst)).or_default().extend(
+                sites.entry((t.block, t.pos)).or_default().extend(
                     crate::lanes::LaneMask(t.mask)
                         .iter()
                         .map(|l| sg.index * s + l),
@@ -281,7 +281,7 @@ impl Simulator {
             for t in &mut sg.tangles {
                 if t.at_barrier {
                     t.at_barrier = false;
-                    t.inst += 1;
+                    t.pos += 1;
                 }
             }
         }

@@ -19,8 +19,10 @@ pub(super) use export::{save, Saving};
 
 use super::editor::Editor;
 use super::panels::Panes;
-use super::session::{LineStep, Settings};
+use super::session::{LineStep, Session, Settings};
 use super::LanescopeApp;
+use lanescope_core::{Bindings, SpecValue};
+use std::collections::BTreeMap;
 
 /// One thing a person asked for.
 #[derive(Debug)]
@@ -53,7 +55,9 @@ pub enum Action {
     },
     /// The animation's speed, steps per second (the run goes on).
     Speed(f32),
-    /// The Inputs panel changed the run's initial state: it starts again, saying why.
+    /// A new initial state for the run (what changed of it): it starts again, saying why.
+    Inputs(Box<Inputs>, String),
+    /// A file imported into a buffer's initial contents: the run starts again, saying so.
     Restart(String),
     /// A breakpoint on module instruction `k`, on or off.
     ToggleBreakpoint(u32),
@@ -93,6 +97,26 @@ pub enum Pane {
     Code,
     Graph,
     Side,
+}
+
+/// What the Inputs panel (or a buffer's initial word in the values panel) changed of the run's
+/// initial state; `None` keeps the session's.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// Another entry point (the module loads again).
+    pub entry: Option<String>,
+    /// The specialization constants, by SpecId (those absent take their defaults).
+    pub spec: Option<BTreeMap<u32, SpecValue>>,
+    /// The buffers and push constants before the first step.
+    pub initial: Option<Box<Bindings>>,
+}
+
+impl Inputs {
+    /// The initial buffers to edit: the session's, copied on the first edit.
+    pub fn initial(&mut self, s: &Session) -> &mut Bindings {
+        self.initial
+            .get_or_insert_with(|| Box::new(s.initial.clone()))
+    }
 }
 
 /// Where a jump lands and what it brings into view once there.
@@ -165,6 +189,26 @@ impl LanescopeApp {
                 }
             }
             Action::Speed(v) => self.settings.speed = v,
+            Action::Inputs(inputs, why) => {
+                if let Some(s) = &mut self.session {
+                    let Inputs {
+                        entry,
+                        spec,
+                        initial,
+                    } = *inputs;
+                    if entry.is_some() {
+                        s.entry = entry;
+                    }
+                    if let Some(spec) = spec {
+                        s.spec = spec;
+                    }
+                    if let Some(initial) = initial {
+                        s.initial = *initial;
+                    }
+                }
+                self.reset();
+                self.status = why;
+            }
             Action::Restart(why) => {
                 self.reset();
                 self.status = why;

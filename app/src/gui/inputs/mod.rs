@@ -10,7 +10,7 @@ pub use import::poll_import;
 pub use values::{export_numbers, fill, import_numbers, read, Fill};
 use values::{parse, resize, write};
 
-use super::action::Action;
+use super::action::{Action, Inputs};
 use super::LanescopeApp;
 use lanescope_core::program::{Field, Program};
 use lanescope_core::value::{self};
@@ -113,6 +113,9 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let mut error = None;
     // The dispatch and the subgroup size are settings: asked for as such, with the restart.
     let mut settings = app.settings.clone();
+    // What the panel changes of the run's initial state, copied from the session's on the first
+    // edit (a frame without one copies nothing) and asked for with the restart.
+    let mut inputs = Inputs::default();
 
     // Entry point, when there is a choice.
     if s.entries.len() > 1 {
@@ -133,10 +136,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .labelled_by(l.id);
         });
         if let Some(e) = pick {
-            if let Some(s) = &mut app.session {
-                s.entry = Some(e);
-                restart = true;
-            }
+            inputs.entry = Some(e);
+            restart = true;
         }
     }
 
@@ -255,7 +256,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         })
         .unwrap_or_default();
     let st = &mut app.inputs;
-    let Some(s) = &mut app.session else { return };
+    let Some(s) = &app.session else { return };
 
     // Specialization constants: typed, with their defaults.
     if !program.spec_constants().is_empty() {
@@ -276,13 +277,14 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     .map_or_else(|| default.clone(), |b| value::format_scalar(c.ty, b));
                 if let Some(t) = cell(ui, &mut st.edit, format!("spec{}", c.spec_id), now, 90.0, l)
                 {
+                    let spec = inputs.spec.get_or_insert_with(|| s.spec.clone());
                     match parse(&t, c.ty) {
                         Ok(b) if b == c.default => {
-                            s.spec.remove(&c.spec_id);
+                            spec.remove(&c.spec_id);
                             restart = true;
                         }
                         Ok(b) => {
-                            s.spec.insert(c.spec_id, SpecValue::Bits(b));
+                            spec.insert(c.spec_id, SpecValue::Bits(b));
                             restart = true;
                         }
                         Err(e) => error = Some(format!("SpecId {}: {e}", c.spec_id)),
@@ -306,7 +308,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ))
             .strong(),
         );
-        let pc = &mut s.initial.push_constants;
+        let mut pc = s.initial.push_constants.clone();
         if pc.len() < r.min_size as usize {
             pc.resize(r.min_size as usize, 0);
         }
@@ -314,11 +316,12 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         egui::Grid::new("push").striped(true).show(ui, |ui| {
             for f in &fields.fields {
                 let l = field_row(ui, f);
-                let now = value::format_scalar(f.ty, read(pc, f.offset, f.ty));
+                let now = value::format_scalar(f.ty, read(&pc, f.offset, f.ty));
                 if let Some(t) = cell(ui, &mut st.edit, format!("pc{}", f.offset), now, 120.0, l) {
                     match parse(&t, f.ty) {
                         Ok(b) => {
-                            write(pc, f.offset, f.ty, b);
+                            write(&mut pc, f.offset, f.ty, b);
+                            inputs.initial(s).push_constants = pc.clone();
                             restart = true;
                         }
                         Err(e) => error = Some(format!("push constant {}: {e}", f.path)),
@@ -364,7 +367,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     .on_hover_text("length of the runtime array at the block's end")
                     .changed()
                 {
-                    if let Some(b) = s.initial.bytes_mut(slot.0, slot.1, slot.2) {
+                    if let Some(b) = inputs.initial(s).bytes_mut(slot.0, slot.1, slot.2) {
                         resize(b, start, stride, n);
                         restart = true;
                     }
@@ -397,7 +400,10 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .clicked()
             {
                 let mut none = Vec::new();
-                let b = s.initial.bytes_mut(slot.0, slot.1, slot.2).unwrap_or(&mut none);
+                let b = inputs
+                    .initial(s)
+                    .bytes_mut(slot.0, slot.1, slot.2)
+                    .unwrap_or(&mut none);
                 match fill(&program, ri, b, st.fill, &st.fill_value, st.seed) {
                     Ok(()) => restart = true,
                     Err(e) => error = Some(format!("fill `{}`: {e}", r.name)),
@@ -437,11 +443,10 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.end_row();
                 for f in &fields.fields {
                     let l = field_row(ui, f);
-                    let mut none = Vec::new();
                     let init = s
                         .initial
-                        .bytes_mut(slot.0, slot.1, slot.2)
-                        .unwrap_or(&mut none);
+                        .bytes(slot.0, slot.1, slot.2)
+                        .map_or(&[][..], Vec::as_slice);
                     let shown = value::format_scalar(f.ty, read(init, f.offset, f.ty));
                     if let Some(t) = cell(
                         ui,
@@ -453,7 +458,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     ) {
                         match parse(&t, f.ty) {
                             Ok(b) => {
-                                write(init, f.offset, f.ty, b);
+                                if let Some(b2) =
+                                    inputs.initial(s).bytes_mut(slot.0, slot.1, slot.2)
+                                {
+                                    write(b2, f.offset, f.ty, b);
+                                }
                                 restart = true;
                             }
                             Err(e) => error = Some(format!("`{}` {}: {e}", r.name, f.path)),
@@ -519,7 +528,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     if let Some(e) = error {
         app.error = Some(e);
     } else if restart {
-        app.ask(Action::Restart(
+        app.ask(Action::Inputs(
+            Box::new(inputs),
             "inputs changed: the run starts again".into(),
         ));
     }

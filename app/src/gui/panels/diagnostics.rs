@@ -47,10 +47,10 @@ fn show_failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         });
     }
-    if let Some((step, inst)) = jump {
+    if let Some((step, instruction)) = jump {
         app.ask(Action::GoTo(Jump {
             step,
-            instruction: Some(inst as usize),
+            instruction: Some(instruction as usize),
             source_line: None,
             status: Some(format!(
                 "went to step {step}, the last write of the expected word"
@@ -61,7 +61,7 @@ fn show_failed_expects(app: &mut LanescopeApp, ui: &mut egui::Ui) {
 
 pub(super) fn show_diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     show_failed_expects(app, ui);
-    let Some(s) = &mut app.session else { return };
+    let Some(s) = &app.session else { return };
     let diags = s.sim().diagnostics().to_vec();
     let expects_failed = app
         .scenario
@@ -158,7 +158,7 @@ pub(super) fn show_diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         app.highlight_lanes = Some((d.subgroup, d.lanes.clone()));
         app.tab = views::Tab::Lanes;
     }
-    if let Some((inst, step)) = jump {
+    if let Some((instruction, step)) = jump {
         let source_line = diags
             .iter()
             .find(|d| d.step == step)
@@ -166,7 +166,7 @@ pub(super) fn show_diagnostics(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             .map(|l| l as usize);
         app.ask(Action::GoTo(Jump {
             step,
-            instruction: Some(inst as usize),
+            instruction: Some(instruction as usize),
             source_line,
             status: None,
         }));

@@ -1,5 +1,6 @@
 //! The side panel's values: the source variables in scope, the watched ids and the buffers.
 
+use super::super::action::{Action, Inputs};
 use super::super::{palette, LanescopeApp};
 use lanescope_core::trace::LaneState;
 
@@ -171,8 +172,8 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ui.selectable_value(&mut app.buffer_format, f, f.name());
         }
     });
-    let Some(s) = &mut app.session else { return };
-    let mut edited = false;
+    let Some(s) = &app.session else { return };
+    let mut edited = Inputs::default();
     for (ri, r) in s.program.resources().iter().enumerate() {
         if r.push_constant {
             continue;
@@ -228,16 +229,17 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
                 ui.label(t);
                 // Initial contents are editable; a change restarts the run from them.
-                if let Some(init) = s.initial.bytes_mut(r.set, r.binding, r.element()) {
-                    if let Some(word) = init.get_mut(w * 4..w * 4 + 4) {
-                        let mut v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-                        if ui
-                            .add(egui::DragValue::new(&mut v).prefix("init "))
-                            .on_hover_text(format!("initial value of word {w}"))
-                            .changed()
-                        {
-                            word.copy_from_slice(&v.to_le_bytes());
-                            edited = true;
+                let slot = (r.set, r.binding, r.element());
+                let init = s.initial.bytes(slot.0, slot.1, slot.2);
+                if let Some(word) = init.and_then(|b| b.get(w * 4..w * 4 + 4)) {
+                    let mut v = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+                    if ui
+                        .add(egui::DragValue::new(&mut v).prefix("init "))
+                        .on_hover_text(format!("initial value of word {w}"))
+                        .changed()
+                    {
+                        if let Some(b) = edited.initial(s).bytes_mut(slot.0, slot.1, slot.2) {
+                            b[w * 4..w * 4 + 4].copy_from_slice(&v.to_le_bytes());
                         }
                     }
                 }
@@ -245,8 +247,8 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         });
     }
-    if edited {
-        app.ask(crate::gui::action::Action::Reset);
+    if edited.initial.is_some() {
+        app.ask(Action::Inputs(Box::new(edited), "reset".into()));
     }
 }
 

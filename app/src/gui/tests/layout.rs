@@ -446,7 +446,7 @@ fn stepping_a_line_shows_the_muladd_it_ran() {
     let s = h.state().session.as_ref().unwrap();
     let last = s.sim().trace().last().unwrap();
     assert!(
-        !super::super::views::matrix::is_muladd(&s.program.meaning(last.block, last.inst)),
+        !super::super::views::matrix::is_muladd(&s.program.meaning(last.block, last.pos)),
         "the line's last instruction is not the MulAdd itself"
     );
 }

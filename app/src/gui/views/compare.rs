@@ -127,7 +127,8 @@ impl Runner {
 pub struct Normal {
     pub workgroup: u32,
     pub block: u32,
-    pub inst: u32,
+    /// Position within the block's lowered instructions.
+    pub pos: u32,
     pub invocations: Vec<u32>,
 }
 
@@ -135,7 +136,7 @@ fn normal(e: &StepEvent, size: u32) -> Normal {
     Normal {
         workgroup: e.workgroup,
         block: e.block,
-        inst: e.inst,
+        pos: e.pos,
         invocations: (0..size.min(128))
             .filter(|l| e.lanes >> l & 1 == 1)
             .map(|l| e.subgroup * size + l)
@@ -248,7 +249,7 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
                 Some(n) => format!(
                     "{} instruction {} with invocations {}",
                     block_name(n.block),
-                    n.inst,
+                    n.pos,
                     ranges(&n.invocations)
                 ),
                 None => "nothing (its run has ended)".into(),

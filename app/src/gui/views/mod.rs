@@ -18,7 +18,8 @@ use lanescope_core::view::{LaneMask, Meaning};
 pub struct Site {
     pub subgroup: u32,
     pub block: u32,
-    pub inst: u32,
+    /// Position within the block's lowered instructions.
+    pub pos: u32,
     /// Index in the module's instruction stream (the disassembly line).
     pub instruction: u32,
     pub lanes: LaneMask,
@@ -32,7 +33,7 @@ impl Site {
 
     /// What the instruction at this site does.
     pub fn meaning(&self, s: &Session) -> Meaning {
-        s.program.meaning(self.block, self.inst)
+        s.program.meaning(self.block, self.pos)
     }
 }
 
@@ -71,13 +72,13 @@ pub fn find_site_since(
         .take(512)
         .take_while(|e| e.step >= first)
         .filter(|e| e.step <= now && e.workgroup == linear)
-        .find(|e| wanted(e.block, e.inst));
+        .find(|e| wanted(e.block, e.pos));
     if let Some(e) = executed {
         return Some(Site {
             subgroup: e.subgroup,
             block: e.block,
-            inst: e.inst,
-            instruction: prog.step_index(e.block, e.inst),
+            pos: e.pos,
+            instruction: prog.step_index(e.block, e.pos),
             lanes: LaneMask(e.lanes),
             executed: true,
         });
@@ -86,11 +87,11 @@ pub fn find_site_since(
     // The preferred tangle first, the rest in the scheduler's listing order.
     tangles.sort_by_key(|t| Some((t.subgroup, t.id)) != prefer);
     tangles.into_iter().find_map(|t| {
-        wanted(t.block, t.inst).then(|| Site {
+        wanted(t.block, t.pos).then(|| Site {
             subgroup: t.subgroup,
             block: t.block,
-            inst: t.inst,
-            instruction: prog.step_index(t.block, t.inst),
+            pos: t.pos,
+            instruction: prog.step_index(t.block, t.pos),
             lanes: t.lanes,
             executed: false,
         })

@@ -420,7 +420,7 @@ mod tests {
                         .find(|t| {
                             t.subgroup == site.subgroup
                                 && t.block == site.block
-                                && t.inst == site.inst
+                                && t.pos == site.pos
                         })
                         .unwrap()
                         .id,

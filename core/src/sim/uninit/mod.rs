@@ -383,7 +383,7 @@ impl Simulator {
             ),
             g as u32,
             t.block,
-            t.inst,
+            t.pos,
             lanes,
         );
     }

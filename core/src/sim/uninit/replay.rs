@@ -40,7 +40,7 @@ impl Simulator {
             return;
         }
         let s = self.cfg.subgroup_size as usize;
-        let instr = self.prog.step_index(t.block, t.inst);
+        let instr = self.prog.step_index(t.block, t.pos);
         let mut prev: Option<(usize, u32)> = None;
         for (i, w) in due {
             // The same read as the previous target's (one load, two races): one taint.
@@ -154,7 +154,7 @@ impl Simulator {
             _ if var.is_some_and(|v| v.storage_class == StorageClass::Private) => "Private memory",
             _ => "Function memory",
         };
-        let instruction = prog.step_index(t.block, t.inst);
+        let instruction = prog.step_index(t.block, t.pos);
         let at = prog.source_ref(instruction).describe().map_or_else(
             || format!("instruction #{instruction}"),
             |d| format!("{d} (instruction #{instruction})"),
