@@ -23,9 +23,11 @@
 //! get hues apart); `fonts.rs` the two faces, egui's own without hinting programs (`assets/fonts/`,
 //! made by `scripts/build-fonts.py`). `action/open.rs` opens what a person brings (a module, a source
 //! compiled into the editor, an AmberScript whose RUN opens to step through) and recompiles edits.
-//! `inputs/` is the Inputs panel (`values.rs` the data behind it, `import.rs` files into buffers): it edits the session's initial state (entry point and
-//! specialization, which reload the module; push constants and buffers, laid out by the core's
-//! `Program::resource_fields`) and restarts the run. `editor/` is the source pane (`mod.rs` its state and templates, `view.rs` the drawing): the person's
+//! `inputs/` is the Inputs panel (`values.rs` the data behind it, `import.rs` files into
+//! buffers): it asks for a new initial state (entry point and specialization, which reload the
+//! module; push constants and buffers, laid out by the core's `Program::resource_fields`) and
+//! the run restarts from it. `editor/` is the source pane (`mod.rs` its state and templates,
+//! `view.rs` the drawing): the person's
 //! code (recompiled through `front` 0.4 s after typing stops, as a `compile_job.rs` job polled each
 //! frame: natively a thread driving the worker process, in the browser the compiler module's Web
 //! Worker; cancelled when the text changes again; a good compile restarts the run and seeks back to

@@ -6,8 +6,8 @@
 //! the clipboard) happens here: the methods that do it (`stepping.rs`, `open.rs`, `export.rs`,
 //! `links.rs`) are private to this module, so a view that tried to step or reset by itself
 //! would not compile. A view keeps its own view state (what is selected, scrolled, zoomed,
-//! folded), as egui's widgets do; the Inputs panel edits the run's initial state as the editor
-//! edits its text, and asks for the restart.
+//! folded), as egui's widgets do; the Inputs panel edits a copy of the run's initial state,
+//! made on the first edit, and asks for it ([`Action::Inputs`]).
 
 mod export;
 mod links;
