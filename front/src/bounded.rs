@@ -25,6 +25,7 @@ pub const DEFAULT_COMPILE_MEMORY_MIB: u64 = 1024;
 /// How long a compile may run and how much memory its process may map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompileLimits {
+    /// Wall-clock time the worker may take before it is killed.
     pub time: Duration,
     /// Bytes of address space for the whole worker process (its code and libraries included).
     pub memory: u64,
@@ -43,7 +44,9 @@ impl Default for CompileLimits {
 /// [`serve_compile_worker`] with its standard input and output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkerCommand {
+    /// The executable to start.
     pub program: PathBuf,
+    /// Its arguments (for the `lanescope` binary, `compile-worker`).
     pub args: Vec<OsString>,
 }
 

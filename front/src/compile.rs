@@ -12,6 +12,7 @@ pub struct Diagnostic {
     pub column: u32,
     /// Length of the span in characters (at least 1 where a column is known).
     pub len: u32,
+    /// The compiler's message.
     pub message: String,
     /// An error (else a warning).
     pub error: bool,
@@ -37,6 +38,7 @@ impl std::fmt::Display for Diagnostic {
 /// A source that did not compile: every message, errors first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
+    /// The errors, then any warnings.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -140,7 +142,9 @@ impl Default for CompileOptions {
 /// A compiled module and the compiler's warnings.
 #[derive(Clone, Debug)]
 pub struct Compiled {
+    /// The SPIR-V module's words.
     pub words: Vec<u32>,
+    /// The compiler's warnings (none from the SPIR-V assembler).
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -263,7 +267,9 @@ impl crate::amber::Compile for InProcess {
 
 /// Like [`InProcess`], GLSL through [`crate::compile_bounded`] (a worker process under limits).
 pub struct Bounded<'a> {
+    /// The time and memory each compile may take.
     pub limits: crate::CompileLimits,
+    /// The worker to compile in; `None` compiles in-process, unbounded.
     pub worker: Option<&'a crate::WorkerCommand>,
 }
 

@@ -30,6 +30,8 @@
 //! an OpLine per instruction (`spirv/src/text/lines.rs`), so assembly is stepped and shown as its
 //! own source.
 
+#![warn(missing_docs)]
+
 pub mod amber;
 mod bounded;
 mod compile;

@@ -184,7 +184,7 @@ fn lines_run(words: &[u32]) -> Vec<(String, u32)> {
     sim.trace()
         .iter()
         .filter_map(|e| {
-            let pos = d.pos(prog.step_index(e.block, e.inst))?;
+            let pos = d.pos(prog.step_index(e.block, e.pos))?;
             Some((d.file_name(pos.file)?.to_owned(), pos.line))
         })
         .collect()

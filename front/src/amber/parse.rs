@@ -29,8 +29,11 @@ mod shader;
 /// A syntax or meaning error, at a line and column (1-based).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The line of the offending token.
     pub line: usize,
+    /// Its column, in characters.
     pub col: usize,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+/// How a script's run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -17,6 +18,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The lowercase name the JSON uses (`pass`, `fail`, `skip`, `error`).
     pub fn name(self) -> &'static str {
         match self {
             Self::Pass => "pass",
@@ -30,11 +32,17 @@ impl Status {
 /// One executed `RUN`.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunReport {
+    /// The script line of the `RUN`.
     pub line: usize,
+    /// The pipeline's name.
     pub pipeline: String,
+    /// The attached shader's name.
     pub shader: String,
+    /// Workgroups dispatched in x, y and z.
     pub workgroups: [u32; 3],
+    /// The subgroup size it ran at (the pipeline's `REQUIRED_SIZE`, else the configured one).
     pub subgroup_size: u32,
+    /// Simulator steps it took.
     pub steps: u64,
     /// The loader's and binder's warnings (`code: message`).
     pub warnings: Vec<String>,
@@ -48,7 +56,9 @@ pub struct RunReport {
 /// One executed `EXPECT`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExpectReport {
+    /// The script line of the `EXPECT`.
     pub line: usize,
+    /// The name of the buffer checked.
     pub buffer: String,
     /// For `IDX` probes, the byte offset the script gives; for a failing buffer comparison,
     /// the byte offset of the first value that differs; for an image region probe, the byte
@@ -61,16 +71,22 @@ pub struct ExpectReport {
     pub expected: String,
     /// The values found, formatted the same way.
     pub actual: String,
+    /// The expectation held.
     pub pass: bool,
     /// Where a failing probe first differs (for the text rendering).
     #[serde(skip)]
     pub detail: Option<String>,
 }
 
+/// What running a script gave: its status, and each `RUN` and `EXPECT` executed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// How the script ended.
     pub status: Status,
+    /// Each `RUN` executed, in order (those in a `REPEAT` once per repetition).
     pub runs: Vec<RunReport>,
+    /// Each `EXPECT` executed, in order; past `RunOptions::max_expect_reports` only the
+    /// failing ones are kept (a note counts the others).
     pub expects: Vec<ExpectReport>,
     /// Why the script was skipped or stopped with an error, naming the line.
     pub message: Option<String>,
@@ -79,6 +95,7 @@ pub struct Report {
 }
 
 impl Report {
+    /// A report of `status`, with `message`, and nothing run.
     pub fn new(status: Status, message: Option<String>) -> Self {
         Self {
             status,
@@ -99,6 +116,7 @@ impl Report {
         }
     }
 
+    /// The report as pretty-printed JSON (without the `detail`s).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }

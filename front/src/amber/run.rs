@@ -36,6 +36,9 @@ pub enum CompileError {
 /// in-process assembler and GLSL compiler, tests with prebuilt modules). `format` is
 /// [`ShaderFormat::Glsl`] or [`ShaderFormat::SpirvAsm`]: `SPIRV-HEX` is decoded here.
 pub trait Compile {
+    /// The SPIR-V words of shader `name`'s `source`, for the script's `TARGET_ENV` when it
+    /// gives one. [`CompileError::Unavailable`] skips the script, [`CompileError::Failed`]
+    /// stops it with an error.
     fn compile(
         &self,
         format: ShaderFormat,
@@ -80,6 +83,7 @@ pub struct RunOptions {
     pub max_steps: u64,
     /// Steps all runs of the script may take together.
     pub max_total_steps: u64,
+    /// The cooperative-matrix layout shaders are loaded with.
     pub coopmat_layout: LayoutChoice,
     /// Apply the script's `# lanescope:` settings over `config` and `coopmat_layout`.
     pub use_script_settings: bool,
@@ -111,8 +115,11 @@ impl Default for RunOptions {
 /// A buffer's name, format and final bytes.
 #[derive(Clone, Debug)]
 pub struct BufferState {
+    /// The name the script declares it with.
     pub name: String,
+    /// Its element type and layout.
     pub format: Format,
+    /// Its contents when the script ended (or stopped).
     pub bytes: Vec<u8>,
 }
 
@@ -124,28 +131,36 @@ pub struct CapturedRun {
     pub line: usize,
     /// The entry point and specialization the pipeline loaded the module with.
     pub entry: String,
+    /// Specialization constant values by id.
     pub spec: BTreeMap<u32, SpecValue>,
     /// The script's buffers as this run binds them: (name, set, binding, byte offset of the
     /// binding's view into the buffer).
     pub binds: Vec<(String, u32, u32, u64)>,
+    /// The attached shader's name.
     pub shader: String,
     /// The module's words (as compiled or decoded).
     pub words: Vec<u32>,
+    /// The module as loaded for the run.
     pub program: Arc<Program>,
+    /// What the run binds (buffers, images, samplers, push constants), as it starts.
     pub bindings: Bindings,
+    /// The simulator's configuration, with the run's workgroups and subgroup size.
     pub config: Config,
 }
 
 /// The report and the buffers as the script left them.
 #[derive(Clone, Debug)]
 pub struct Execution {
+    /// What the script did and how it ended.
     pub report: Report,
+    /// Every buffer of the script, in declaration order, as the script left it.
     pub buffers: Vec<BufferState>,
     /// The run asked for by [`RunOptions::capture_run`], when the script reached it.
     pub captured: Option<CapturedRun>,
 }
 
 impl Execution {
+    /// The final bytes of the buffer named `name`.
     pub fn buffer(&self, name: &str) -> Option<&[u8]> {
         self.buffers
             .iter()

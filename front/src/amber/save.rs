@@ -16,7 +16,9 @@ use std::fmt::Write;
 pub struct SaveShader {
     /// How `text` is written: `GLSL` source or `SPIRV-ASM`; `SPIRV-HEX` writes `words`.
     pub format: ShaderFormat,
+    /// The `GLSL` or `SPIRV-ASM` source (not used for `SPIRV-HEX`).
     pub text: String,
+    /// The `TARGET_ENV` written after a `GLSL` or `SPIRV-ASM` shader (`None`: none).
     pub target_env: Option<String>,
     /// The module's words, written as `SPIRV-HEX` when the text cannot be embedded (amber ends
     /// a shader at the first `END` anywhere in it).
@@ -26,11 +28,14 @@ pub struct SaveShader {
 /// A bound buffer.
 #[derive(Clone, Debug)]
 pub struct SaveBuffer {
+    /// Its descriptor set.
     pub set: u32,
+    /// Its binding in the set.
     pub binding: u32,
     /// The descriptor array element (0 for a single buffer); a binding's elements are written
     /// as one `BIND BUFFER_ARRAY`.
     pub array_element: u32,
+    /// Bound `AS uniform` (else `AS storage`).
     pub uniform: bool,
     /// The contents before the dispatch.
     pub data: Vec<u8>,
@@ -53,15 +58,25 @@ impl SaveBuffer {
 /// What one dispatch needs.
 #[derive(Clone, Debug)]
 pub struct SaveSession {
+    /// The shader dispatched.
     pub shader: SaveShader,
+    /// The `ENTRY_POINT` to write; `None` writes none (amber then uses `main`).
     pub entry: Option<String>,
+    /// The bound buffers, each written as `buf_SET_BINDING` (`_ELEMENT` past element 0).
     pub buffers: Vec<SaveBuffer>,
     /// Bindings that share another binding's buffer.
     pub aliases: Vec<BufferAlias>,
+    /// The push constants' bytes; empty when there are none (no `push_constants` buffer is
+    /// written).
     pub push_constants: Vec<u8>,
+    /// The element type to write the push constants as (`uint32` words when `None`).
     pub push_constant_type: Option<DataType>,
+    /// Specialization constant values by id, written as `SPECIALIZE`s on the `ATTACH`.
     pub spec: BTreeMap<u32, SpecValue>,
+    /// The `RUN`'s workgroup counts in x, y and z.
     pub workgroups: [u32; 3],
+    /// Lanescope's settings, written as a `# lanescope:` line; a subgroup size is also
+    /// written as the shader's `REQUIRED_SIZE`.
     pub settings: Settings,
 }
 

@@ -6,15 +6,21 @@ use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::program::image::{AddressMode, Filter, SamplerDesc};
 use lanescope_core::{SiblingOrder, SpecValue, SwitchTangles};
 
+/// A whole script: what it declares, each list in declaration order, and its commands.
 #[derive(Clone, Debug, Default)]
 pub struct Script {
+    /// `SHADER`s (VkScript's shader sections).
     pub shaders: Vec<Shader>,
     /// Buffers and images (an `IMAGE` is a buffer with an [`Image`] shape, as in amber).
     pub buffers: Vec<Buffer>,
+    /// `SAMPLER`s.
     pub samplers: Vec<Sampler>,
+    /// `PIPELINE`s and `DERIVE_PIPELINE`s.
     pub pipelines: Vec<Pipeline>,
     /// Top-level commands in script order.
     pub commands: Vec<Command>,
+    /// `DEVICE_FEATURE`, `DEVICE_EXTENSION`, `INSTANCE_EXTENSION` and `DEVICE_PROPERTY`
+    /// requirements, checked against the `device` table before any command runs.
     pub requirements: Vec<Requirement>,
     /// The first construct Lanescope does not simulate; parsing stops there and running the
     /// script skips it.
@@ -26,18 +32,22 @@ pub struct Script {
 }
 
 impl Script {
+    /// The index in [`Script::buffers`] of the buffer or image named `name`.
     pub fn buffer_index(&self, name: &str) -> Option<usize> {
         self.buffers.iter().position(|b| b.name == name)
     }
 
+    /// The index in [`Script::samplers`] of the sampler named `name`.
     pub fn sampler_index(&self, name: &str) -> Option<usize> {
         self.samplers.iter().position(|s| s.name == name)
     }
 
+    /// The index in [`Script::shaders`] of the shader named `name`.
     pub fn shader_index(&self, name: &str) -> Option<usize> {
         self.shaders.iter().position(|s| s.name == name)
     }
 
+    /// The index in [`Script::pipelines`] of the pipeline named `name`.
     pub fn pipeline_index(&self, name: &str) -> Option<usize> {
         self.pipelines.iter().position(|p| p.name == name)
     }
@@ -46,7 +56,10 @@ impl Script {
 /// What the script uses that Lanescope does not simulate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported {
+    /// The script line of the construct (1-based).
     pub line: usize,
+    /// The construct, and why it is not simulated where that helps, as the skip message
+    /// names it.
     pub what: String,
 }
 
@@ -64,7 +77,9 @@ impl std::fmt::Display for Unsupported {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShaderFormat {
+    /// `GLSL` source, compiled by the caller's `Compile`.
     Glsl,
+    /// `SPIRV-ASM`: SPIR-V assembly text, assembled by the caller's `Compile`.
     SpirvAsm,
     /// Hex bytes of a SPIR-V binary (decoded here, never compiled).
     SpirvHex,
@@ -81,14 +96,22 @@ impl ShaderFormat {
     }
 }
 
+/// `SHADER compute name FORMAT [TARGET_ENV env]`, its source inline up to `END` or from a
+/// `FILE` or `VIRTUAL_FILE`.
 #[derive(Clone, Debug)]
 pub struct Shader {
+    /// The name `ATTACH` and `SUBGROUP` refer to it by (`vk_shader_N` in VkScript).
     pub name: String,
+    /// The script line of the `SHADER` command.
     pub line: usize,
+    /// The source's language.
     pub format: ShaderFormat,
+    /// The source text; for `SPIRV-HEX` the hex bytes (a `SPIRV-BIN` file becomes such text).
     pub source: String,
     /// Line of the script where the source's first line is (for compiler messages).
     pub source_line: usize,
+    /// The `TARGET_ENV` word (`spv1.3`, `vulkan1.1` ...), handed to the compiler as written;
+    /// `None` when the script gives none.
     pub target_env: Option<String>,
 }
 
@@ -96,9 +119,13 @@ pub struct Shader {
 /// texels, x fastest, then rows, then slices, each texel's samples consecutive).
 #[derive(Clone, Debug)]
 pub struct Buffer {
+    /// The name commands and `BIND`s refer to it by.
     pub name: String,
+    /// The script line of the `BUFFER` or `IMAGE` command.
     pub line: usize,
+    /// The element type and layout (`DATA_TYPE t [STD140|STD430]` or `FORMAT f`).
     pub format: Format,
+    /// The initial contents, as laid out above.
     pub bytes: Vec<u8>,
     /// The shape of an `IMAGE` (or of a `BUFFER ... WIDTH w HEIGHT h`, a 2D image): what it
     /// binds as `AS storage_image`, `sampled_image` or `combined_image_sampler`, and what
@@ -109,12 +136,16 @@ pub struct Buffer {
 /// An image's dimensionality (`DIM_1D`, `DIM_2D`, `DIM_3D`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageDim {
+    /// `DIM_1D`: a width.
     D1,
+    /// `DIM_2D` (an `IMAGE`'s default): a width and a height.
     D2,
+    /// `DIM_3D`: a width, a height and a depth.
     D3,
 }
 
 impl ImageDim {
+    /// The word scripts use (`DIM_1D`, `DIM_2D`, `DIM_3D`).
     pub fn keyword(self) -> &'static str {
         match self {
             Self::D1 => "DIM_1D",
@@ -136,12 +167,16 @@ impl ImageDim {
 /// An image's shape: its extent (1 where a dimension has none) and samples per texel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Image {
+    /// How many coordinates address a texel.
     pub dim: ImageDim,
+    /// Width, height and depth in texels.
     pub extent: [u32; 3],
+    /// `SAMPLES` (1, 2, 4 ... 64); 1 unless the image is multisampled.
     pub samples: u32,
 }
 
 impl Image {
+    /// Texels in the image, width × height × depth (samples not counted), saturating.
     pub fn texels(&self) -> u64 {
         self.extent
             .iter()
@@ -152,14 +187,21 @@ impl Image {
 /// A sampler address mode as scripts name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SamplerAddress {
+    /// `repeat` (amber's default).
     Repeat,
+    /// `mirrored_repeat`.
     MirroredRepeat,
+    /// `clamp_to_edge`.
     ClampToEdge,
+    /// `clamp_to_border`: reads outside the image give the `BORDER_COLOR`.
     ClampToBorder,
+    /// `mirrored_clamp_to_edge`: parsed, not simulated (a sampler using it is skipped where
+    /// it is bound).
     MirrorClampToEdge,
 }
 
 impl SamplerAddress {
+    /// Every mode, to find one by its keyword.
     pub const ALL: [Self; 5] = [
         Self::Repeat,
         Self::MirroredRepeat,
@@ -168,6 +210,7 @@ impl SamplerAddress {
         Self::MirrorClampToEdge,
     ];
 
+    /// The word scripts use after `ADDRESS_MODE_U`, `_V` or `_W`.
     pub fn keyword(self) -> &'static str {
         match self {
             Self::Repeat => "repeat",
@@ -193,21 +236,32 @@ impl SamplerAddress {
 /// transparent black border, normalized coordinates, LOD 0 to 1, no comparison).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sampler {
+    /// The name `BIND SAMPLER` and `combined_image_sampler` bindings refer to it by.
     pub name: String,
+    /// The script line of the `SAMPLER` command.
     pub line: usize,
+    /// `MAG_FILTER` (`nearest` or `linear`).
     pub mag_filter: Filter,
+    /// `MIN_FILTER`; the simulator's samplers need it equal to `mag_filter`.
     pub min_filter: Filter,
     /// U, V, W.
     pub address: [SamplerAddress; 3],
     /// The `BORDER_COLOR` keyword (`float_transparent_black` ...).
     pub border: String,
+    /// `MIN_LOD` (0 for `UNNORMALIZED_COORDS`); unused, as bound images have one mip level.
     pub min_lod: f64,
+    /// `MAX_LOD`, at least `min_lod` (0 for `UNNORMALIZED_COORDS`); unused like it.
     pub max_lod: f64,
+    /// Coordinates from 0 to 1 (`NORMALIZED_COORDS`); `false` for texel coordinates
+    /// (`UNNORMALIZED_COORDS`).
     pub normalized: bool,
+    /// `COMPARE on` (depth comparison): not simulated, so the sampler is skipped where it is
+    /// bound. `COMPARE_OP` is checked and not kept.
     pub compare: bool,
 }
 
 impl Sampler {
+    /// The sampler `name` declared at `line`, with amber's defaults.
     pub fn new(name: String, line: usize) -> Self {
         Self {
             name,
@@ -272,11 +326,18 @@ impl Sampler {
     }
 }
 
+/// `PIPELINE compute name ... END`, or `DERIVE_PIPELINE name FROM parent ... END` (a copy of
+/// the parent, then changed): the shader, what is bound, the subgroup settings.
 #[derive(Clone, Debug, Default)]
 pub struct Pipeline {
+    /// The name `RUN` and `DERIVE_PIPELINE` refer to it by.
     pub name: String,
+    /// The script line of the `PIPELINE` or `DERIVE_PIPELINE` command.
     pub line: usize,
+    /// The compute shader; `None` when nothing is attached (running the pipeline is an error).
     pub attach: Option<Attach>,
+    /// `BIND BUFFER`s, and one per element of a `BIND BUFFER_ARRAY`; a later `BIND` at the
+    /// same set and binding replaces what was there.
     pub binds: Vec<Bind>,
     /// The buffer bound `AS push_constant`.
     pub push_constant: Option<usize>,
@@ -291,10 +352,15 @@ pub struct Pipeline {
 /// sampled images).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SamplerUse {
+    /// The script line of the `BIND`.
     pub line: usize,
+    /// The index in [`Script::samplers`].
     pub sampler: usize,
+    /// The `DESCRIPTOR_SET` it is bound in.
     pub set: u32,
+    /// The `BINDING` it is bound at.
     pub binding: u32,
+    /// Coordinates of the images it samples (1 to 3): the axes whose address modes count.
     pub axes: usize,
 }
 
@@ -346,9 +412,13 @@ impl Pipeline {
 /// `BIND SAMPLER name DESCRIPTOR_SET s BINDING b`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SamplerBind {
+    /// The script line of the `BIND SAMPLER`.
     pub line: usize,
+    /// The index in [`Script::samplers`].
     pub sampler: usize,
+    /// The `DESCRIPTOR_SET` it is bound in.
     pub set: u32,
+    /// The `BINDING` it is bound at.
     pub binding: u32,
 }
 
@@ -369,8 +439,11 @@ impl Pipeline {
 /// `ATTACH`: the compute shader, its entry point and specialization.
 #[derive(Clone, Debug)]
 pub struct Attach {
+    /// The script line of the `ATTACH`.
     pub line: usize,
+    /// The index in [`Script::shaders`].
     pub shader: usize,
+    /// `ENTRY_POINT`; `None` means `main`.
     pub entry: Option<String>,
     /// `SPECIALIZE id AS type value`, in order (a later one for the same id wins).
     pub spec: Vec<(u32, SpecValue)>,
@@ -379,33 +452,54 @@ pub struct Attach {
 /// `SUBGROUP shader ... END` (VK_EXT_subgroup_size_control).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubgroupControl {
+    /// `REQUIRED_SIZE`: the subgroup size the shader runs at; `None` leaves the run's
+    /// configured size.
     pub required_size: Option<RequiredSize>,
+    /// `FULLY_POPULATED on`: every subgroup full. A workgroup whose `local_size_x` is not a
+    /// multiple of the subgroup size still runs (its last subgroup partial), with a note.
     pub fully_populated: bool,
+    /// `VARYING_SIZE on`: the subgroup size may vary. Read and not used: a run has one
+    /// subgroup size.
     pub varying_size: bool,
 }
 
+/// The size `REQUIRED_SIZE` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RequiredSize {
+    /// A number of invocations; the script is skipped unless it is a power of two from 4
+    /// to 128.
     Size(u32),
+    /// `MIN`: the smallest size Lanescope runs, 4.
     Min,
+    /// `MAX`: the largest size Lanescope runs, 128.
     Max,
 }
 
+/// What `BIND BUFFER ... AS kind` binds a buffer as (`storage` when there is no `AS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BindKind {
+    /// `storage`: a storage buffer.
     Storage,
+    /// `uniform`: a uniform buffer.
     Uniform,
+    /// `storage_dynamic`: a storage buffer at a dynamic `OFFSET`.
     StorageDynamic,
+    /// `uniform_dynamic`: a uniform buffer at a dynamic `OFFSET`.
     UniformDynamic,
+    /// `storage_image`: an image the shader reads and writes.
     StorageImage,
+    /// `sampled_image`: an image read through a sampler bound on its own.
     SampledImage,
     /// With the sampler [`Bind::sampler`] names.
     CombinedImageSampler,
+    /// `uniform_texel_buffer`: the buffer's elements read as texels.
     UniformTexelBuffer,
+    /// `storage_texel_buffer`: the buffer's elements read and written as texels.
     StorageTexelBuffer,
 }
 
 impl BindKind {
+    /// Every kind, to find one by its keyword.
     pub const ALL: [Self; 9] = [
         Self::Storage,
         Self::Uniform,
@@ -423,6 +517,7 @@ impl BindKind {
         Self::ALL.into_iter().find(|k| k.keyword() == word)
     }
 
+    /// The word after `AS`.
     pub fn keyword(self) -> &'static str {
         match self {
             Self::Storage => "storage",
@@ -445,6 +540,7 @@ impl BindKind {
         )
     }
 
+    /// A uniform or storage texel buffer: an image with no extent to declare.
     pub fn is_texel_buffer(self) -> bool {
         matches!(self, Self::UniformTexelBuffer | Self::StorageTexelBuffer)
     }
@@ -459,114 +555,181 @@ impl BindKind {
 /// `dynamic_offset + descriptor_offset`, `range` of them (to the end when `None`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bind {
+    /// The script line of the `BIND`.
     pub line: usize,
+    /// The index in [`Script::buffers`].
     pub buffer: usize,
+    /// What the buffer is bound as.
     pub kind: BindKind,
+    /// `DESCRIPTOR_SET`.
     pub set: u32,
+    /// `BINDING`.
     pub binding: u32,
     /// The element of a descriptor array (`BIND BUFFER_ARRAY`); 0 otherwise.
     pub element: u32,
+    /// `OFFSET` of a dynamic buffer, in bytes; 0 for other kinds.
     pub dynamic_offset: u64,
+    /// `DESCRIPTOR_OFFSET` in bytes; 0 when not given.
     pub descriptor_offset: u64,
+    /// `DESCRIPTOR_RANGE` in bytes; `None` when not given or -1 (`VK_WHOLE_SIZE`).
     pub range: Option<u64>,
     /// The sampler of a `combined_image_sampler`.
     pub sampler: Option<usize>,
 }
 
 impl Bind {
+    /// Where the shader's view starts in the buffer: `dynamic_offset + descriptor_offset`
+    /// (saturating).
     pub fn offset(&self) -> u64 {
         self.dynamic_offset.saturating_add(self.descriptor_offset)
     }
 }
 
+/// A command, run in script order.
 #[derive(Clone, Debug)]
 pub enum Command {
+    /// `RUN [TIMED_EXECUTION] pipeline x y z`: one dispatch.
     Run {
+        /// The script line of the command.
         line: usize,
+        /// The index in [`Script::pipelines`].
         pipeline: usize,
+        /// Workgroups in x, y and z.
         groups: [u32; 3],
     },
+    /// `EXPECT`: a check of a buffer's contents.
     Expect(Expect),
+    /// `COPY from TO to`: the destination becomes a copy of the source, its size included.
     Copy {
+        /// The script line of the command.
         line: usize,
+        /// The index in [`Script::buffers`] of the source.
         from: usize,
+        /// The index in [`Script::buffers`] of the destination (never `from`).
         to: usize,
     },
     /// `CLEAR buffer`: zeroes the buffer (amber's `CLEAR` of a graphics pipeline is
     /// unsupported).
     Clear {
+        /// The script line of the command.
         line: usize,
+        /// The index in [`Script::buffers`].
         buffer: usize,
     },
+    /// `REPEAT count ... END`: the body, `count` times.
     Repeat {
+        /// The script line of the `REPEAT`.
         line: usize,
+        /// Times the body runs (at least 1).
         count: u32,
+        /// The commands inside: `RUN`, `EXPECT`, `COPY` and `CLEAR` (no nested `REPEAT`).
         body: Vec<Command>,
     },
     /// VkScript's `ssbo B N`: the buffer becomes `len` bytes (cut or zero-extended).
     Resize {
+        /// The script line of the command.
         line: usize,
+        /// The index in [`Script::buffers`].
         buffer: usize,
+        /// The new size in bytes.
         len: u64,
     },
     /// VkScript's `subdata` and `uniform`: bytes written at `offset`, the buffer growing to
     /// hold them.
     Write {
+        /// The script line of the command.
         line: usize,
+        /// The index in [`Script::buffers`].
         buffer: usize,
+        /// Byte offset of the first byte written.
         offset: usize,
+        /// The bytes written.
         bytes: Vec<u8>,
     },
 }
 
+/// `EXPECT buffer ...`: one check of a buffer's contents as the commands before it left them.
 #[derive(Clone, Debug)]
 pub struct Expect {
+    /// The script line of the `EXPECT`.
     pub line: usize,
+    /// The index in [`Script::buffers`] of the buffer checked.
     pub buffer: usize,
+    /// What is checked.
     pub check: Check,
 }
 
+/// What an `EXPECT` checks.
 #[derive(Clone, Debug)]
 pub enum Check {
     /// `IDX offset [TOLERANCE ...] OP values...`: `offset` in bytes, values in the buffer's
     /// format from there on.
     Values {
+        /// Byte offset of the first value.
         offset: u64,
+        /// How each value in the buffer compares with the expected one.
         op: Cmp,
+        /// `TOLERANCE` values (at most 4, with `EQ` only); the first applies to every value.
         tolerance: Vec<Tolerance>,
+        /// The expected values, one per component from `offset` on.
         values: Vec<Value>,
     },
     /// `IDX x y SIZE w h EQ_RGB r g b` / `EQ_RGBA r g b a` on an image's first slice: every
     /// texel's channels, read as amber reads them (normalized channels scaled to 0..1, others
     /// as they are), within the tolerance (0.002 by default) of the values / 255.
     Rgba {
+        /// `x`, `y`, `w`, `h`: the region's corner and size, in texels.
         region: [u32; 4],
+        /// `EQ_RGBA`; `false` for `EQ_RGB` (alpha not compared).
         rgba: bool,
+        /// The expected R, G, B and A, 0 to 255 (A is 0 for `EQ_RGB`).
         values: [u8; 4],
+        /// `TOLERANCE` values: four are one per channel, fewer apply their first to every
+        /// channel; none means the default.
         tolerance: Vec<Tolerance>,
     },
+    /// `EQ_BUFFER other`: every byte equal to those of the buffer at this index in
+    /// [`Script::buffers`].
     EqBuffer(usize),
+    /// `RMSE_BUFFER other TOLERANCE tolerance`: the root mean square of the value-by-value
+    /// differences is at most `tolerance`.
     Rmse {
+        /// The index in [`Script::buffers`] of the buffer compared with.
         other: usize,
+        /// The largest root mean square error that passes.
         tolerance: f64,
     },
+    /// `EQ_HISTOGRAM_EMD_BUFFER other TOLERANCE tolerance`: for each channel of an 8-bit,
+    /// 4-channel format, the earth mover's distance between the two buffers' histograms is at
+    /// most `tolerance`.
     HistogramEmd {
+        /// The index in [`Script::buffers`] of the buffer compared with.
         other: usize,
+        /// The largest distance that passes (histograms normalized to 0..1).
         tolerance: f64,
     },
 }
 
+/// An `IDX` probe's comparison of the buffer's value with the expected one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
+    /// `EQ`: equal; floats within a relative 1e-8 (NaN equals NaN) unless a `TOLERANCE` is
+    /// given.
     Eq,
+    /// `NE`: not equal.
     Ne,
+    /// `LT`: less than.
     Lt,
+    /// `LE`: less than or equal.
     Le,
+    /// `GT`: greater than.
     Gt,
+    /// `GE`: greater than or equal.
     Ge,
 }
 
 impl Cmp {
+    /// The comparison a script word names (`EQ`, `NE`, `LT`, `LE`, `GT`, `GE`).
     pub fn from_keyword(s: &str) -> Option<Self> {
         Some(match s {
             "EQ" => Self::Eq,
@@ -579,6 +742,7 @@ impl Cmp {
         })
     }
 
+    /// The word scripts use.
     pub fn keyword(self) -> &'static str {
         match self {
             Self::Eq => "EQ",
@@ -594,20 +758,28 @@ impl Cmp {
 /// A `TOLERANCE` value: absolute, or with `%` relative to the expected value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerance {
+    /// The tolerance: in the compared values' units, or a percentage when `percent`.
     pub value: f64,
+    /// Written with `%`.
     pub percent: bool,
 }
 
+/// The command a requirement is declared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RequirementKind {
+    /// `DEVICE_FEATURE` (`shaderInt64`, `Storage8BitFeatures.storageBuffer8BitAccess` ...).
     DeviceFeature,
+    /// `DEVICE_EXTENSION` (`VK_KHR_...`).
     DeviceExtension,
+    /// `INSTANCE_EXTENSION`.
     InstanceExtension,
+    /// `DEVICE_PROPERTY` (`FloatControlsProperties.shaderDenormPreserveFloat32` ...).
     DeviceProperty,
 }
 
 impl RequirementKind {
+    /// The command's word.
     pub fn keyword(self) -> &'static str {
         match self {
             Self::DeviceFeature => "DEVICE_FEATURE",
@@ -618,23 +790,35 @@ impl RequirementKind {
     }
 }
 
+/// Something the script requires of the device; the script is skipped when Lanescope does not
+/// offer it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Requirement {
+    /// The script line of the command.
     pub line: usize,
+    /// Feature, extension or property.
     pub kind: RequirementKind,
+    /// The name as written.
     pub name: String,
 }
 
 /// Lanescope's own settings, saved in a script as `# lanescope: key=value ...` comment lines.
+/// Each is `None` when not given, which leaves the run's own setting.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
+    /// `subgroup-size=N`: the subgroup size of pipelines that require none (a power of two
+    /// from 4 to 128).
     pub subgroup_size: Option<u32>,
+    /// `switch-tangles=...`: how the invocations that take a switch are grouped into tangles.
     pub switch_tangles: Option<SwitchTangles>,
+    /// `sibling-order=...`: which of a subgroup's runnable tangles runs first.
     pub sibling_order: Option<SiblingOrder>,
+    /// `coopmat-layout=...`: the cooperative-matrix layout, by a built-in layout's name.
     pub coopmat_layout: Option<LayoutChoice>,
 }
 
 impl Settings {
+    /// No setting is given (there is no `# lanescope:` line to write).
     pub fn is_empty(&self) -> bool {
         self.subgroup_size.is_none()
             && self.switch_tangles.is_none()

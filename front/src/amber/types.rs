@@ -14,20 +14,32 @@ use lanescope_core::program::image::TexelFormat;
 /// A component type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scalar {
+    /// `int8`: a signed 8-bit integer.
     I8,
+    /// `int16`: a signed 16-bit integer.
     I16,
+    /// `int32`: a signed 32-bit integer.
     I32,
+    /// `int64`: a signed 64-bit integer.
     I64,
+    /// `uint8`: an unsigned 8-bit integer.
     U8,
+    /// `uint16`: an unsigned 16-bit integer.
     U16,
+    /// `uint32`: an unsigned 32-bit integer.
     U32,
+    /// `uint64`: an unsigned 64-bit integer.
     U64,
+    /// `float16`: an IEEE half-precision float.
     F16,
+    /// `float`: an IEEE single-precision float.
     F32,
+    /// `double`: an IEEE double-precision float.
     F64,
 }
 
 impl Scalar {
+    /// Every component type, to find one by its name.
     pub const ALL: [Self; 11] = [
         Self::I8,
         Self::I16,
@@ -42,6 +54,7 @@ impl Scalar {
         Self::F64,
     ];
 
+    /// Bytes one component takes.
     pub fn bytes(self) -> usize {
         match self {
             Self::I8 | Self::U8 => 1,
@@ -51,10 +64,12 @@ impl Scalar {
         }
     }
 
+    /// `float16`, `float` or `double`.
     pub fn is_float(self) -> bool {
         matches!(self, Self::F16 | Self::F32 | Self::F64)
     }
 
+    /// A signed integer type (floats are not counted).
     pub fn is_signed(self) -> bool {
         matches!(self, Self::I8 | Self::I16 | Self::I32 | Self::I64)
     }
@@ -76,6 +91,7 @@ impl Scalar {
         }
     }
 
+    /// The type amber's name `s` names (see [`Scalar::name`]).
     pub fn from_name(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -104,15 +120,20 @@ impl Scalar {
 /// possibly marked as an array (`T[]`, which changes the `STD140` layout).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DataType {
+    /// The component type.
     pub scalar: Scalar,
+    /// Components of a vector or of a matrix column (2 to 4; a format's channel count), else 1.
     pub rows: u32,
+    /// Columns of a matrix (2 to 4), else 1.
     pub cols: u32,
+    /// Written with `[]`.
     pub array: bool,
     /// The spelling the script used (a format name stays a format name).
     pub name: String,
 }
 
 impl DataType {
+    /// The scalar type `scalar`, named as amber names it.
     pub fn scalar(scalar: Scalar) -> Self {
         Self {
             scalar,
@@ -226,6 +247,7 @@ impl DataType {
         })
     }
 
+    /// A matrix: more than one column, and of more than one row.
     pub fn is_matrix(&self) -> bool {
         self.cols > 1 && self.rows > 1
     }
@@ -234,11 +256,17 @@ impl DataType {
 /// How a channel's bits read, as amber's verifier reads them for image probes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelMode {
+    /// `UNORM`: read as 0 to 1.
     Unorm,
+    /// `SNORM`: read as -1 to 1.
     Snorm,
+    /// `SRGB`: read as 0 to 1, colour channels then converted from sRGB to linear.
     Srgb,
+    /// `UINT`, and amber's unsigned integer types: read as they are.
     Uint,
+    /// `SINT`, and amber's signed integer types: read as they are.
     Sint,
+    /// `SFLOAT`, and amber's float types: read as they are.
     Float,
     /// USCALED, SSCALED, UFLOAT: not read by probes.
     Other,
@@ -413,7 +441,9 @@ pub fn texel_format(format: &Format) -> Result<TexelFormat, String> {
 /// Buffer layout rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Layout {
+    /// `STD140`: matrix columns and the elements of array types pad to 4 components too.
     Std140,
+    /// `STD430` (the default): only 3-component vectors and columns pad, to 4.
     #[default]
     Std430,
 }
@@ -421,19 +451,25 @@ pub enum Layout {
 /// One part of an element: a value or padding bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seg {
+    /// One component of this type.
     Value(Scalar),
+    /// This many bytes of padding.
     Pad(usize),
 }
 
 /// A type under a layout: the segments of one element.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Format {
+    /// The element type.
     pub ty: DataType,
+    /// The layout rules `segs` follow.
     pub layout: Layout,
+    /// One element's components and padding, in memory order.
     pub segs: Vec<Seg>,
 }
 
 impl Format {
+    /// `ty` laid out under `layout`, padded by amber's rules (see the module's documentation).
     pub fn new(ty: DataType, layout: Layout) -> Self {
         let pad = (layout == Layout::Std140 && (ty.is_matrix() || ty.array))
             || (ty.cols == 1 && ty.rows == 3)
@@ -507,7 +543,9 @@ impl Format {
 /// apart from floating-point values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
+    /// An integer, as 64 bits (negative ones wrapped): what integer components are given.
     Int(u64),
+    /// A floating-point number: what float components are given.
     Float(f64),
 }
 
@@ -556,8 +594,11 @@ pub fn encode(t: Scalar, v: Value, out: &mut [u8]) {
 /// A value read from a buffer.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Actual {
+    /// A signed integer component, sign-extended.
     Signed(i64),
+    /// An unsigned integer component.
     Unsigned(u64),
+    /// A float component, as an `f64` (float16 denormals read as zero).
     Float(f64),
 }
 
