@@ -29,6 +29,9 @@ echo "== [${SECONDS}s] dependency rules: core's layers (scripts/layers.py); the 
 # Inside core, every path a file names (use lines and code alike) goes down the layers
 # scripts/layers.py lists, and no circle of files crosses a layer.
 python3 scripts/layers.py --max-upward 0 --max-knot 0
+# The app's layers likewise: data and view-models, its state and asks, the views, the actions,
+# the frame and hosts (APP_LAYERS in scripts/layers.py).
+python3 scripts/layers.py --crate app --max-upward 0 --max-knot 0
 if cargo tree -p lanescope -e normal --depth 1 | grep -E "rspirv"; then
     echo "the app depends on rspirv directly" >&2
     exit 1

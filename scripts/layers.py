@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The module graph of core/src: which file names which (every `crate::`, `super::` and `self::`
+"""The module graph of a crate's src (core's, or with --crate app the app's): which file names which (every `crate::`, `super::` and `self::`
 path, in `use` lines and in code, `use crate::{a, b}` groups included; a name re-exported at
 the crate root counts as the module it comes from), its strongly connected components, and the
 edges that run from a lower layer up to a higher one (LAYERS below, lowest first). A circle
 inside one layer is allowed; one that crosses layers is not.
 
-Usage: scripts/layers.py [--max-upward N] [--max-knot N] [-v]
+Usage: scripts/layers.py [--crate core|app] [--max-upward N] [--max-knot N] [-v]
 Exits 1 when there are more upward edges or a larger knot than allowed, so the layering can
 only get better: lower the limits as edges go.
 """
@@ -16,7 +16,8 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "core" / "src"
+REPO = Path(__file__).resolve().parent.parent
+ROOT = REPO / "core" / "src"
 
 # Lowest first, by module or by file (`coopmat/exec`): a file may name its own layer and the
 # layers below it.
@@ -33,6 +34,23 @@ LAYERS = [
 LAYER_OF = {m: i for i, names in enumerate(LAYERS) for m in names}
 # Modules of the numerics crate, re-exported by lib.rs: below everything here.
 EXTERNAL = {"alu", "dot", "float", "glsl450", "value"}
+
+# The app: data and view-models, the app's state and what a person asks of it, the views that
+# draw from the state, the one place that carries out what they asked, and the frame and hosts.
+APP_LAYERS = [
+    [
+        "report", "examples", "gui/palette", "gui/highlight", "gui/disasm", "gui/cfg",
+        "gui/permalink", "gui/fonts", "gui/dialog", "gui/clock", "gui/compile_job",
+        "gui/session", "gui/editor", "gui/build", "gui/views", "gui/inputs/values",
+    ],
+    ["gui/state", "gui/ask"],
+    [
+        "gui/panels", "gui/tabs", "gui/editor/view", "gui/editor/build_view", "gui/inputs", "gui/toolbar", "gui/keys",
+        "gui/printf", "gui/picture",
+    ],
+    ["gui/action", "gui/incoming"],
+    ["gui", "gui/host", "cli", "main", "web"],
+]
 
 
 def module_of(path: Path) -> list[str]:
@@ -55,6 +73,8 @@ def file_of(parts: list[str]) -> Path | None:
 
 def strip_comments_and_tests(text: str) -> str:
     text = re.sub(r"//[^\n]*", "", text)
+    # `pub(in crate::x)` names where an item is visible, not what it uses.
+    text = re.sub(r"pub\(in [^)]*\)", "pub", text)
     # Unit tests are not part of the layering.
     m = re.search(r"#\[cfg\(test\)\]\s*mod tests\s*\{", text)
     return text[: m.start()] if m else text
@@ -78,7 +98,8 @@ def expand_groups(text: str) -> list[str]:
             item = item.strip().split(" as ")[0]
             if item:
                 paths.append(f"{m.group(1)}::{item}")
-    for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", text):
+    # A whole path only: a group's prefix (`crate::gui::{a, b}`) names its items, not itself.
+    for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)(?!\w|::\w|::\{)", text):
         paths.append(m.group(1))
     return paths
 
@@ -152,7 +173,13 @@ def sccs(graph: dict[Path, set[Path]]) -> list[list[Path]]:
 
 
 def top(f: Path) -> str:
-    return module_of(f)[0] if module_of(f) else "lib"
+    """The module a file belongs to for the layering: its longest prefix that has a layer."""
+    parts = module_of(f)
+    for n in range(len(parts), 0, -1):
+        key = "/".join(parts[:n])
+        if key in LAYER_OF:
+            return key
+    return parts[0] if parts else "lib"
 
 
 def layer(f: Path) -> int:
@@ -166,10 +193,15 @@ def layer(f: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--crate", choices=["core", "app"], default="core")
     ap.add_argument("--max-upward", type=int)
     ap.add_argument("--max-knot", type=int)
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
+    global ROOT, LAYERS, LAYER_OF, EXTERNAL
+    if args.crate == "app":
+        ROOT, LAYERS, EXTERNAL = REPO / "app" / "src", APP_LAYERS, set()
+        LAYER_OF = {m: i for i, names in enumerate(LAYERS) for m in names}
     graph = edges()
     missing = sorted({top(f) for f in graph} - set(LAYER_OF))
     if missing:
@@ -187,7 +219,7 @@ def main() -> int:
     across_layers = [c for c in across_modules if len({layer(f) for f in c}) > 1]
     knot = across_layers[0] if across_layers else []
     rel = lambda p: str(p.relative_to(ROOT))  # noqa: E731
-    print(f"core/src: {len(graph)} files, {sum(len(d) for d in graph.values())} edges; "
+    print(f"{args.crate}/src: {len(graph)} files, {sum(len(d) for d in graph.values())} edges; "
           f"largest circle across layers: {len(knot)} files; "
           f"across modules: {len(across_modules[0]) if across_modules else 0}; "
           f"upward edges: {len(upward)}")

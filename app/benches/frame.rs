@@ -7,7 +7,7 @@
 #[path = "../../core/benches/support/synth.rs"]
 mod synth;
 
-use lanescope::gui::action::Action;
+use lanescope::gui::ask::Action;
 use lanescope::gui::session::Settings;
 use lanescope::gui::LanescopeApp;
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! `example`) for scripts and tests.
 
 #[cfg(not(target_arch = "wasm32"))]
-use lanescope::{cli, examples, gui};
+use lanescope::{cli, gui};
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -26,7 +26,7 @@ fn main() {
                 .map(|()| String::new())
                 .map_err(CliError::Failed)
         }
-        (Some(Command::Example { name }), _) => examples::run_example(name.as_deref()),
+        (Some(Command::Example { name }), _) => cli::run_example(name.as_deref()),
         (Some(Command::Dis { file, raw_id, out }), _) => cli::dis(&file, raw_id, out.as_deref()),
         (
             Some(Command::Asm {

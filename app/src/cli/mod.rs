@@ -3,6 +3,7 @@
 
 mod args;
 
+use crate::examples::{example_bindings, DEFAULT_EXAMPLE, EXAMPLES};
 pub use args::{parse_run, BufferArg, Cli, Command, ImageArg, RunArgs, SlotFile};
 use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::{
@@ -457,4 +458,29 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         }
         Ok(out)
     }
+}
+
+/// `lanescope example [NAME]`: a built-in example run to the end, reported as `run` reports.
+pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
+    let name = name.unwrap_or(DEFAULT_EXAMPLE);
+    let Some((_, bytes, _)) = EXAMPLES.iter().find(|e| e.0 == name) else {
+        let all: Vec<&str> = EXAMPLES.iter().map(|e| e.0).collect();
+        return Err(CliError::Usage(format!(
+            "no example named `{name}`; built in: {}",
+            all.join(", ")
+        )));
+    };
+    let prog = load(bytes, &LoadOptions::default())
+        .map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
+    let cfg = Config::default();
+    let bindings = example_bindings(&prog, cfg.max_buffer_memory)
+        .map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
+    let mut sim = Simulator::new(Arc::new(prog), cfg, &bindings)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    sim.run(lanescope_core::DEFAULT_MAX_STEPS)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(format!(
+        "example {name}\n{}",
+        crate::report::summary_text(&sim)
+    ))
 }

@@ -96,7 +96,7 @@ impl CompileJob {
         }
         Self {
             text,
-            started: super::clock(),
+            started: crate::gui::clock::clock(),
             open_under: None,
             rx,
             #[cfg(not(target_arch = "wasm32"))]
@@ -106,7 +106,7 @@ impl CompileJob {
 
     /// Seconds since the compile started.
     pub fn seconds(&self) -> f64 {
-        super::clock() - self.started
+        crate::gui::clock::clock() - self.started
     }
 
     /// The answer once the compile is done (a compile that died answers with an error).
@@ -140,7 +140,7 @@ impl Drop for CompileJob {
 /// module failed) and `lanescopeCompileCancel()`.
 #[cfg(target_arch = "wasm32")]
 mod web {
-    use super::{Answer, CompileError, CompileLimits, Language};
+    use crate::gui::compile_job::{Answer, CompileError, CompileLimits, Language};
     use wasm_bindgen::{JsCast, JsValue};
 
     fn hook(name: &str) -> Option<js_sys::Function> {

@@ -143,6 +143,15 @@ mod capture {
     }
 }
 
+/// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
+/// none (no dialog could be shown, the file could not be read).
+pub type Picked = Result<Option<(String, Vec<u8>)>, String>;
+/// What the open dialog or a drop brought: every file (in the browser several at once, the
+/// headers of a source among them), none when the dialog was cancelled.
+pub type Opened = Result<Vec<(String, Vec<u8>)>, String>;
+/// A save under way: resolves to where it went (`None`: cancelled), or why not.
+pub type Saving = Pending<Result<Option<String>, String>>;
+
 #[cfg(test)]
 mod tests {
     use super::{native, unavailable, Pending, Poll};

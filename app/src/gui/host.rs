@@ -1,8 +1,9 @@
 //! The app in eframe: creating it (from a file, a link or the last edit), keeping its settings,
 //! panes and edit in eframe's storage, and in the browser the page's title and timing marks.
 
-use super::{editor, permalink, session::Settings, LanescopeApp};
+use super::{editor, permalink, session::Settings};
 use crate::examples::DEFAULT_EXAMPLE;
+use crate::gui::state::LanescopeApp;
 
 pub struct EframeApp(pub LanescopeApp);
 

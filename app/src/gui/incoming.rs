@@ -2,11 +2,12 @@
 //! a worker thread, in the browser a file input taking several files) and files dropped on the
 //! window, each answer polled once a frame and handed to [`LanescopeApp::open_together`].
 
+use super::{dialog, inputs};
 #[cfg(not(target_arch = "wasm32"))]
-use super::read_module;
+use crate::gui::state::read_module;
 #[cfg(target_arch = "wasm32")]
-use super::too_large;
-use super::{dialog, inputs, LanescopeApp, NO_DIALOG_HINT};
+use crate::gui::state::too_large;
+use crate::gui::state::{LanescopeApp, NO_DIALOG_HINT};
 
 impl LanescopeApp {
     pub(super) fn start_open_dialog(&mut self) {

@@ -1,6 +1,6 @@
 //! The keyboard: every shortcut, read once a frame and turned into the app's actions.
 
-use super::action::{Action, Pane};
+use super::ask::{Action, Pane};
 use super::session::LineStep;
 
 /// The shortcuts pressed since the last frame, as actions in the order they apply (each press

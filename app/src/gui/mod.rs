@@ -6,9 +6,9 @@
 //! installs a panic hook that shows a message instead of a dead canvas. `gui/session.rs` owns one
 //! `Simulator` and everything about the session that is not drawing (open, reset under new
 //! settings, step, step tangle, step back, run slices with breakpoints and a step limit); the app
-//! runs long work in slices of about 12 ms per frame, so a frame never blocks. `gui/mod.rs` holds
-//! the app's state and draws the frame; what a person asks for is an `action::Action`: the
-//! keyboard (`keys.rs`) and the toolbar return them, the other views send theirs with
+//! runs long work in slices of about 12 ms per frame, so a frame never blocks. `gui/state.rs` holds
+//! the app's state and `gui/mod.rs` draws the frame from it; what a person asks for is an
+//! `ask::Action`: the keyboard (`keys.rs`) and the toolbar return them, the other views send theirs with
 //! `LanescopeApp::ask`, and `action/` is the one place that carries them out (`stepping.rs`:
 //! step, back, go to, run slices; `open.rs`; `export.rs`: saving the source, an AmberScript, the
 //! trace, the window; `links.rs` makes and follows permalinks), its methods private to it so a
@@ -61,8 +61,10 @@
 //! (D-Bus session, xdg portal, GTK chooser, xdotool).
 
 pub mod action;
+pub mod ask;
 pub mod build;
 pub mod cfg;
+pub mod clock;
 pub mod compile_job;
 pub mod dialog;
 pub mod disasm;
@@ -87,311 +89,13 @@ pub mod views;
 
 pub use host::EframeApp;
 
-use crate::examples::EXAMPLES;
-use session::{Session, Settings, SIBLING_ORDERS};
-
-/// A file the open dialog delivered as (name, bytes), `None` when cancelled, or why there is
-/// none (no dialog could be shown, the file could not be read).
-type Picked = Result<Option<(String, Vec<u8>)>, String>;
-/// What the open dialog or a drop brought: every file (in the browser several at once, the
-/// headers of a source among them), none when the dialog was cancelled.
-type Opened = Result<Vec<(String, Vec<u8>)>, String>;
-/// The Compare view's choices, by the module (its program) and the settings they were tried
-/// under: those offered, and those left out with why.
-type CompareOptions = (
-    (std::sync::Weak<lanescope_core::program::Program>, Settings),
-    Vec<tabs::CompareOption>,
-    Vec<(tabs::CompareOption, String)>,
-);
-
-/// How the error bar words a file dialog that could not be shown (there is no portal, or no
-/// D-Bus session): what to do instead.
-const NO_DIALOG_HINT: &str = "drop a file on the window or pass it on the command line";
-
-/// Reads a file to open, refusing one past the loader's size limit before reading it.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn read_module(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    let len = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    too_large(len)?;
-    std::fs::read(path).map_err(|e| e.to_string())
-}
-
-fn too_large(len: u64) -> Result<(), String> {
-    let limit = lanescope_core::load::MAX_MODULE_BYTES as u64;
-    if len > limit {
-        return Err(format!(
-            "the file is {} MiB; the largest module Lanescope loads is {} MiB",
-            len.div_ceil(1 << 20),
-            limit >> 20
-        ));
-    }
-    Ok(())
-}
-
-/// Longest a frame may spend simulating; the rest of the frame is drawing.
-const SLICE_SECONDS: f64 = 0.012;
-
-/// Steps taken between looks at the clock: a step of a big workgroup can take a tenth of a
-/// millisecond or more, so a slice checks often enough to stay near its time.
-const STEPS_PER_CHECK: u64 = 32;
-
-pub struct LanescopeApp {
-    /// What the open module runs under (the toolbar shows and changes these).
-    pub settings: Settings,
-    /// Which panes are open, and how the graph and the views share the middle.
-    pub panes: panels::Panes,
-    /// The person's own settings while a link's or a lesson's are in force: they come back with
-    /// the next example or file opened, and they are what is saved between runs.
-    own: Option<Settings>,
-    pub session: Option<Session>,
-    pub error: Option<String>,
-    pub status: String,
-    /// Running to the next breakpoint / diagnostic / end.
-    pub running: bool,
-    /// Animated run: steps at `settings.speed` per second.
-    pub animating: bool,
-    anim_due: f64,
-    pub selected_tangle: Option<(u32, u64)>,
-    pub selected_id: Option<u32>,
-    pub watches: Vec<u32>,
-    pub cfg_layout: Option<cfg::CfgLayout>,
-    pub cfg_zoom: f32,
-    /// How the buffers panel prints words.
-    pub buffer_format: BufferFormat,
-    pub scroll_to_line: Option<usize>,
-    /// Disassembly lines drawn in the last frame, so stepping scrolls only when the current
-    /// instruction is out of sight.
-    pub disasm_visible: std::ops::Range<usize>,
-    /// Lines of the disassembly drawn last frame (a change means another module).
-    pub disasm_len: usize,
-    open_promise: Option<dialog::Pending<Opened>>,
-    /// A link whose source is still compiling: its view, lane and step, applied once it opens.
-    link_after_open: Option<Box<permalink::Link>>,
-    pub show_frame_time: bool,
-    frame_ms: f32,
-    /// The view under the CFG.
-    pub tab: views::Tab,
-    /// Steps the timeline shows.
-    pub timeline_span: u64,
-    /// Subgroups whose timeline rows the person folded or unfolded (against the default).
-    pub timeline_flipped: std::collections::BTreeSet<u32>,
-    /// The step and followed subgroup the timeline last scrolled to.
-    timeline_seen: Option<(u64, Option<u32>)>,
-    /// The followed subgroup's rows and the timeline's visible area, on screen, last frame.
-    pub(crate) timeline_view: Option<(egui::Rect, egui::Rect)>,
-    /// A lane picked in a view (subgroup, lane): the dot product detail, matrix highlights.
-    pub selected_lane: Option<(u32, u32)>,
-    pub matrix_sel: views::matrix::Selection,
-    /// (step, time) the rotate animation started at.
-    pub rotate_anim: (u64, f64),
-    pub lessons: Vec<views::lesson::Lesson>,
-    /// Index in `lessons` of the open lesson.
-    pub lesson: Option<usize>,
-    /// A lesson was just opened: its text is brought into view in the next frame.
-    pub lesson_scroll: bool,
-    /// Large fonts, high contrast, Space steps: for a projector.
-    pub presenter: bool,
-    /// A step being reached in frame-sized slices (a permalink's step).
-    pub seek: Option<u64>,
-    /// The page fragment last applied or written, to notice a link pasted into the tab.
-    pub last_fragment: String,
-    /// What the Compare view's second run changes, the runs under way, and their result.
-    pub compare_variant: views::compare::Variant,
-    pub compare_runner: Option<views::compare::Runner>,
-    /// The Compare view's choices for (module, settings): those offered and those left out.
-    compare_options: Option<CompareOptions>,
-    /// The app's faces are installed (the first frame does it).
-    fonts_set: bool,
-    pub comparison: Option<views::compare::Comparison>,
-    /// A screenshot asked for (it arrives a frame later), and a save under way.
-    shot: std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
-    shot_pending: bool,
-    saving: Option<action::Saving>,
-    /// What the views asked for this frame, applied once they have drawn.
-    asked: Vec<action::Action>,
-    /// The person's source, when the module on screen was compiled from it here.
-    pub editor: Option<editor::Editor>,
-    /// The source file the Source pane shows when a module has several (an index into its
-    /// debug information's files); `None` follows the current tangle's file.
-    pub source_file: Option<u32>,
-    /// The editor's text compiling off the UI thread (natively with a compile worker; GLSL
-    /// and HLSL in the browser).
-    pub compiling: Option<compile_job::CompileJob>,
-    /// The Inputs panel's cell being typed in, fill pattern and an import under way.
-    pub inputs: inputs::InputsState,
-    /// Fit the graph to its area in the next frame (the Fit button).
-    pub cfg_fit: bool,
-    /// Presenter mode as the last frame drew it.
-    was_presenter: bool,
-    /// The CFG block last brought into view (it scrolls when the followed tangle moves on).
-    pub cfg_followed: Option<u32>,
-    /// The folder of the file opened last by path: an AmberScript's `FILE`s are read there.
-    pub script_dir: Option<std::path::PathBuf>,
-    /// A source line to bring into view in the next frame.
-    pub source_scroll: Option<usize>,
-    /// Which of source and disassembly the left panel shows.
-    pub left_tab: LeftTab,
-    /// Lanes a diagnostic involves, outlined in the lanes grid: (subgroup, lanes).
-    pub highlight_lanes: Option<(u32, Vec<u32>)>,
-    /// The last AmberScript opened and its report, for the Scenario panel.
-    pub scenario: Option<Scenario>,
-    /// Where the last source-line step started, so Shift+F10 undoes it whole.
-    pub last_unit_start: Option<u64>,
-    /// The source line the current tangle stood on last frame (the view follows it when it
-    /// moves).
-    pub source_last_line: Option<u32>,
-}
-
-/// How the buffers panel prints a 32-bit word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BufferFormat {
-    U32,
-    I32,
-    F32,
-    /// Two f16 halves, low first.
-    F16,
-    Hex,
-}
-
-impl BufferFormat {
-    pub const ALL: [Self; 5] = [Self::U32, Self::I32, Self::F32, Self::F16, Self::Hex];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::U32 => "u32",
-            Self::I32 => "i32",
-            Self::F32 => "f32",
-            Self::F16 => "f16",
-            Self::Hex => "hex",
-        }
-    }
-}
-
-/// An AmberScript opened in the app: its text (to run it again for another RUN), its report,
-/// its runs (script line, pipeline) and the one open.
-#[derive(Clone, Debug)]
-pub struct Scenario {
-    pub name: String,
-    pub script: Vec<u8>,
-    pub report: String,
-    pub runs: Vec<(usize, String)>,
-    pub open_run: Option<usize>,
-    /// The script's EXPECTs that failed, in script order.
-    pub failed: Vec<FailedExpect>,
-}
-
-/// An EXPECT that did not hold (the script report's own entry), and where its word lies in
-/// the open run.
-#[derive(Clone, Debug)]
-pub struct FailedExpect {
-    pub expect: lanescope_front::amber::ExpectReport,
-    /// (set, binding, byte offset in the bound view) when the open run binds the buffer.
-    pub at: Option<(u32, u32, u64)>,
-}
-
-/// The left panel's tabs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeftTab {
-    Source,
-    Disassembly,
-}
+mod state;
+use clock::now_fn;
+pub use session::sibling_order_name;
+use state::SLICE_SECONDS;
+pub use state::{read_module, BufferFormat, FailedExpect, LanescopeApp, LeftTab, Scenario};
 
 impl LanescopeApp {
-    pub fn new(settings: Settings) -> Self {
-        Self {
-            settings,
-            panes: Default::default(),
-            own: None,
-            session: None,
-            error: None,
-            status: String::new(),
-            running: false,
-            animating: false,
-            anim_due: 0.0,
-            selected_tangle: None,
-            selected_id: None,
-            watches: Vec::new(),
-            cfg_layout: None,
-            cfg_zoom: 1.0,
-            buffer_format: BufferFormat::U32,
-            scroll_to_line: None,
-            disasm_visible: 0..0,
-            disasm_len: 0,
-            open_promise: None,
-            link_after_open: None,
-            show_frame_time: false,
-            frame_ms: 0.0,
-            tab: views::Tab::Lanes,
-            timeline_span: 300,
-            timeline_flipped: Default::default(),
-            timeline_seen: None,
-            timeline_view: None,
-            selected_lane: None,
-            matrix_sel: views::matrix::Selection::default(),
-            rotate_anim: (0, 0.0),
-            lessons: views::lesson::all().0,
-            lesson: None,
-            lesson_scroll: false,
-            presenter: false,
-            seek: None,
-            last_fragment: String::new(),
-            compare_variant: views::compare::Variant::Switch,
-            compare_runner: None,
-            compare_options: None,
-            fonts_set: false,
-            comparison: None,
-            shot: Default::default(),
-            shot_pending: false,
-            saving: None,
-            asked: Vec::new(),
-            editor: None,
-            source_file: None,
-            compiling: None,
-            inputs: Default::default(),
-            script_dir: None,
-            cfg_followed: None,
-            was_presenter: false,
-            cfg_fit: false,
-            source_scroll: None,
-            left_tab: LeftTab::Source,
-            highlight_lanes: None,
-            last_unit_start: None,
-            scenario: None,
-            source_last_line: None,
-        }
-    }
-
-    /// The person's own settings: the toolbar's, or those a link or a lesson set aside (the
-    /// limits and the speed are always the person's). What is saved between runs.
-    pub fn own_settings(&self) -> Settings {
-        match &self.own {
-            Some(o) => o.clone().with_limits_of(&self.settings),
-            None => self.settings.clone(),
-        }
-    }
-
-    /// Keeps the person's settings aside while a link's or a lesson's are in force.
-    pub(super) fn set_aside(&mut self, own: Settings) {
-        if self.own.is_none() {
-            self.own = Some(own);
-        }
-    }
-
-    /// The title the window (and the browser tab) shows: module and step, for people and tests.
-    pub fn title(&self) -> String {
-        match &self.session {
-            Some(s) => {
-                let stale = if self.editor.as_ref().is_some_and(|e| e.stale) {
-                    " (stale: the source does not compile)"
-                } else {
-                    ""
-                };
-                format!("Lanescope — {} — step {}{stale}", s.name, s.step_count())
-            }
-            None => "Lanescope".into(),
-        }
-    }
-
     /// The whole UI, one frame.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
@@ -451,7 +155,7 @@ impl LanescopeApp {
         } else if self.animating {
             let t = ctx.input(|i| i.time);
             if t >= self.anim_due {
-                self.apply(&ctx, action::Action::Step);
+                self.apply(&ctx, ask::Action::Step);
                 self.anim_due = t + 1.0 / f64::from(self.settings.speed.max(0.1));
                 if self.session.as_ref().is_some_and(|s| s.sim().is_finished()) {
                     self.animating = false;
@@ -484,10 +188,6 @@ impl LanescopeApp {
         let dt = (ctx.input(|i| i.unstable_dt) * 1000.0).clamp(0.0, 1000.0);
         self.frame_ms = self.frame_ms * 0.9 + dt * 0.1;
     }
-
-    pub fn frame_ms(&self) -> f32 {
-        self.frame_ms
-    }
 }
 /// Presenter mode: everything larger, text at full contrast on a black background.
 fn apply_presenter(ctx: &egui::Context, on: bool) {
@@ -510,44 +210,4 @@ fn apply_presenter(ctx: &egui::Context, on: bool) {
         }
         ctx.set_visuals(v);
     }
-}
-
-/// Seconds from some fixed point (wall time; only differences matter).
-fn now_fn() -> impl Fn() -> f64 {
-    clock
-}
-
-/// Seconds on a clock that only moves forward, from some fixed point (only differences matter).
-pub(super) fn clock() -> f64 {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START
-            .get_or_init(std::time::Instant::now)
-            .elapsed()
-            .as_secs_f64()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        web_sys::window()
-            .and_then(|w| w.performance())
-            .map_or(0.0, |p| p.now() / 1000.0)
-    }
-}
-
-/// A built-in example's file name and bytes.
-fn example(name: &str) -> Result<(String, Vec<u8>), String> {
-    EXAMPLES
-        .iter()
-        .find(|e| e.0 == name)
-        .map(|(n, bytes, _)| (format!("{n}.spv"), bytes.to_vec()))
-        .ok_or_else(|| format!("no built-in example named `{name}`"))
-}
-
-/// A sibling order as the menus name it.
-pub fn sibling_order_name(o: lanescope_core::SiblingOrder) -> &'static str {
-    SIBLING_ORDERS
-        .iter()
-        .find(|(_, x)| *x == o)
-        .map_or("", |(n, _)| n)
 }

@@ -2,8 +2,8 @@
 //! lane, step and source line; a filter by lane; a click goes to the line's step. Lines the
 //! current step printed are highlighted.
 
-use super::action::{Action, Jump};
-use super::LanescopeApp;
+use super::ask::{Action, Jump};
+use crate::gui::state::LanescopeApp;
 use lanescope_core::printf::PrintfLog;
 use lanescope_core::program::Program;
 

@@ -600,3 +600,11 @@ impl Session {
         Ok(None)
     }
 }
+
+/// A sibling order as the menus name it.
+pub fn sibling_order_name(o: lanescope_core::SiblingOrder) -> &'static str {
+    SIBLING_ORDERS
+        .iter()
+        .find(|(_, x)| *x == o)
+        .map_or("", |(n, _)| n)
+}

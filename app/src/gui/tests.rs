@@ -1,7 +1,7 @@
 //! The GUI driven as a person would: through its widgets and keys, with egui_kittest.
 
 use super::session::Settings;
-use super::LanescopeApp;
+use crate::gui::state::LanescopeApp;
 use egui_kittest::kittest::Queryable as _;
 use egui_kittest::Harness;
 use lanescope_core::trace::LaneState;
@@ -21,7 +21,7 @@ fn harness(example: &str) -> Harness<'static, LanescopeApp> {
 fn show_disassembly(h: &mut Harness<'_, LanescopeApp>) {
     h.get_by_label("Disassembly").click();
     h.run_steps(2);
-    assert_eq!(h.state().left_tab, super::LeftTab::Disassembly);
+    assert_eq!(h.state().left_tab, crate::gui::state::LeftTab::Disassembly);
 }
 
 fn steps(h: &Harness<'_, LanescopeApp>) -> u64 {

@@ -1,10 +1,11 @@
 //! The toolbar: menus (File, Examples, Lessons, View, Options, Limits), the subgroup size and
 //! the stepping controls, one row at 1280 px and in presenter mode.
 
-use super::action::{Action, Pane};
+use super::ask::{Action, Pane};
 use super::session::Settings;
-use super::{sibling_order_name, LanescopeApp};
 use crate::examples::EXAMPLES;
+use crate::gui::session::sibling_order_name;
+use crate::gui::state::LanescopeApp;
 use lanescope_core::{NamedSetting, SwitchTangles};
 
 /// The toolbar: one row at 1280 px (and in presenter mode). What a person reaches for while
@@ -280,7 +281,7 @@ fn options_menu(st: &mut Settings, ui: &mut egui::Ui) -> bool {
             });
             ui.label("Siblings")
                 .on_hover_text("Which of the tangles a divergence makes runs first");
-            for (name, o) in super::SIBLING_ORDERS {
+            for (name, o) in crate::gui::session::SIBLING_ORDERS {
                 changed |= ui
                     .radio_value(&mut st.sibling_order, o, name)
                     .changed();

@@ -1,7 +1,9 @@
 //! Export: the window as PNG and the trace as JSON, saved through a dialog natively and as a
 //! download in the browser.
 
-use crate::gui::{dialog, session::Session, LanescopeApp};
+use crate::gui::dialog::{self, Saving};
+use crate::gui::session::Session;
+use crate::gui::state::LanescopeApp;
 use lanescope_front::Language;
 
 /// PNG of an RGBA image (8 bits per channel, no interlace, filter 0 on every row).
@@ -52,9 +54,6 @@ fn crc32<'a>(bytes: impl IntoIterator<Item = &'a u8>) -> u32 {
     }
     !c
 }
-
-/// A save under way: resolves to where it went (`None`: cancelled), or why not.
-pub(in crate::gui) type Saving = crate::gui::dialog::Pending<Result<Option<String>, String>>;
 
 /// Offers `bytes` to the person as a file called `name`.
 pub(in crate::gui) fn save(name: String, mime: &'static str, bytes: Vec<u8>) -> Saving {

@@ -2,7 +2,8 @@
 
 use crate::examples::EXAMPLES;
 use crate::gui::session::Settings;
-use crate::gui::{permalink, views, LanescopeApp};
+use crate::gui::state::LanescopeApp;
+use crate::gui::{permalink, views};
 
 impl LanescopeApp {
     /// The permalink of what is on screen.
@@ -116,7 +117,7 @@ impl LanescopeApp {
                 let includes = super::open::text_files(&l.include_files);
                 self.open_file_built(&name, bytes, st, build, includes, false)
             }
-            (None, None, Some(e)) => match crate::gui::example(e) {
+            (None, None, Some(e)) => match crate::gui::state::example(e) {
                 // As any module opened: the editor's source (a last edit) goes with the old one.
                 Ok((name, bytes)) => self.open_file_under(&name, bytes, st),
                 Err(e) => {

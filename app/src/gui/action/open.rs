@@ -3,7 +3,8 @@
 //! leaves nothing of the module that was open before.
 
 use crate::gui::session::{Session, Settings};
-use crate::gui::{cfg, editor, example, views, LanescopeApp, LeftTab, Scenario};
+use crate::gui::state::{example, LanescopeApp, LeftTab, Scenario};
+use crate::gui::{cfg, editor, views};
 use lanescope_front::Language;
 
 impl LanescopeApp {
@@ -258,7 +259,7 @@ impl LanescopeApp {
                 .expects
                 .iter()
                 .filter(|e| !e.pass)
-                .map(|e| crate::gui::FailedExpect {
+                .map(|e| crate::gui::state::FailedExpect {
                     expect: e.clone(),
                     at: ex.captured.as_ref().and_then(|run| {
                         let (_, set, binding, base) = run.binds.iter().find(|b| b.0 == e.buffer)?;

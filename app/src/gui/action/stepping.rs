@@ -1,8 +1,10 @@
 //! The app's stepping actions over its session: step, step a tangle, step a line, back, go to
 //! a step, reset, the run and the Compare view's runs advanced in frame slices.
 
+use crate::gui::clock::now_fn;
 use crate::gui::session::{self, Session, Stop};
-use crate::gui::{now_fn, views, LanescopeApp, SLICE_SECONDS, STEPS_PER_CHECK};
+use crate::gui::state::{LanescopeApp, SLICE_SECONDS, STEPS_PER_CHECK};
+use crate::gui::views;
 
 impl LanescopeApp {
     /// Starts the Compare view's two runs (advanced a slice per frame).

@@ -2,6 +2,7 @@
 //! module's debug information carries (read-only), with line numbers, source-line breakpoints,
 //! the current line of each tangle as a full-width band with chips, and errors underlined.
 
+mod build_view;
 mod view;
 
 pub use view::{current_line_id, source_view};

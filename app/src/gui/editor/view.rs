@@ -3,7 +3,8 @@
 //! underlined, hover on a variable for its value.
 
 use super::{language_title, short_name, DEBOUNCE_SECONDS};
-use crate::gui::{palette, LanescopeApp};
+use crate::gui::palette;
+use crate::gui::state::LanescopeApp;
 use lanescope_front::{Diagnostic, Language};
 
 /// What the pane shows: the editor's text, or a file of the module's debug information.
@@ -75,7 +76,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let _ = s;
         }
     });
-    crate::gui::build::build_section(app, ui);
+    super::build_view::build_section(app, ui);
 
     // Which text: the editor's, or the debug information's file where the current tangle is.
     // The program is shared (an `Arc`): the text is borrowed from it, not copied per frame.
@@ -283,7 +284,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .iter()
                 .filter_map(|l| {
                     let c = val.lanes.get(l as usize)?.as_ref()?;
-                    let mut t = crate::gui::panels::format_components(tys, c);
+                    let mut t = crate::gui::views::format_components(tys, c);
                     if t.chars().count() > 40 {
                         t = t.chars().take(40).collect::<String>() + "…";
                     }
@@ -488,7 +489,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
     }
     if let (Some(line), Some(file)) = (toggle_line, file_of_editor) {
-        app.ask(crate::gui::action::Action::ToggleSourceBreakpoint { file, line });
+        app.ask(crate::gui::ask::Action::ToggleSourceBreakpoint { file, line });
     }
 }
 

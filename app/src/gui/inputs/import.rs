@@ -2,7 +2,7 @@
 //! the shader declares the buffer.
 
 use super::import_numbers;
-use crate::gui::LanescopeApp;
+use crate::gui::state::LanescopeApp;
 
 /// Delivers an imported file into its buffer once the dialog answers.
 pub fn poll_import(app: &mut LanescopeApp) {
@@ -18,7 +18,7 @@ pub fn poll_import(app: &mut LanescopeApp) {
     match answer {
         crate::gui::dialog::Poll::Ready(Ok(Some((name, bytes)))) => {
             match import_file(app, target, &name, bytes) {
-                Ok(msg) => app.ask(crate::gui::action::Action::Restart(msg)),
+                Ok(msg) => app.ask(crate::gui::ask::Action::Restart(msg)),
                 Err(e) => app.error = Some(format!("{name}: {e}")),
             }
         }
@@ -97,7 +97,7 @@ pub fn import_file(
 }
 
 /// A file picked by the person (any kind), read whole.
-pub(super) fn pick_file() -> crate::gui::dialog::Pending<crate::gui::Picked> {
+pub(super) fn pick_file() -> crate::gui::dialog::Pending<crate::gui::dialog::Picked> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         crate::gui::dialog::Pending::spawn("import", || {
@@ -107,7 +107,8 @@ pub(super) fn pick_file() -> crate::gui::dialog::Pending<crate::gui::Picked> {
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let bytes = crate::gui::read_module(&path).map_err(|e| format!("{name}: {e}"))?;
+            let bytes =
+                crate::gui::state::read_module(&path).map_err(|e| format!("{name}: {e}"))?;
             Ok(Some((name, bytes)))
         })
     }
@@ -118,7 +119,7 @@ pub(super) fn pick_file() -> crate::gui::dialog::Pending<crate::gui::Picked> {
                 return Ok(None);
             };
             let name = file.file_name();
-            match crate::gui::too_large(file.inner().size() as u64) {
+            match crate::gui::state::too_large(file.inner().size() as u64) {
                 Ok(()) => Ok(Some((name, file.read().await))),
                 Err(e) => Err(format!("{name}: {e}")),
             }

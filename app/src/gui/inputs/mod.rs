@@ -3,46 +3,21 @@
 //! the session's initial state and restarts the run from it.
 
 mod import;
-mod values;
+pub(in crate::gui) mod values;
 
 use import::pick_file;
 pub use import::poll_import;
 pub use values::{export_numbers, fill, import_numbers, read, Fill};
 use values::{parse, resize, write};
 
-use super::action::{Action, Inputs};
-use super::LanescopeApp;
+use super::ask::{Action, Inputs};
+use crate::gui::state::LanescopeApp;
 use lanescope_core::program::{Field, Program};
 use lanescope_core::value::{self};
 use lanescope_core::SpecValue;
 
 /// Scalars shown per block before "Show more".
 const PAGE: usize = 256;
-/// The panel's own state: the cell being typed in, how far each block is shown, the fill.
-pub struct InputsState {
-    /// (cell key, text being typed): committed when the cell loses focus.
-    edit: Option<(String, String)>,
-    /// Scalars shown per resource index.
-    shown: std::collections::HashMap<usize, usize>,
-    fill: Fill,
-    fill_value: String,
-    seed: u64,
-    /// An import under way: the (set, binding) it goes to and the file.
-    pub import: Option<((u32, u32, u32), super::dialog::Pending<super::Picked>)>,
-}
-
-impl Default for InputsState {
-    fn default() -> Self {
-        Self {
-            edit: None,
-            shown: Default::default(),
-            fill: Fill::Index,
-            fill_value: "1".into(),
-            seed: 1,
-            import: None,
-        }
-    }
-}
 
 /// A text cell that commits on Enter or when it loses focus; returns the committed text.
 fn cell(

@@ -182,3 +182,32 @@ pub fn resize(bytes: &mut Vec<u8>, start: u64, stride: u32, elements: u64) {
     let len = start.saturating_add(elements.saturating_mul(u64::from(stride)));
     bytes.resize(len.min(u64::from(u32::MAX)) as usize, 0);
 }
+
+/// The panel's own state: the cell being typed in, how far each block is shown, the fill.
+pub struct InputsState {
+    /// (cell key, text being typed): committed when the cell loses focus.
+    pub(super) edit: Option<(String, String)>,
+    /// Scalars shown per resource index.
+    pub(super) shown: std::collections::HashMap<usize, usize>,
+    pub(super) fill: Fill,
+    pub(super) fill_value: String,
+    pub(super) seed: u64,
+    /// An import under way: the (set, binding) it goes to and the file.
+    pub import: Option<(
+        (u32, u32, u32),
+        crate::gui::dialog::Pending<crate::gui::dialog::Picked>,
+    )>,
+}
+
+impl Default for InputsState {
+    fn default() -> Self {
+        Self {
+            edit: None,
+            shown: Default::default(),
+            fill: Fill::Index,
+            fill_value: "1".into(),
+            seed: 1,
+            import: None,
+        }
+    }
+}

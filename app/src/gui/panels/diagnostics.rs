@@ -1,8 +1,9 @@
 //! The side panel's diagnostics: an AmberScript's failed EXPECTs and the run's diagnostics,
 //! each jumping to where it happened.
 
-use super::super::action::{Action, Jump};
-use super::super::{views, LanescopeApp};
+use super::super::ask::{Action, Jump};
+use super::super::views;
+use crate::gui::state::LanescopeApp;
 
 /// An AmberScript's failed EXPECTs: expected beside actual, and a jump to the step that last
 /// wrote the word.

@@ -1,7 +1,8 @@
 //! The code pane's disassembly: one line per module instruction, the running tangles' chips,
 //! breakpoints in the gutter, ids to click and watch.
 
-use super::super::{palette, LanescopeApp};
+use super::super::palette;
+use crate::gui::state::LanescopeApp;
 
 pub(super) fn show(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     {
@@ -124,7 +125,7 @@ pub(super) fn show(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
             }
             if let Some(i) = toggle_bp {
-                app.ask(crate::gui::action::Action::ToggleBreakpoint(i));
+                app.ask(crate::gui::ask::Action::ToggleBreakpoint(i));
             }
         }
     }

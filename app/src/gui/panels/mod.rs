@@ -3,14 +3,13 @@
 //! watch and buffers; `diagnostics`), with the folding and sharing of width they all use. The
 //! toolbar is `toolbar.rs`.
 
+use super::state::Panes;
 use super::views;
-use super::{LanescopeApp, LeftTab};
+use crate::gui::state::{LanescopeApp, LeftTab};
 
 mod diagnostics;
 mod disassembly;
 mod values;
-
-pub use values::format_components;
 
 pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::bottom("status").show(ui, |ui| {
@@ -177,43 +176,6 @@ const PANEL_MAX_SHARE: f32 = 0.6;
 /// Width of a folded panel's strip.
 const FOLDED_WIDTH: f32 = 26.0;
 
-/// Which panes are open; kept between runs, so a layout the person chose stays.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct Panes {
-    /// The source and disassembly, left.
-    pub code: bool,
-    /// The control-flow graph, above the views.
-    pub graph: bool,
-    /// The lesson, values, inputs and diagnostics, right.
-    pub side: bool,
-    /// The graph's share of the middle's height, set by dragging the bar under it; `None`:
-    /// as much as the open view leaves.
-    pub graph_share: Option<f32>,
-    /// The code pane's share of the window's width, set by dragging its edge; `None`: the
-    /// default.
-    pub code_share: Option<f32>,
-    /// The values panel's share of the window's width, likewise.
-    pub side_share: Option<f32>,
-    /// The first screen's hint (press F10, or open lesson 1) has done its job: the person
-    /// stepped, opened a lesson or closed it.
-    pub welcomed: bool,
-}
-
-impl Default for Panes {
-    fn default() -> Self {
-        Self {
-            code: true,
-            graph: true,
-            side: true,
-            graph_share: None,
-            code_share: None,
-            side_share: None,
-            welcomed: false,
-        }
-    }
-}
-
 /// A folded panel: a narrow strip with its name written upwards; a click unfolds it.
 fn folded_strip(ui: &mut egui::Ui, name: &str, hint: &str) -> bool {
     let rect = ui.available_rect_before_wrap();
@@ -321,7 +283,7 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             r.header_response.scroll_to_me(Some(egui::Align::TOP));
                         }
                         if let Some(i) = go {
-                            app.ask(crate::gui::action::Action::OpenLesson(i));
+                            app.ask(crate::gui::ask::Action::OpenLesson(i));
                         }
                     }
                     app.lesson_scroll = false;
@@ -357,7 +319,7 @@ fn side_contents(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             });
                     }
                     if let Some(i) = open_run {
-                        app.ask(crate::gui::action::Action::OpenScenarioRun(i));
+                        app.ask(crate::gui::ask::Action::OpenScenarioRun(i));
                     }
                     // Findings first, with their count: never below the buffer rows.
                     let n = app

@@ -1,7 +1,9 @@
 //! The side panel's values: the source variables in scope, the watched ids and the buffers.
 
-use super::super::action::{Action, Inputs};
-use super::super::{palette, LanescopeApp};
+use super::super::ask::{Action, Inputs};
+use super::super::palette;
+use crate::gui::state::LanescopeApp;
+use crate::gui::views::format_components;
 use lanescope_core::trace::LaneState;
 
 /// The source variables in scope where the followed tangle stands, by name: the value in its
@@ -152,23 +154,9 @@ pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     }
 }
 
-/// A watched value's components as their types print them (`-3`, `1.5`, `true`); raw hex bits
-/// where the types are unknown (pointers, opaque values).
-pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u64]) -> String {
-    let parts: Vec<String> = match tys {
-        Some(tys) if tys.len() == v.len() => tys
-            .iter()
-            .zip(v)
-            .map(|(&ty, &c)| lanescope_core::value::format_scalar(ty, c))
-            .collect(),
-        _ => v.iter().map(|c| format!("{c:#x}")).collect(),
-    };
-    parts.join(", ")
-}
-
 pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        for f in super::super::BufferFormat::ALL {
+        for f in crate::gui::state::BufferFormat::ALL {
             ui.selectable_value(&mut app.buffer_format, f, f.name());
         }
     });
@@ -206,7 +194,7 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
             for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
                 let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-                use super::super::BufferFormat as B;
+                use crate::gui::state::BufferFormat as B;
                 let text = match app.buffer_format {
                     B::U32 => bits.to_string(),
                     B::I32 => (bits as i32).to_string(),
@@ -258,7 +246,7 @@ fn f16(h: u16) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::format_components;
+    use crate::gui::views::format_components;
     use lanescope_core::value::ScalarTy;
 
     #[test]

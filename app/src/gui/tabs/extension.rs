@@ -1,12 +1,13 @@
 //! The extension views' tabs: timeline, rotate, dot product, matrix and compare, each shown for the instruction the session is at (or saying why there is none).
 
+use crate::gui::session::sibling_order_name;
 use crate::gui::session::Settings;
+use crate::gui::state::LanescopeApp;
 use crate::gui::views;
-use crate::gui::{sibling_order_name, LanescopeApp};
 use lanescope_core::trace::LaneState;
 use lanescope_core::Schedule;
 
-pub(in crate::gui) type CompareOption = (views::compare::Variant, String);
+use crate::gui::state::CompareOption;
 
 pub(super) fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else { return };
@@ -57,9 +58,7 @@ pub(super) fn timeline_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         .followed
         .map(|f| (f, ui.clip_rect().intersect(out.inner_rect)));
     match out.inner.click {
-        Some(views::timeline::Click::Step(step)) => {
-            app.ask(crate::gui::action::Action::go_to(step))
-        }
+        Some(views::timeline::Click::Step(step)) => app.ask(crate::gui::ask::Action::go_to(step)),
         Some(views::timeline::Click::Toggle(g)) if !app.timeline_flipped.remove(&g) => {
             app.timeline_flipped.insert(g);
         }
@@ -171,7 +170,7 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 app.compare_runner = None;
             }
         } else if ui.button("Run both").clicked() {
-            app.ask(crate::gui::action::Action::Compare);
+            app.ask(crate::gui::ask::Action::Compare);
         }
         if !refused.is_empty() {
             ui.weak(format!("({} more do not apply)", refused.len()))
@@ -201,7 +200,7 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             });
     }
     if let Some(step) = go {
-        app.ask(crate::gui::action::Action::go_to(step));
+        app.ask(crate::gui::ask::Action::go_to(step));
     }
 }
 
@@ -239,11 +238,11 @@ pub(super) fn matrix_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             coop_layout: l,
             ..app.settings.clone()
         });
-        app.ask(crate::gui::action::Action::Settings {
+        app.ask(crate::gui::ask::Action::Settings {
             settings,
             restart: true,
         });
-        app.ask(crate::gui::action::Action::go_to(step));
+        app.ask(crate::gui::ask::Action::go_to(step));
     }
     let Some(s) = &app.session else { return };
     let site = views::find_site_since(
@@ -335,7 +334,7 @@ pub(super) fn all_compare_options(app: &LanescopeApp) -> Vec<CompareOption> {
             ));
         }
     }
-    for o in crate::gui::SIBLING_ORDERS
+    for o in crate::gui::session::SIBLING_ORDERS
         .map(|(_, o)| o)
         .into_iter()
         .filter(|o| *o != st.sibling_order)

@@ -1,7 +1,8 @@
 //! The Lanes tab: one cell per invocation, coloured by its tangle, with the legend of tangles.
 
 use super::extension::visible_width;
-use crate::gui::{palette, LanescopeApp};
+use crate::gui::palette;
+use crate::gui::state::LanescopeApp;
 use lanescope_core::trace::LaneState;
 
 pub(super) fn show_lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {

@@ -2,7 +2,8 @@
 //! below.
 
 use super::views::Tab;
-use super::{cfg, palette, LanescopeApp};
+use super::{cfg, palette};
+use crate::gui::state::LanescopeApp;
 use lanescope_core::trace::LaneState;
 
 mod extension;
@@ -11,7 +12,6 @@ mod lanes;
 // The compare options are what the Compare tab offers; the tests ask for them too.
 #[cfg(test)]
 pub(super) use extension::compare_options;
-pub(super) use extension::CompareOption;
 use extension::{compare_tab, dot_tab, matrix_tab, rotate_tab, timeline_tab};
 use lanes::show_lanes;
 
@@ -26,7 +26,7 @@ pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         }
         if !app.panes.welcomed && welcome(ui) {
             app.panes.welcomed = true;
-            app.ask(crate::gui::action::Action::OpenLesson(0));
+            app.ask(crate::gui::ask::Action::OpenLesson(0));
             return;
         }
         let Some(s) = &app.session else { return };

@@ -2,7 +2,7 @@
 //! of it opened from the scenario panel.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 #[test]
 fn a_finished_session_saved_as_amberscript_passes_its_own_expectations() {

@@ -2,7 +2,7 @@
 //! Build section.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 #[test]
 fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
@@ -11,7 +11,7 @@ fn typing_an_error_marks_it_and_fixing_it_restarts_the_run_at_the_same_step() {
     open_first_template(h.state_mut());
     h.run_steps(2);
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
-    assert_eq!(h.state().left_tab, crate::gui::LeftTab::Source);
+    assert_eq!(h.state().left_tab, crate::gui::state::LeftTab::Source);
     for _ in 0..3 {
         h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F10);
         h.run_steps(1);
@@ -104,7 +104,7 @@ fn every_examples_source_opens_in_the_editor_and_runs() {
 #[test]
 fn an_example_shows_its_glsl_and_the_highlight_follows_the_tangle() {
     let mut h = harness("if_else");
-    assert_eq!(h.state().left_tab, crate::gui::LeftTab::Source);
+    assert_eq!(h.state().left_tab, crate::gui::state::LeftTab::Source);
     h.get_by_label_contains("source from the module's debug information");
     // Inputs names the anonymous block by its type, and its array by the member.
     h.get_by_label_contains("set 0 binding 0 `In`");

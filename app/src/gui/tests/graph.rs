@@ -2,7 +2,7 @@
 //! called function and back).
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 #[test]
 fn cfg_blocks_and_hovered_variables_speak_of_source_lines() {

@@ -3,7 +3,7 @@
 //! the files a script names.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 const INPUTS_GLSL: &str = "#version 450
 layout(local_size_x = 4) in;

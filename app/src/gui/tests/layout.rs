@@ -2,7 +2,7 @@
 //! timeline following the running subgroup.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 fn at_1280(app: LanescopeApp) -> Harness<'static, LanescopeApp> {
     let mut h = Harness::builder()
@@ -102,7 +102,7 @@ fn the_view_menu_folds_panes_and_resets_the_layout() {
     h.run();
     h.get_by_label("Reset layout").click();
     h.run();
-    assert_eq!(h.state().panes, super::super::panels::Panes::default());
+    assert_eq!(h.state().panes, crate::gui::state::Panes::default());
     h.get_by_label("Fit");
     h.get_by_label_contains("Diagnostics (");
 }

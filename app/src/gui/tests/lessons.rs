@@ -2,7 +2,7 @@
 //! lessons stop where their text says.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 #[test]
 fn a_lesson_opens_its_example_and_presenter_mode_steps_with_space() {

@@ -2,7 +2,7 @@
 //! runs.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 #[test]
 fn a_permalink_opens_the_module_settings_view_lane_and_step() {

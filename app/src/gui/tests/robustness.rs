@@ -2,7 +2,7 @@
 //! die, and nothing of the last module left behind.
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 
 /// Hostile modules (bad layouts, recursion, unstructured flow, fuzzer findings) either end in
 /// the error bar naming the file, or open and run to a clean stop; the app never panics.
@@ -140,10 +140,11 @@ fn an_oversized_file_is_refused_before_reading() {
     // Sparse: the size is what matters, not the bytes.
     f.set_len(lanescope_core::load::MAX_MODULE_BYTES as u64 + 4)
         .unwrap();
-    let err = crate::gui::read_module(&path).unwrap_err();
+    let err = crate::gui::state::read_module(&path).unwrap_err();
     std::fs::remove_file(&path).unwrap();
     assert!(err.contains("largest module"), "{err}");
-    let missing = crate::gui::read_module(std::path::Path::new("/nonexistent/x.spv")).unwrap_err();
+    let missing =
+        crate::gui::state::read_module(std::path::Path::new("/nonexistent/x.spv")).unwrap_err();
     assert!(!missing.is_empty());
 }
 
@@ -156,7 +157,7 @@ fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
     h.run_steps(2);
     h.state_mut().open_promise = Some(crate::gui::dialog::Pending::spawn(
         "open",
-        || -> crate::gui::Opened {
+        || -> crate::gui::dialog::Opened {
             panic!("there is no reactor running (a test of a dying dialog)")
         },
     ));
@@ -172,7 +173,7 @@ fn a_file_dialog_that_dies_or_cannot_be_shown_keeps_the_session() {
     // No dialog at all: what `dialog::native` makes of rfd's answer, as the open thread words it.
     h.state_mut().open_promise = Some(crate::gui::dialog::Pending::ready(Err(format!(
         "no file dialog available: no D-Bus — {}",
-        crate::gui::NO_DIALOG_HINT
+        crate::gui::state::NO_DIALOG_HINT
     ))));
     until_answered(&mut h);
     h.get_by_label_contains("Error: no file dialog available");

@@ -3,7 +3,7 @@
 //! app/tests/snapshots (`UPDATE_SNAPSHOTS=1` rewrites them after a deliberate change).
 
 use super::*;
-use crate::gui::action::Action;
+use crate::gui::ask::Action;
 use egui_kittest::SnapshotResults;
 
 fn shot(

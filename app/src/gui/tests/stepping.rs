@@ -140,7 +140,7 @@ fn opening_a_module_scrolls_to_its_first_instruction() {
     // The fallback example has no source: it opens on its disassembly.
     h.state_mut().open_example("if_else_no_debug");
     h.run_steps(3);
-    assert_eq!(h.state().left_tab, crate::gui::LeftTab::Disassembly);
+    assert_eq!(h.state().left_tab, crate::gui::state::LeftTab::Disassembly);
     focus_line_drawn(&h);
 }
 
@@ -302,7 +302,7 @@ fn the_source_view_follows_the_current_line() {
 
 #[test]
 fn a_views_asks_apply_after_the_frame_in_the_order_asked() {
-    use crate::gui::action::{Action, Jump};
+    use crate::gui::ask::{Action, Jump};
     let mut h = harness("if_else");
     for _ in 0..6 {
         h.state_mut().ask(Action::Step);
@@ -335,7 +335,7 @@ fn a_views_asks_apply_after_the_frame_in_the_order_asked() {
 
 #[test]
 fn the_keyboard_reads_into_actions_without_touching_the_app() {
-    use crate::gui::action::Action;
+    use crate::gui::ask::Action;
     use crate::gui::session::LineStep;
     let ctx = egui::Context::default();
     let mut input = egui::RawInput::default();

@@ -48,7 +48,7 @@ pub fn describe(s: &Settings, v: &Variant) -> String {
         }
         Variant::SubgroupSize(_) => format!("subgroup size {}", s.subgroup_size),
         Variant::Layout(_) => format!("layout {}", s.coop_layout.name()),
-        Variant::Order(_) => crate::gui::sibling_order_name(s.sibling_order).to_owned(),
+        Variant::Order(_) => crate::gui::session::sibling_order_name(s.sibling_order).to_owned(),
         Variant::Schedule(_) => format!("schedule {}", s.schedule),
     }
 }

@@ -152,3 +152,17 @@ impl Tab {
         Self::ALL.into_iter().find(|t| t.name() == name)
     }
 }
+
+/// A watched value's components as their types print them (`-3`, `1.5`, `true`); raw hex bits
+/// where the types are unknown (pointers, opaque values).
+pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u64]) -> String {
+    let parts: Vec<String> = match tys {
+        Some(tys) if tys.len() == v.len() => tys
+            .iter()
+            .zip(v)
+            .map(|(&ty, &c)| lanescope_core::value::format_scalar(ty, c))
+            .collect(),
+        _ => v.iter().map(|c| format!("{c:#x}")).collect(),
+    };
+    parts.join(", ")
+}

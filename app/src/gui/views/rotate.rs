@@ -3,7 +3,7 @@
 //! drawn as undefined reads.
 
 use super::super::palette;
-use super::super::panels::format_components;
+use super::format_components;
 use super::{lane_color, Site};
 use crate::gui::session::Session;
 use lanescope_core::view::{rotate_source, Meaning};
