@@ -92,8 +92,10 @@ pub use host::EframeApp;
 mod state;
 use clock::now_fn;
 pub use session::sibling_order_name;
+#[cfg(not(target_arch = "wasm32"))]
+pub use state::read_module;
 use state::SLICE_SECONDS;
-pub use state::{read_module, BufferFormat, FailedExpect, LanescopeApp, LeftTab, Scenario};
+pub use state::{BufferFormat, FailedExpect, LanescopeApp, LeftTab, Scenario};
 
 impl LanescopeApp {
     /// The whole UI, one frame.
