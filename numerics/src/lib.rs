@@ -2,8 +2,10 @@
 //! (as wasmi keeps its opcode semantics apart from its executor): nothing here knows of a
 //! module, an invocation or a subgroup.
 //!
-//! - [`value`]: scalar types ([`value::ScalarTy`]) and raw component bits: masks, sign
-//!   extension, conversions to and from `f64`, formatting and parsing.
+//! - [`scalar`]: the type of a scalar ([`scalar::ScalarTy`], also `value::ScalarTy`), at
+//!   the bottom: the float formats and the values both read it.
+//! - [`value`]: raw component bits: masks, sign extension, conversions to and from `f64`,
+//!   formatting and parsing.
 //! - [`float`]: the float formats (f16, bf16, f32, f64), rounding modes and the float
 //!   controls (rounding and denormal flushing per width) with exactly rounded arithmetic.
 //! - [`alu`]: the arithmetic, logical and conversion instructions ([`alu::BinOp`],
@@ -21,4 +23,5 @@ pub mod coopmat;
 pub mod dot;
 pub mod float;
 pub mod glsl450;
+pub mod scalar;
 pub mod value;

@@ -14,7 +14,7 @@ pub mod arith;
 #[cfg(test)]
 mod tests;
 
-use crate::value::ScalarTy;
+use crate::scalar::ScalarTy;
 
 /// A binary floating-point format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
