@@ -41,8 +41,6 @@ pub enum Action {
     Speed(f32),
     /// A new initial state for the run (what changed of it): it starts again, saying why.
     Inputs(Box<Inputs>, String),
-    /// A file imported into a buffer's initial contents: the run starts again, saying so.
-    Restart(String),
     /// A breakpoint on module instruction `k`, on or off.
     ToggleBreakpoint(u32),
     /// A breakpoint on a source line of a debug-information file, on or off.

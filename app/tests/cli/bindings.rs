@@ -149,9 +149,7 @@ fn images_and_samplers_are_bound_on_the_command_line() {
         ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert!(e.contains("no sampler bound at set 0 binding 0"), "{e}");
+    fails(&o, 1, "no sampler bound at set 0 binding 0");
     // Wrong sizes and names.
     let o = exe()
         .args([
@@ -192,8 +190,7 @@ fn images_and_samplers_are_bound_on_the_command_line() {
         .args(["run", &storage, "--sampler", "0:5=cubic,clamp"])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("nearest or linear"));
+    fails(&o, 2, "nearest or linear");
 }
 
 /// Descriptor array elements are bound and written back as `SET:BINDING[ELEMENT]`; a missing

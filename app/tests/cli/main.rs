@@ -10,6 +10,13 @@ fn exe() -> Command {
     Command::new(env!("CARGO_BIN_EXE_lanescope"))
 }
 
+/// The run exited with `code` and its error names `says`.
+fn fails(o: &std::process::Output, code: i32, says: &str) {
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{e}");
+    assert!(e.contains(says), "{e}");
+}
+
 fn reference(group: &str, file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../core/tests/reference")
@@ -93,8 +100,7 @@ fn step_limit_is_an_error_naming_the_flag() {
     let mut args = if_else_args(&tmp("unused.bin"));
     args.extend(["--max-steps".into(), "5".into()]);
     let o = exe().args(&args).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-steps"));
+    fails(&o, 1, "--max-steps");
 }
 
 #[test]
@@ -113,9 +119,7 @@ fn invocation_and_buffer_limits_are_errors_naming_their_flags() {
     let mut args = if_else_args(&tmp("unused3.bin"));
     args.extend(["--max-buffer-memory".into(), "0".into()]);
     let o = exe().args(&args).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("--max-buffer-memory"), "{err}");
+    fails(&o, 1, "--max-buffer-memory");
 
     // Raised, the same run works.
     let mut args = if_else_args(&tmp("unused4.bin"));
@@ -147,16 +151,14 @@ fn usage_errors_exit_2() {
 #[test]
 fn bad_files_exit_1_with_a_message() {
     let o = exe().args(["run", "/nonexistent.spv"]).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+    fails(&o, 1, "cannot read");
     let junk = tmp("junk.spv");
     std::fs::write(&junk, b"definitely not spir-v").unwrap();
     let o = exe()
         .args(["run", junk.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("malformed"));
+    fails(&o, 1, "malformed");
     // Missing buffer binding.
     let o = exe()
         .args([
@@ -165,8 +167,7 @@ fn bad_files_exit_1_with_a_message() {
         ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("binding"));
+    fails(&o, 1, "binding");
 }
 
 #[test]
@@ -186,10 +187,8 @@ fn gui_without_a_display_is_a_clear_error() {
         .env_remove("WAYLAND_SOCKET")
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("could not open a window"), "{err}");
-    assert!(err.contains("lanescope example"), "{err}");
+    fails(&o, 1, "could not open a window");
+    fails(&o, 1, "lanescope example");
 }
 
 /// `--coopmat-layout` picks a layout (or reads a JSON table) and `--portability` compares the
@@ -226,14 +225,12 @@ fn coopmat_layout_and_portability() {
         );
     }
     let o = base(&["--coopmat-layout", "nope"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("amd-rdna3"));
+    fails(&o, 1, "amd-rdna3");
     let table =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/coopmat_layout_transposed.json");
     // The table has no MatrixA: a clear load error naming the table.
     let o = base(&["--coopmat-layout", &table.display().to_string()]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("transposed-example"));
+    fails(&o, 1, "transposed-example");
     let o = base(&["--portability"]);
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);
@@ -282,8 +279,7 @@ fn spec_overrides_apply_at_the_one_load() {
         exe().args(a).output().unwrap()
     };
     let o = run(&[]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("7x16"));
+    fails(&o, 1, "7x16");
     let o = run(&["--spec", "0=16"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let words = std::fs::read(&out).unwrap();
@@ -350,8 +346,7 @@ fn unknown_spec_ids_and_unused_bindings_are_warnings() {
         ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("specialization constant 0"));
+    fails(&o, 1, "specialization constant 0");
 }
 
 /// `--buffer 0:1=@0:0` binds at 0:1 the buffer bound at 0:0; `--out` on either writes the
@@ -395,8 +390,7 @@ fn one_buffer_at_two_bindings() {
         ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("set 4 binding 4"));
+    fails(&o, 1, "set 4 binding 4");
 }
 
 /// Nonsense settings are usage errors, never a crash (a subgroup size of 0 used to divide by
@@ -427,8 +421,7 @@ fn trace_write_errors_are_reported() {
     let mut args = if_else_args(&tmp("trace_err.bin"));
     args.extend(["--trace".into(), "/nonexistent-dir/trace.json".into()]);
     let o = exe().args(&args).output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write trace"));
+    fails(&o, 1, "cannot write trace");
 }
 
 /// Generated help for every subcommand, and shell completions.

@@ -84,10 +84,6 @@ impl LanescopeApp {
                 self.reset();
                 self.status = why;
             }
-            Action::Restart(why) => {
-                self.reset();
-                self.status = why;
-            }
             Action::ToggleBreakpoint(k) => {
                 if let Some(s) = &mut self.session {
                     if !s.breakpoints.remove(&k) {

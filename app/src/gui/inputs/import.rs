@@ -2,6 +2,7 @@
 //! the shader declares the buffer.
 
 use super::import_numbers;
+use crate::gui::ask::{Action, Inputs};
 use crate::gui::state::LanescopeApp;
 
 /// Delivers an imported file into its buffer once the dialog answers.
@@ -18,7 +19,7 @@ pub fn poll_import(app: &mut LanescopeApp) {
     match answer {
         crate::gui::dialog::Poll::Ready(Ok(Some((name, bytes)))) => {
             match import_file(app, target, &name, bytes) {
-                Ok(msg) => app.ask(crate::gui::ask::Action::Restart(msg)),
+                Ok((inputs, msg)) => app.ask(Action::Inputs(Box::new(inputs), msg)),
                 Err(e) => app.error = Some(format!("{name}: {e}")),
             }
         }
@@ -33,12 +34,12 @@ pub fn poll_import(app: &mut LanescopeApp) {
 /// Puts a file's contents into the initial buffer at `target`: raw bytes for `.bin`/`.raw`,
 /// numbers otherwise.
 pub fn import_file(
-    app: &mut LanescopeApp,
+    app: &LanescopeApp,
     (set, binding, element): (u32, u32, u32),
     name: &str,
     bytes: Vec<u8>,
-) -> Result<String, String> {
-    let s = app.session.as_mut().ok_or("no module is open")?;
+) -> Result<(Inputs, String), String> {
+    let s = app.session.as_ref().ok_or("no module is open")?;
     let program = std::sync::Arc::clone(&s.program);
     let at = lanescope_core::slot_name((set, binding, element));
     let ri = program
@@ -51,8 +52,16 @@ pub fn import_file(
     let r = &program.resources()[ri];
     let buf = s
         .initial
-        .bytes_mut(set, binding, element)
+        .bytes(set, binding, element)
         .ok_or_else(|| format!("no buffer is bound at {at}"))?;
+    // The new initial state: the session's with this buffer's bytes replaced.
+    let with = |b: Vec<u8>| {
+        let mut inputs = Inputs::default();
+        if let Some(buf) = inputs.initial(s).bytes_mut(set, binding, element) {
+            *buf = b;
+        }
+        inputs
+    };
     let max = app.settings.max_buffer_mib.saturating_mul(1 << 20);
     let lower = name.to_ascii_lowercase();
     if lower.ends_with(".bin") || lower.ends_with(".raw") {
@@ -69,15 +78,17 @@ pub fn import_file(
             b.resize(r.min_size as usize, 0);
         }
         let n = b.len();
-        *buf = b;
-        return Ok(format!(
-            "`{}`: {n} bytes from {name}{}",
-            r.name,
-            if short {
-                " (zero-extended to the declared size)"
-            } else {
-                ""
-            }
+        return Ok((
+            with(b),
+            format!(
+                "`{}`: {n} bytes from {name}{}",
+                r.name,
+                if short {
+                    " (zero-extended to the declared size)"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -92,8 +103,7 @@ pub fn import_file(
             max >> 20
         ));
     }
-    *buf = b;
-    Ok(format!("`{}`: {n} values from {name}", r.name))
+    Ok((with(b), format!("`{}`: {n} values from {name}", r.name)))
 }
 
 /// A file picked by the person (any kind), read whole.

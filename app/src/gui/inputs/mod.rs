@@ -5,6 +5,8 @@
 mod import;
 pub(in crate::gui) mod values;
 
+#[cfg(test)]
+pub(in crate::gui) use import::import_file;
 use import::pick_file;
 pub use import::poll_import;
 pub use values::{export_numbers, fill, import_numbers, read, Fill};

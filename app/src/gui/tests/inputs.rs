@@ -463,3 +463,40 @@ void main() {
     h.get_by_label_contains("`parts[1]`");
     h.get_by_label("parts[1].v[1]");
 }
+
+/// An imported file becomes a new initial state asked for with the restart: the session's own
+/// is untouched until the frame applies it.
+#[test]
+fn an_imported_file_is_asked_for_and_applied_with_the_restart() {
+    let mut app = inputs_app();
+    let (set, binding, element, before) = {
+        let s = app.session.as_ref().unwrap();
+        let r = s
+            .program
+            .resources()
+            .iter()
+            .find(|r| !r.push_constant)
+            .unwrap();
+        let slot = (r.set, r.binding, r.element());
+        (
+            slot.0,
+            slot.1,
+            slot.2,
+            s.initial.bytes(slot.0, slot.1, slot.2).unwrap().clone(),
+        )
+    };
+    let bytes: Vec<u8> = (1..=before.len() as u32).map(|i| i as u8).collect();
+    let (inputs, why) =
+        crate::gui::inputs::import_file(&app, (set, binding, element), "x.bin", bytes.clone())
+            .unwrap();
+    assert!(why.contains("bytes from x.bin"), "{why}");
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.initial.bytes(set, binding, element), Some(&before));
+    app.apply(
+        &egui::Context::default(),
+        Action::Inputs(Box::new(inputs), why.clone()),
+    );
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.initial.bytes(set, binding, element), Some(&bytes));
+    assert_eq!(app.status, why);
+}
