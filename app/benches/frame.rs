@@ -8,15 +8,20 @@
 mod synth;
 
 use lanescope::gui::ask::Action;
-use lanescope::gui::session::Settings;
+use lanescope::gui::session::{LineStep, Settings};
 use lanescope::gui::LanescopeApp;
 use std::time::{Duration, Instant};
+
+/// What the last frame handed the GPU: meshes (draw calls), vertices, and the pixels its
+/// triangles cover inside their clip rectangles, in screens (under software WebGL a frame's cost
+/// follows the pixels).
+static HANDED: std::sync::Mutex<(usize, usize, f32)> = std::sync::Mutex::new((0, 0, 0.0));
 
 fn frame(ctx: &egui::Context, app: &mut LanescopeApp, time: f64) -> Duration {
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
-            egui::vec2(1600.0, 1000.0),
+            egui::vec2(SIZE.0, SIZE.1),
         )),
         time: Some(time),
         ..Default::default()
@@ -24,9 +29,28 @@ fn frame(ctx: &egui::Context, app: &mut LanescopeApp, time: f64) -> Duration {
     let t = Instant::now();
     let out = ctx.run_ui(input, |ui| app.show(ui));
     let meshes = ctx.tessellate(out.shapes, out.pixels_per_point);
-    std::hint::black_box(meshes);
-    t.elapsed()
+    let took = t.elapsed();
+    let (mut vertices, mut area) = (0, 0.0);
+    for m in &meshes {
+        if let egui::epaint::Primitive::Mesh(mesh) = &m.primitive {
+            vertices += mesh.vertices.len();
+            for t in mesh.indices.chunks(3) {
+                let [a, b, c] = [0, 1, 2].map(|k| mesh.vertices[t[k] as usize].pos);
+                let bounds = egui::Rect::from_points(&[a, b, c]);
+                let inside = bounds.intersect(m.clip_rect);
+                if bounds.area() > 0.0 && inside.is_positive() {
+                    let whole = ((b - a).x * (c - a).y - (b - a).y * (c - a).x).abs() / 2.0;
+                    area += whole * inside.area() / bounds.area();
+                }
+            }
+        }
+    }
+    *HANDED.lock().unwrap() = (meshes.len(), vertices, area / (SIZE.0 * SIZE.1));
+    took
 }
+
+/// The window's size, points.
+const SIZE: (f32, f32) = (1600.0, 1000.0);
 
 /// Mean and worst frame over `frames` frames (after two warm-up frames), stepping the
 /// simulator `steps_per_frame` times before each.
@@ -62,8 +86,10 @@ fn measure_with(
         time += 1.0 / 60.0;
     }
     let mean = total.as_secs_f64() * 1e3 / frames as f64;
+    let (meshes, vertices, screens) = *HANDED.lock().unwrap();
     println!(
-        "{name:<44} mean {mean:>6.2} ms  worst {:>6.2} ms  ({:.0} fps)",
+        "{name:<44} mean {mean:>6.2} ms  worst {:>6.2} ms  ({:.0} fps); \
+         {meshes} meshes, {vertices} vertices, {screens:.2} screens of pixels",
         worst.as_secs_f64() * 1e3,
         1e3 / mean
     );
@@ -76,6 +102,16 @@ fn main() {
     let mut app = LanescopeApp::new(Settings::default());
     app.open_example("if_else");
     measure("if_else example, idle", &mut app, 200, 0);
+    // What a person stepping the built-in example costs: F10 (a source line) each frame, from
+    // the start again whenever the run ends.
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    measure_with("if_else example, F10 a frame", &mut app, 200, |app| {
+        if app.session.as_ref().is_some_and(|s| s.sim().is_finished()) {
+            app.apply(&egui::Context::default(), Action::Reset);
+        }
+        app.apply(&egui::Context::default(), Action::StepLine(LineStep::Over));
+    });
 
     let words = synth::chain_of_ifs(250, 1024);
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

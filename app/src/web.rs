@@ -94,8 +94,18 @@ fn create_webgl2_context(canvas: &web_sys::HtmlCanvasElement) {
 struct EmptyFrames;
 
 impl eframe::App for EmptyFrames {
+    // The app's own way of drawing its background (the clear alone, see `palette::clear`), so
+    // the floor is the cheapest frame this page can draw.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        crate::gui::palette::clear(visuals).to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        egui::CentralPanel::default().show(ui, |_| {});
+        egui::CentralPanel::default()
+            .frame(crate::gui::palette::panel_frame(
+                egui::Frame::central_panel(ui.style()),
+            ))
+            .show(ui, |_| {});
         ui.ctx().request_repaint();
     }
 }

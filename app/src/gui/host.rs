@@ -89,6 +89,10 @@ impl LanescopeApp {
 }
 
 impl eframe::App for EframeApp {
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        super::palette::clear(visuals).to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let before = self.0.title();
         #[cfg(target_arch = "wasm32")]

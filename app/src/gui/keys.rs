@@ -11,7 +11,17 @@ pub(super) fn read(ctx: &egui::Context, presenter: bool) -> Vec<Action> {
     // Shift+F10 first: a key pattern without Shift also matches with Shift held.
     // Space is the presenter's step key, except while typing in the editor.
     let typing = ctx.memory(|m| m.focused().is_some());
-    let presenter = presenter && !typing;
+    // F2 in this frame's input toggles presenter mode before a Space pressed after it.
+    let f2 = ctx.input(|i| {
+        i.events
+            .iter()
+            .filter(|e| {
+                matches!(e, egui::Event::Key { key: Key::F2, pressed: true, repeat: false, modifiers, .. }
+                    if modifiers.is_none())
+            })
+            .count()
+    });
+    let presenter = (presenter ^ (f2 % 2 == 1)) && !typing;
     let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
     let (png, trace, link) = ctx.input_mut(|i| {
         (

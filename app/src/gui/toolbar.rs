@@ -2,6 +2,7 @@
 //! the stepping controls, one row at 1280 px and in presenter mode.
 
 use super::ask::{Action, Pane};
+use super::palette;
 use super::session::Settings;
 use crate::examples::EXAMPLES;
 use crate::gui::session::sibling_order_name;
@@ -13,32 +14,36 @@ use lanescope_core::{NamedSetting, SwitchTangles};
 /// person asked for.
 pub fn toolbar(app: &LanescopeApp, ui: &mut egui::Ui) -> Vec<Action> {
     let mut out = Vec::new();
-    egui::Panel::top("toolbar").show(ui, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-            if !app.presenter {
-                file_menu(app, ui, &mut out);
-            }
-            examples_menu(ui, &mut out);
-            lessons_menu(app, ui, &mut out);
-            view_menu(app, ui, &mut out);
-            ui.separator();
-            if !app.presenter {
-                let mut st = app.settings.clone();
-                let mut restart = subgroup_size(&mut st, ui);
-                restart |= options_menu(&mut st, ui);
-                restart |= limits_menu(&mut st, ui);
-                if restart || st != app.settings {
-                    out.push(Action::Settings {
-                        settings: Box::new(st),
-                        restart,
-                    });
+    egui::Panel::top("toolbar")
+        .frame(palette::panel_frame(egui::Frame::side_top_panel(
+            ui.style(),
+        )))
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                if !app.presenter {
+                    file_menu(app, ui, &mut out);
                 }
+                examples_menu(ui, &mut out);
+                lessons_menu(app, ui, &mut out);
+                view_menu(app, ui, &mut out);
                 ui.separator();
-            }
-            controls(app, ui, &mut out);
+                if !app.presenter {
+                    let mut st = app.settings.clone();
+                    let mut restart = subgroup_size(&mut st, ui);
+                    restart |= options_menu(&mut st, ui);
+                    restart |= limits_menu(&mut st, ui);
+                    if restart || st != app.settings {
+                        out.push(Action::Settings {
+                            settings: Box::new(st),
+                            restart,
+                        });
+                    }
+                    ui.separator();
+                }
+                controls(app, ui, &mut out);
+            });
         });
-    });
     out
 }
 

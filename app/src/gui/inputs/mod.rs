@@ -418,7 +418,20 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.weak("initial");
                 ui.weak("now");
                 ui.end_row();
-                for f in &fields.fields {
+                let sight = ui.clip_rect().y_range();
+                let gap = ui.spacing().item_spacing.y;
+                let last = fields.fields.len().saturating_sub(1);
+                for (k, f) in fields.fields.iter().enumerate() {
+                    let top = ui.cursor().top();
+                    // The last row is drawn wherever it is: its index and offset are the widest,
+                    // so the columns keep their widths as the rows scroll by.
+                    if let Some(h) = st.row_height.filter(|_| k != last) {
+                        if top > sight.max || top + h < sight.min {
+                            ui.allocate_space(egui::vec2(0.0, h));
+                            ui.end_row();
+                            continue;
+                        }
+                    }
                     let l = field_row(ui, f);
                     let init = s
                         .initial
@@ -483,6 +496,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                     ui.end_row();
+                    st.row_height = Some(ui.cursor().top() - top - gap);
                 }
             });
         if fields.truncated && ui.button("Show more").clicked() {

@@ -192,6 +192,9 @@ pub struct InputsState {
     pub(super) fill: Fill,
     pub(super) fill_value: String,
     pub(super) seed: u64,
+    /// Height of a buffer table's row as last drawn: rows out of sight take that much room and
+    /// draw nothing (a block shows hundreds of rows, each an edit cell and four labels).
+    pub(super) row_height: Option<f32>,
     /// An import under way: the (set, binding) it goes to and the file.
     pub import: Option<(
         (u32, u32, u32),
@@ -207,6 +210,7 @@ impl Default for InputsState {
             fill: Fill::Index,
             fill_value: "1".into(),
             seed: 1,
+            row_height: None,
             import: None,
         }
     }

@@ -4,7 +4,7 @@
 //! toolbar is `toolbar.rs`.
 
 use super::state::Panes;
-use super::views;
+use super::{palette, views};
 use crate::gui::state::{LanescopeApp, LeftTab};
 
 mod diagnostics;
@@ -12,41 +12,45 @@ mod disassembly;
 mod values;
 
 pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
-    egui::Panel::bottom("status").show(ui, |ui| {
-        if let Some(e) = app.error.clone() {
-            // Wrapped, never cut: an error is read whole. The theme's error colour keeps its
-            // contrast in light and dark themes.
-            ui.horizontal_wrapped(|ui| {
-                if ui.small_button("dismiss").clicked() {
-                    app.error = None;
+    egui::Panel::bottom("status")
+        .frame(palette::panel_frame(egui::Frame::side_top_panel(
+            ui.style(),
+        )))
+        .show(ui, |ui| {
+            if let Some(e) = app.error.clone() {
+                // Wrapped, never cut: an error is read whole. The theme's error colour keeps its
+                // contrast in light and dark themes.
+                ui.horizontal_wrapped(|ui| {
+                    if ui.small_button("dismiss").clicked() {
+                        app.error = None;
+                    }
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(format!("Error: {e}"))
+                                .color(ui.visuals().error_fg_color),
+                        )
+                        .wrap(),
+                    );
+                });
+            }
+            ui.horizontal(|ui| {
+                if let Some(s) = &app.session {
+                    let st = s.sim().stats();
+                    ui.label(format!(
+                        "{} · step {} · {} · {} · {}",
+                        s.name,
+                        st.steps,
+                        crate::report::count(st.lane_instructions, "lane-instruction"),
+                        crate::report::count(st.divergences, "divergence"),
+                        crate::report::count(st.reconvergences, "reconvergence")
+                    ));
                 }
-                ui.add(
-                    egui::Label::new(
-                        egui::RichText::new(format!("Error: {e}"))
-                            .color(ui.visuals().error_fg_color),
-                    )
-                    .wrap(),
-                );
+                ui.label(&app.status);
+                if app.show_frame_time {
+                    ui.label(format!("frame {:.1} ms", app.frame_ms()));
+                }
             });
-        }
-        ui.horizontal(|ui| {
-            if let Some(s) = &app.session {
-                let st = s.sim().stats();
-                ui.label(format!(
-                    "{} · step {} · {} · {} · {}",
-                    s.name,
-                    st.steps,
-                    crate::report::count(st.lane_instructions, "lane-instruction"),
-                    crate::report::count(st.divergences, "divergence"),
-                    crate::report::count(st.reconvergences, "reconvergence")
-                ));
-            }
-            ui.label(&app.status);
-            if app.show_frame_time {
-                ui.label(format!("frame {:.1} ms", app.frame_ms()));
-            }
         });
-    });
 }
 
 /// The left panel: the source (editable or from debug information) and the disassembly.
@@ -123,13 +127,16 @@ fn foldable(
             );
         });
     }
+    let frame = palette::panel_frame(egui::Frame::side_top_panel(ui.style()));
     egui::Panel::show_switched(
         ui,
         &mut open,
         (edge.panel)(edge.folded_id)
+            .frame(frame)
             .exact_size(FOLDED_WIDTH)
             .resizable(false),
         (edge.panel)(edge.open_id)
+            .frame(frame)
             .default_size(want)
             .size_range(range)
             .resizable(true),

@@ -500,3 +500,50 @@ fn an_imported_file_is_asked_for_and_applied_with_the_restart() {
     assert_eq!(s.initial.bytes(set, binding, element), Some(&bytes));
     assert_eq!(app.status, why);
 }
+
+/// A buffer's table builds only the rows in sight (hundreds of rows, each an edit cell and four
+/// labels, were most of a frame's work); scrolled, the rows that come into sight are there, with
+/// their own values.
+#[test]
+fn a_buffer_table_builds_the_rows_in_sight() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(3);
+    h.get_by_label("inp[0]");
+    assert!(
+        h.query_by_label("inp[200]").is_none(),
+        "row 200 is out of sight"
+    );
+    // The last row is built wherever it is (it sets the columns' widths).
+    h.get_by_label("inp[255]");
+    // Scroll the side panel down until row 200 comes into sight.
+    let at = h.get_by_label("inp[0]").rect().center();
+    h.hover_at(at);
+    for _ in 0..200 {
+        if h.query_by_label("inp[200]").is_some() {
+            break;
+        }
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -100.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+        });
+        h.run_steps(2);
+    }
+    let row = h.get_by_label("inp[200]").rect();
+    assert!(
+        h.query_by_label("inp[0]").is_none(),
+        "row 0 scrolled out of sight"
+    );
+    // The row's offset sits on the same line as its name.
+    let offset = h.get_by_label("+800").rect();
+    assert!(
+        (offset.center().y - row.center().y).abs() < 2.0,
+        "{row:?} {offset:?}"
+    );
+}

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::gui::ask::Action;
+use crate::gui::palette;
 use egui_kittest::SnapshotResults;
 
 fn shot(
@@ -30,7 +31,16 @@ fn shot_of(
         .with_size(egui::vec2(size.0, size.1))
         .with_theme(theme)
         .wgpu()
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+        .build_ui_state(
+            |ui, app: &mut LanescopeApp| {
+                // What a host does before each frame (eframe: `clear_color`); the renderer
+                // here clears to transparent.
+                let clear = palette::clear(&ui.ctx().global_style().visuals);
+                ui.painter().rect_filled(ui.max_rect(), 0.0, clear);
+                app.show(ui)
+            },
+            app,
+        );
     h.run_steps(2);
     setup(&mut h);
     h.run_steps(4);

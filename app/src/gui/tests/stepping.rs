@@ -353,11 +353,7 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
             modifiers,
         });
     }
-    let mut asked = Vec::new();
-    let _ = ctx.run_ui(input, |ui| {
-        asked = super::super::keys::read(ui.ctx(), false);
-    });
-    let names: Vec<String> = asked.iter().map(|a| format!("{a:?}")).collect();
+    let names = read_keys(&ctx, input, false);
     assert_eq!(
         names,
         [
@@ -367,4 +363,32 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
             format!("{:?}", Action::Run),
         ]
     );
+    // F2 then Space in one frame: presenter mode on, and Space is its step key already.
+    let mut input = egui::RawInput::default();
+    for key in [egui::Key::F2, egui::Key::Space] {
+        input.events.push(egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    let mut names = read_keys(&ctx, input, false);
+    names.sort();
+    let mut want = [
+        format!("{:?}", Action::StepLine(LineStep::Over)),
+        format!("{:?}", Action::TogglePresenter),
+    ];
+    want.sort();
+    assert_eq!(names, want);
+}
+
+/// What `keys::read` makes of one frame's `input`, each action as its debug text.
+fn read_keys(ctx: &egui::Context, input: egui::RawInput, presenter: bool) -> Vec<String> {
+    let mut asked = Vec::new();
+    let _ = ctx.run_ui(input, |ui| {
+        asked = super::super::keys::read(ui.ctx(), presenter);
+    });
+    asked.iter().map(|a| format!("{a:?}")).collect()
 }
