@@ -260,3 +260,39 @@ OpFunctionEnd
     let out: Vec<u8> = (0u32..8).flat_map(|w| w.to_le_bytes()).collect();
     assert_eq!(sim.buffer(0, 0).unwrap(), &out[..]);
 }
+
+/// A run keeps running a tangle's block without asking the scheduler again, also with the
+/// detectors on: the same steps, findings, races and buffers as stepping one at a time.
+#[test]
+fn a_run_with_the_detectors_takes_the_same_steps_as_stepping() {
+    for name in [
+        "tile_no_barrier.spv",
+        "lockstep_race.spv",
+        "histogram.spv",
+        "uninit_branch.spv",
+        "uninit_shared.spv",
+    ] {
+        let prog = Arc::new(load(&data(name), &LoadOptions::default()).unwrap());
+        let b = Bindings {
+            buffers: vec![(0, 0, vec![0; 256])],
+            ..Bindings::default()
+        };
+        let cfg = Config {
+            detectors: true,
+            record_trace: true,
+            ..Config::default()
+        };
+        let mut run = Simulator::new(Arc::clone(&prog), cfg.clone(), &b).unwrap();
+        run.run(1_000_000).unwrap();
+        let mut stepped = Simulator::new(prog, cfg, &b).unwrap();
+        while stepped.step().unwrap() {}
+        assert!(!run.diagnostics().is_empty(), "{name}: the bug is found");
+        assert_eq!(run.trace(), stepped.trace(), "{name}");
+        assert_eq!(
+            serde_json::to_string(run.diagnostics()).unwrap(),
+            serde_json::to_string(stepped.diagnostics()).unwrap(),
+            "{name}"
+        );
+        assert_eq!(run.buffer(0, 0), stepped.buffer(0, 0), "{name}");
+    }
+}

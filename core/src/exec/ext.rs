@@ -213,11 +213,14 @@ pub(super) fn ext(
             c.mask,
         );
     }
-    c.found.add(
-        DiagCode::UndefinedResult,
-        format!("GLSL.std.450 {name} has an undefined result for these inputs"),
-        undef,
-    );
+    // Formatted only when it is needed: this runs for every extended instruction.
+    if undef != 0 {
+        c.found.add(
+            DiagCode::UndefinedResult,
+            format!("GLSL.std.450 {name} has an undefined result for these inputs"),
+            undef,
+        );
+    }
     if let Some(o) = bad {
         c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }

@@ -163,11 +163,14 @@ fn map2_undef(
             }
         });
     }
-    c.found.add(
-        DiagCode::UndefinedResult,
-        format!("{op:?} has an undefined result (division by zero or shift too large)"),
-        undef,
-    );
+    // Formatted only when it is needed: this runs for every binary operation.
+    if undef != 0 {
+        c.found.add(
+            DiagCode::UndefinedResult,
+            format!("{op:?} has an undefined result (division by zero or shift too large)"),
+            undef,
+        );
+    }
 }
 
 /// Shifts: a shift by the width or more is undefined (the result reads 0).
@@ -375,11 +378,13 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     }
                 });
             }
-            c.found.add(
-                DiagCode::UndefinedResult,
-                format!("{op:?} of a value out of the destination's range"),
-                undef,
-            );
+            if undef != 0 {
+                c.found.add(
+                    DiagCode::UndefinedResult,
+                    format!("{op:?} of a value out of the destination's range"),
+                    undef,
+                );
+            }
         }
         Inst::Bitcast { from, to, dst, a } => {
             let regs = &mut *c.regs;

@@ -122,15 +122,8 @@ impl Simulator {
             }
             None => {}
         }
-        let lanes_of = |m: Mask| -> Vec<usize> {
-            let mut v = Vec::new();
-            let mut m = m;
-            while m != 0 {
-                v.push(m.trailing_zeros() as usize);
-                m &= m - 1;
-            }
-            v
-        };
+        // The lanes of a mask, lowest first (no allocation: this runs at every block's end).
+        let lanes_of = |m: Mask| crate::lanes::LaneMask(m).iter().map(|l| l as usize);
         // Where each lane goes: (target, lanes), in a deterministic order.
         let mut groups: Vec<(u32, Mask)> = Vec::new();
         match &block.term {
@@ -143,7 +136,6 @@ impl Simulator {
             Terminator::BranchConditional { cond, t: tb, f } => {
                 let regs = &self.sgs[g].regs;
                 let tm = lanes_of(t.mask)
-                    .into_iter()
                     .filter(|l| regs[*cond as usize * s + l] != 0)
                     .fold(0u128, |m, l| m | 1 << l);
                 if tm != 0 {

@@ -100,6 +100,9 @@ impl Simulator {
             }
             self.check_accesses(t.block, t.pos);
             self.uninit_replay_step(g, &t);
+            // The detectors' and poison's bookkeeping is nothing for the scheduler: a step that
+            // only moves the tangle on stays plain (a run keeps running its block).
+            let plain = matches!(flow, Flow::Next);
             let sg = &mut self.sgs[g];
             match flow {
                 Flow::Next => sg.tangles[ti].pos += 1,
@@ -154,7 +157,7 @@ impl Simulator {
                 Flow::Call => self.call(g, ti, inst),
                 Flow::CoopWorkgroup => sg.tangles[ti].at_barrier = true,
             }
-            return Ok(false);
+            return Ok(plain);
         }
         let prog = Arc::clone(&self.prog);
         if self.uninit.is_some() {
