@@ -50,18 +50,17 @@ fn access_end(table: &[Leaf]) -> u64 {
 
 /// The memory the lanes' pointers (`lanes`, under `mask`) point into, when they differ but
 /// all point into one memory (one buffer, the workgroup memory, or the invocations' private
-/// memories) and every access is in bounds, without the race log: (its bytes, its
-/// per-invocation stride). The accesses then index it directly; anything else takes the
-/// general path, which diagnoses.
+/// memories) and every access is in bounds: (its bytes, its per-invocation stride). The
+/// accesses then index it directly; anything else takes the general path, which diagnoses.
+/// With the access log on (the race detector, a parallel run's footprint), the accesses are
+/// logged as the general path logs them: lane by lane, each leaf in turn (`write`: a store's).
 fn same_region<'m>(
     mem: &'m mut Memory,
     lanes: &[u64],
-    mask: Mask,
+    (mask, inv_base): (Mask, usize),
     table: &[Leaf],
+    write: bool,
 ) -> Option<(&'m mut [u8], usize)> {
-    if mem.log.is_some() {
-        return None;
-    }
     let p0 = lanes[mask.trailing_zeros() as usize];
     // Device addresses resolve per lane.
     if crate::program::is_physical(p0) {
@@ -69,8 +68,7 @@ fn same_region<'m>(
     }
     let end = access_end(table);
     let per = base_and_stride(mem, p0).1;
-    let (bytes, _, len) = mem.window(p0, 0)?;
-    let (hi, len) = (p0 >> 32, len as u64);
+    let (hi, len) = (p0 >> 32, mem.window(p0, 0)?.2 as u64);
     let mut m = mask;
     while m != 0 {
         let q = lanes[m.trailing_zeros() as usize];
@@ -79,6 +77,17 @@ fn same_region<'m>(
             return None;
         }
     }
+    if mem.log.is_some() {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for leaf in table {
+                mem.note(lanes[l], *leaf, inv_base + l, write);
+            }
+        }
+    }
+    let (bytes, _, _) = mem.window(p0, 0)?;
     Some((bytes, per))
 }
 
@@ -87,7 +96,8 @@ pub(super) fn load_same_region(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
     let (s, inv_base, pr) = (c.s, c.inv_base, ptr as usize * c.s);
     let table = &c.prog.leaf_tables[leaves as usize];
     let regs = &mut *c.regs;
-    let Some((mem, per)) = same_region(c.mem, &regs[pr..pr + s], c.mask, table) else {
+    let lanes = &regs[pr..pr + s];
+    let Some((mem, per)) = same_region(c.mem, lanes, (c.mask, inv_base), table, false) else {
         return false;
     };
     for (k, leaf) in table.iter().enumerate() {
@@ -106,7 +116,8 @@ fn store_same_region(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
     let (s, inv_base, pr) = (c.s, c.inv_base, ptr as usize * c.s);
     let table = &c.prog.leaf_tables[leaves as usize];
     let regs = &*c.regs;
-    let Some((mem, per)) = same_region(c.mem, &regs[pr..pr + s], c.mask, table) else {
+    let lanes = &regs[pr..pr + s];
+    let Some((mem, per)) = same_region(c.mem, lanes, (c.mask, inv_base), table, true) else {
         return false;
     };
     each(c.mask, c.full, s, |l| {

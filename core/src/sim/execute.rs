@@ -71,13 +71,14 @@ impl Simulator {
                 };
                 step::exec(&mut cx, inst)
             };
-            // Nothing to follow up: no poison, no detector, no finding, straight on.
+            // Nothing to follow up: no poison, no detector, no finding, no access logged for
+            // the race detector or a parallel run's footprint, straight on.
             if found.items.is_empty()
                 && matches!(flow, Flow::Next)
                 && self.sgs[g].poison.is_empty()
                 && !self.mem.poison.any
                 && self.uninit.is_none()
-                && self.mem.log.is_none()
+                && self.mem.log.as_ref().is_none_or(|l| l.accesses.is_empty())
             {
                 self.sgs[g].tangles[ti].pos += 1;
                 return Ok(true);

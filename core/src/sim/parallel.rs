@@ -136,6 +136,10 @@ impl Simulator {
                 .iter()
                 .map(|chunk| {
                     let mut c = self.clone();
+                    // A program of its own: the hot paths clone the simulator's `Arc` of it,
+                    // and a reference count shared by the threads bounces its cache line
+                    // between the cores at every such clone (two threads ran at half speed each).
+                    c.prog = std::sync::Arc::new((*self.prog).clone());
                     // A thread the system refuses makes the dispatch run serially.
                     std::thread::Builder::new().spawn_scoped(scope, move || {
                         c.wg_order = chunk.to_vec();
@@ -243,12 +247,14 @@ impl Simulator {
         }
         // The last run ended where the serial run ends: its final state, with every run's
         // buffers and counts.
-        let (cfg, wg_order, log) = (
+        let (cfg, wg_order, log, prog) = (
             self.cfg.clone(),
             std::mem::take(&mut self.wg_order),
             self.mem.log.take(),
+            std::sync::Arc::clone(&self.prog),
         );
         *self = runs.into_iter().last().expect("at least two runs");
+        self.prog = prog;
         self.mem.buffers = buffers;
         self.mem.log = log;
         self.stats = stats;
