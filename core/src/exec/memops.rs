@@ -8,9 +8,9 @@ use crate::program::{AtomicOp, BinOp, Leaf};
 use crate::trace::DiagCode;
 use crate::value::{mask as bitmask, sext, ScalarTy};
 
-/// The lanes' pointers, when they are all the same and the whole access is in bounds for every
-/// lane: (memory window start for lane 0's invocation, per-invocation stride, base offset).
-fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
+/// The lanes' pointer, when it is the same in every lane (a physical address resolved to the
+/// buffer pointer it stands for). The caller checks the access against the memory's bounds.
+fn uniform_ptr(c: &Ctx<'_>, ptr: u32) -> Option<u64> {
     let s = c.s;
     let first = c.mask.trailing_zeros() as usize;
     let p = c.regs[ptr as usize * s + first];
@@ -31,12 +31,7 @@ fn uniform_ptr(c: &mut Ctx<'_>, ptr: u32, table: &[Leaf]) -> Option<u64> {
     if !same {
         return None;
     }
-    // A physical address: the buffer pointer it stands for.
-    let p = c.mem.resolve(p).ok()?;
-    let base = u64::from(p as u32);
-    let end = access_end(table);
-    let (_, _, len) = c.mem.window(p, c.inv_base)?;
-    (base + end <= len as u64).then_some(p)
+    c.mem.resolve(p).ok()
 }
 
 /// Bytes from a pointer to the end of the last leaf an access touches.
@@ -162,15 +157,14 @@ fn note_first_two(c: &mut Ctx<'_>, p: u64, table: &[Leaf], write: bool) {
 
 pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) -> bool {
     let table = &c.prog.leaf_tables[leaves as usize];
-    let Some(p) = uniform_ptr(c, ptr, table) else {
+    let Some(p) = uniform_ptr(c, ptr) else {
         return false;
     };
     let (s, inv_base) = (c.s, c.inv_base);
     let (base, per) = base_and_stride(c.mem, p);
-    if c.mem.log.is_some() {
-        note_first_two(c, p, table, false);
-    }
-    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+    // The whole access in bounds (an invocation's window is as long as any other's).
+    let end = base as u64 + access_end(table);
+    let Some((mem, _, _)) = c.mem.window(p, 0).filter(|w| end <= w.2 as u64) else {
         return false;
     };
     let regs = &mut *c.regs;
@@ -203,20 +197,22 @@ pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
             });
         }
     }
+    // Logged once the loads are done (the log is read after the step).
+    if c.mem.log.is_some() {
+        note_first_two(c, p, table, false);
+    }
     true
 }
 
 fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
     let table = &c.prog.leaf_tables[leaves as usize];
-    let Some(p) = uniform_ptr(c, ptr, table) else {
+    let Some(p) = uniform_ptr(c, ptr) else {
         return false;
     };
     let (s, inv_base) = (c.s, c.inv_base);
     let (base, per) = base_and_stride(c.mem, p);
-    if c.mem.log.is_some() {
-        note_first_two(c, p, table, true);
-    }
-    let Some((mem, _, _)) = c.mem.window(p, 0) else {
+    let end = base as u64 + access_end(table);
+    let Some((mem, _, _)) = c.mem.window(p, 0).filter(|w| end <= w.2 as u64) else {
         return false;
     };
     let regs = &*c.regs;
@@ -236,6 +232,9 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
                 memory::put(mem, (inv_base + l) * per + off, size, regs[sr + l])
             });
         }
+    }
+    if c.mem.log.is_some() {
+        note_first_two(c, p, table, true);
     }
     true
 }

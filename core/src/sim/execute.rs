@@ -7,15 +7,22 @@ use crate::exec::Mask;
 use crate::program::Program;
 use crate::sched::Events;
 use crate::trace::{DiagCode, Diagnostic, StepEvent};
-use std::sync::Arc;
 
 impl Simulator {
     /// Runs one step of tangle `ti` of subgroup `g`. True when it was a plain one: an
     /// instruction that only moved the tangle on, with nothing for the scheduler.
-    pub(super) fn exec_step(&mut self, g: usize, ti: usize) -> Result<bool, RunError> {
+    /// `prog` is the simulator's own program, borrowed by the caller (a run borrows it once
+    /// for all its steps: cloning the `Arc` at each step was a pair of atomic operations on
+    /// the hot path).
+    pub(super) fn exec_step(
+        &mut self,
+        g: usize,
+        ti: usize,
+        prog: &Program,
+    ) -> Result<bool, RunError> {
         let s = self.cfg.subgroup_size as usize;
         let t = self.sgs[g].tangles[ti].clone();
-        let block_len = self.prog.blocks[t.block as usize].insts.len();
+        let block_len = prog.blocks[t.block as usize].insts.len();
         self.stats.steps += 1;
         self.stats.lane_instructions += u64::from(t.mask.count_ones());
         if self.cfg.record_trace && self.trace.len() >= self.cfg.max_trace_steps {
@@ -33,7 +40,7 @@ impl Simulator {
                 pos: t.pos,
             });
         }
-        if !self.prog.blocks[t.block as usize].printfs.is_empty() {
+        if !prog.blocks[t.block as usize].printfs.is_empty() {
             let at = crate::exec::printf::At {
                 workgroup: self.workgroup_id(),
                 subgroup: g as u32,
@@ -41,7 +48,7 @@ impl Simulator {
                 step: self.stats.steps,
                 max_lines: self.cfg.max_printf_lines,
             };
-            let block = &self.prog.blocks[t.block as usize];
+            let block = &prog.blocks[t.block as usize];
             let regs = &self.sgs[g].regs;
             crate::exec::printf::emit(&mut self.printf, block, t.pos, regs, t.mask, &at);
         }
@@ -50,14 +57,12 @@ impl Simulator {
             // Every lane of a whole subgroup (compared with the all-lanes mask: no popcount).
             let all = if s >= 128 { Mask::MAX } else { (1 << s) - 1 };
             let full = t.mask == self.sgs[g].live && self.sgs[g].live == all;
-            if self.uninit.is_some() {
-                let prog = Arc::clone(&self.prog);
+            if self.uninit.as_ref().is_some_and(|u| u.tainted_regs(g)) {
                 self.uninit_check_uses(g, &t, &prog.blocks[t.block as usize].insts[t.pos as usize]);
             }
-            let flow = {
-                // Field borrows only: the program is not cloned on the common path.
-                let prog: &Program = &self.prog;
+            let (flow, touches_memory) = {
                 let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
+                let touches_memory = crate::sim::uninit::touches_memory(inst);
                 let sg = &mut self.sgs[g];
                 let mut cx = step::Ctx {
                     prog,
@@ -69,7 +74,7 @@ impl Simulator {
                     inv_base: g * s,
                     found: &mut found,
                 };
-                step::exec(&mut cx, inst)
+                (step::exec(&mut cx, inst), touches_memory)
             };
             // Nothing to follow up: no poison, no detector, no finding, no access logged for
             // the race detector or a parallel run's footprint, straight on.
@@ -77,13 +82,15 @@ impl Simulator {
                 && matches!(flow, Flow::Next)
                 && self.sgs[g].poison.is_empty()
                 && !self.mem.poison.any
-                && self.uninit.is_none()
+                && self
+                    .uninit
+                    .as_ref()
+                    .is_none_or(|u| !touches_memory && u.idle(g, self.stats.steps))
                 && self.mem.log.as_ref().is_none_or(|l| l.accesses.is_empty())
             {
                 self.sgs[g].tangles[ti].pos += 1;
                 return Ok(true);
             }
-            let prog = Arc::clone(&self.prog);
             let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
             let new_poison = found
                 .items
@@ -160,11 +167,10 @@ impl Simulator {
             }
             return Ok(plain);
         }
-        let prog = Arc::clone(&self.prog);
         if self.uninit.is_some() {
             self.uninit_check_branch(g, &t, &prog.blocks[t.block as usize].term);
         }
-        self.terminator(g, ti, &prog).map(|()| false)
+        self.terminator(g, ti, prog).map(|()| false)
     }
 
     pub(super) fn account(&mut self, ev: Events) {

@@ -483,6 +483,7 @@ impl Simulator {
         // of one block run back to back without asking the scheduler again: the same steps as
         // `step` one at a time.
         let batch = !matches!(self.cfg.schedule, Schedule::Random(_));
+        let prog = Arc::clone(&self.prog);
         while left > 0 {
             if self.finished {
                 return Ok(Outcome::Finished);
@@ -492,12 +493,12 @@ impl Simulator {
             };
             loop {
                 left -= 1;
-                let plain = self.exec_step(g, ti)?;
+                let plain = self.exec_step(g, ti, &prog)?;
                 if left == 0 || !plain || !batch {
                     break;
                 }
                 let t = &self.sgs[g].tangles[ti];
-                if t.pos as usize >= self.prog.blocks[t.block as usize].insts.len() {
+                if t.pos as usize >= prog.blocks[t.block as usize].insts.len() {
                     break;
                 }
             }
@@ -520,7 +521,8 @@ impl Simulator {
         let Some((g, ti)) = self.select()? else {
             return Ok(false);
         };
-        self.exec_step(g, ti)?;
+        let prog = Arc::clone(&self.prog);
+        self.exec_step(g, ti, &prog)?;
         Ok(true)
     }
 
@@ -535,7 +537,8 @@ impl Simulator {
         };
         self.current = Some((subgroup, id));
         self.steered = true;
-        self.exec_step(subgroup, i)?;
+        let prog = Arc::clone(&self.prog);
+        self.exec_step(subgroup, i, &prog)?;
         Ok(true)
     }
 }

@@ -77,6 +77,24 @@ enum Origin {
     Race(usize),
 }
 
+/// Whether an instruction reads, writes or declares memory: the layer then follows the data
+/// through memory (and a Function variable without an initializer starts undefined).
+pub(in crate::sim) fn touches_memory(inst: &Inst) -> bool {
+    matches!(
+        inst,
+        Inst::Load { .. }
+            | Inst::Store { .. }
+            | Inst::CopyMemory { .. }
+            | Inst::Atomic { .. }
+            | Inst::Variable { .. }
+            | Inst::Coop(_)
+            | Inst::Ext {
+                ptr_out: Some(_),
+                ..
+            }
+    )
+}
+
 /// What the detector keeps between steps.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Uninit {
@@ -109,6 +127,23 @@ pub(crate) struct Uninit {
 }
 
 impl Uninit {
+    /// Whether step `step` of subgroup `g`, an instruction that does not touch memory, leaves
+    /// the layer nothing to follow: no register of the subgroup holds undefined data, and no
+    /// replayed read is due (the propagation and the replay would return at once).
+    pub(in crate::sim) fn idle(&self, g: usize, step: u64) -> bool {
+        !self.tainted_regs(g)
+            && self
+                .replay
+                .as_ref()
+                .is_none_or(|r| r.targets.get(r.next).is_none_or(|w| w.step > step))
+    }
+
+    /// Whether a register of subgroup `g` may hold undefined data (else its uses need no look).
+    #[inline]
+    pub(in crate::sim) fn tainted_regs(&self, g: usize) -> bool {
+        self.regs.get(g).copied().unwrap_or(false)
+    }
+
     /// Whether lanes are on their way through a pure construct a racing read steered.
     pub(super) fn steering(&self) -> bool {
         !self.pending.is_empty()

@@ -20,19 +20,7 @@ impl Simulator {
         let Some(mut u) = self.uninit.take() else {
             return;
         };
-        let memory_op = matches!(
-            inst,
-            Inst::Load { .. }
-                | Inst::Store { .. }
-                | Inst::CopyMemory { .. }
-                | Inst::Atomic { .. }
-                | Inst::Variable { .. }
-                | Inst::Coop(_)
-                | Inst::Ext {
-                    ptr_out: Some(_),
-                    ..
-                }
-        );
+        let memory_op = super::touches_memory(inst);
         let tainted_regs = u.regs.get(g).copied().unwrap_or(false);
         if !memory_op && !tainted_regs {
             self.uninit = Some(u);
