@@ -211,6 +211,9 @@ pub(crate) struct Detect {
     wg_gap: [Option<Gap>; 2],
     sg_gap: [Vec<Option<Gap>>; 2],
     reported: std::collections::BTreeSet<(u32, u32)>,
+    /// The pair last found in `reported` or put there: the lanes of one instruction race with
+    /// the same earlier instruction one after another, and a look in the set costs more.
+    last_reported: Option<(u32, u32)>,
     pub races: Vec<Race>,
     /// Set when detection stopped at the word limit.
     pub overflow: bool,
@@ -404,7 +407,12 @@ impl Detect {
         keep(word, rec, raced);
         let c = class_of(a.space);
         for (prev, lockstep) in found.into_iter().flatten() {
-            if self.races.len() >= MAX_RACES || !self.reported.insert((prev.instr, rec.instr)) {
+            let pair = (prev.instr, rec.instr);
+            if self.races.len() >= MAX_RACES || self.last_reported == Some(pair) {
+                continue;
+            }
+            self.last_reported = Some(pair);
+            if !self.reported.insert(pair) {
                 continue;
             }
             let unordered_by = self.gap(c, &prev, &rec);
@@ -442,6 +450,23 @@ fn keep(recs: &mut Word, n: Rec, raced: bool) {
     if n.kind == Kind::Write && !raced {
         for r in recs.iter_mut() {
             r.bytes &= !n.bytes;
+        }
+    } else if n.bytes == 0xf && recs.iter().take(64).all(|r| r.bytes == 0xf) {
+        // Whole words throughout (32-bit data, the common case): the four bytes have one set
+        // of records covering them, decided together as below.
+        let cover = recs
+            .iter()
+            .enumerate()
+            .take(64)
+            .filter(|(_, r)| r.kind == n.kind)
+            .fold(0u64, |m, (k, _)| m | 1 << k);
+        if cover != 0 {
+            let kept = one_beside(recs, cover, &n);
+            for (k, r) in recs.iter_mut().enumerate().take(64) {
+                if cover & (1 << k) != 0 && Some(k) != kept {
+                    r.bytes = 0;
+                }
+            }
         }
     } else {
         // Per byte of `n`, the records of its kind that cover it (bytes with the same ones
