@@ -406,7 +406,7 @@ impl Detect {
         }
         keep(word, rec, raced);
         let c = class_of(a.space);
-        for (prev, lockstep) in found.into_iter().flatten() {
+        for &(prev, lockstep) in found[..n].iter().flatten() {
             let pair = (prev.instr, rec.instr);
             if self.races.len() >= MAX_RACES || self.last_reported == Some(pair) {
                 continue;
