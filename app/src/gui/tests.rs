@@ -24,6 +24,19 @@ fn show_disassembly(h: &mut Harness<'_, LanescopeApp>) {
     assert_eq!(h.state().left_tab, crate::gui::state::LeftTab::Disassembly);
 }
 
+/// One turn of the mouse wheel by `delta` points (negative y: down the page, negative x: to the
+/// right) where the pointer is, and two frames.
+fn wheel(h: &mut Harness<'_, LanescopeApp>, delta: egui::Vec2) {
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta,
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run_steps(2);
+}
+
 fn steps(h: &Harness<'_, LanescopeApp>) -> u64 {
     h.state().session.as_ref().unwrap().step_count()
 }

@@ -526,14 +526,7 @@ fn a_buffer_table_builds_the_rows_in_sight() {
         if h.query_by_label("inp[200]").is_some() {
             break;
         }
-        h.event(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(0.0, -100.0),
-            modifiers: egui::Modifiers::NONE,
-            phase: egui::TouchPhase::Move,
-            source: egui::MouseWheelSource::Unknown,
-        });
-        h.run_steps(2);
+        wheel(&mut h, egui::vec2(0.0, -100.0));
     }
     let row = h.get_by_label("inp[200]").rect();
     assert!(

@@ -383,14 +383,7 @@ fn the_gutter_stays_when_the_source_scrolls_sideways() {
         .expect("the current line is drawn");
     h.event(egui::Event::PointerMoved(band.center()));
     for _ in 0..5 {
-        h.event(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(-400.0, 0.0),
-            modifiers: egui::Modifiers::NONE,
-            phase: egui::TouchPhase::Move,
-            source: egui::MouseWheelSource::Wheel,
-        });
-        h.run_steps(2);
+        wheel(&mut h, egui::vec2(-400.0, 0.0));
     }
     let (band, _): (egui::Rect, egui::Rect) = h
         .ctx

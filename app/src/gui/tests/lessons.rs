@@ -114,14 +114,7 @@ fn an_opened_lessons_text_is_in_sight() {
     h.run_steps(3);
     h.event(egui::Event::PointerMoved(egui::pos2(1300.0, 600.0)));
     for _ in 0..5 {
-        h.event(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(0.0, -4000.0),
-            modifiers: egui::Modifiers::NONE,
-            phase: egui::TouchPhase::Move,
-            source: egui::MouseWheelSource::Wheel,
-        });
-        h.run_steps(2);
+        wheel(&mut h, egui::vec2(0.0, -4000.0));
     }
     assert!(
         h.query_by_label("Lesson")
