@@ -1,6 +1,7 @@
 //! GLSL.std.450 and the bit-field instructions, lane by lane.
 
-use super::step::{each, oob_msg, Ctx};
+use super::memops::oob_msg;
+use super::step::{each, Ctx};
 use super::Mask;
 use crate::glsl450;
 use crate::program::{BITFIELD_INSERT, BITFIELD_SEXTRACT, BITFIELD_UEXTRACT};
@@ -213,14 +214,9 @@ pub(super) fn ext(
             c.mask,
         );
     }
-    // Formatted only when it is needed: this runs for every extended instruction.
-    if undef != 0 {
-        c.found.add(
-            DiagCode::UndefinedResult,
-            format!("GLSL.std.450 {name} has an undefined result for these inputs"),
-            undef,
-        );
-    }
+    c.found.add_with(DiagCode::UndefinedResult, undef, || {
+        format!("GLSL.std.450 {name} has an undefined result for these inputs")
+    });
     if let Some(o) = bad {
         c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }

@@ -1,8 +1,8 @@
 //! Memory instructions: loads and stores (with a fast path for pointers shared by the whole
 //! tangle) and atomics.
 
-use super::memory::{self, Memory};
-use super::step::{each, oob_msg, Ctx};
+use super::memory::{self, Memory, OutOfBounds};
+use super::step::{each, Ctx};
 use super::Mask;
 use crate::program::{AtomicOp, BinOp, Leaf};
 use crate::trace::DiagCode;
@@ -328,4 +328,67 @@ pub(super) fn atomic(
     if let Some(o) = bad {
         c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
     }
+}
+
+/// A load of a PhysicalStorageBuffer pointer: the bits loaded, kept inside the physical address
+/// space (bits past it would read as another memory's pointer).
+pub(super) fn load_physical_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) {
+    let s = c.s;
+    let mut bad = None;
+    let mut bad_lanes: Mask = 0;
+    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
+    let Some(leaf) = c.prog.leaf_tables[leaves as usize].first().copied() else {
+        return;
+    };
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        regs[dst as usize * s + l] = match mem.read(p, leaf, c.inv_base + l) {
+            Ok(v) => crate::program::physical_from_bits(v),
+            Err(o) => {
+                bad = Some(o);
+                bad_lanes |= 1 << l;
+                0
+            }
+        };
+    });
+    if let Some(o) = bad {
+        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
+    }
+}
+
+/// Device addresses that are not a multiple of the access's Aligned operand (undefined
+/// behaviour; the access still happens).
+pub(super) fn check_aligned(c: &mut Ctx<'_>, ptr: u32, align: u32) {
+    let s = c.s;
+    let mut bad: Mask = 0;
+    let mut first = None;
+    // An address outside every buffer is an out-of-bounds access already.
+    let (regs, mem) = (&*c.regs, &mut *c.mem);
+    each(c.mask, c.full, s, |l| {
+        let p = regs[ptr as usize * s + l];
+        if crate::program::is_physical(p) && p % u64::from(align) != 0 && mem.resolve(p).is_ok() {
+            bad |= 1 << l;
+            first.get_or_insert(p);
+        }
+    });
+    if let Some(p) = first {
+        c.found.add(
+            DiagCode::Misaligned,
+            format!("access at device address {p:#x} is not aligned to {align} bytes, as its Aligned operand says (undefined behaviour; the access is performed)"),
+            bad,
+        );
+    }
+}
+
+pub(super) fn oob_msg(o: OutOfBounds) -> String {
+    if let Some(a) = o.address {
+        return format!(
+            "access of {} bytes at device address {a:#x} is outside every bound buffer; the load reads 0 and the store is dropped",
+            o.size
+        );
+    }
+    format!(
+        "{:?} access of {} bytes at offset {} is outside its {} bytes; the load reads 0 and the store is dropped",
+        o.space, o.size, o.offset, o.len
+    )
 }

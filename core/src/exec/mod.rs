@@ -3,6 +3,7 @@
 mod coop;
 mod ext;
 pub mod image;
+mod lanewise;
 mod memops;
 pub mod memory;
 pub mod poison;

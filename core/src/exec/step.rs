@@ -1,14 +1,16 @@
 //! Executing one non-terminator instruction for the lanes of one tangle.
 
 use super::ext::ext;
-use super::memops::{atomic, load_same_region, load_uniform_ptr, store};
-use super::memory::{Memory, OutOfBounds};
+use super::lanewise::{bin, dot_sum, index_value, map1};
+use super::memops::{
+    atomic, check_aligned, load_physical_ptr, load_same_region, load_uniform_ptr, oob_msg, store,
+};
+use super::memory::Memory;
 use super::{subgroup, Mask};
 use crate::alu;
-use crate::float::{arith, Mode};
 use crate::program::{AccessStep, BinOp, Inst, Program, WideOp};
 use crate::trace::DiagCode;
-use crate::value::{mask as bitmask, sext, ScalarTy};
+use crate::value::{mask as bitmask, sext};
 
 /// What the scheduler must do after an instruction.
 pub enum Flow {
@@ -32,8 +34,14 @@ pub struct Findings {
 
 impl Findings {
     pub(super) fn add(&mut self, code: DiagCode, msg: impl Into<String>, lanes: Mask) {
+        self.add_with(code, lanes, || msg.into());
+    }
+
+    /// As [`Findings::add`], the message made only when some lane found it (for a message
+    /// formatted on a path every instruction of a kind takes).
+    pub(super) fn add_with(&mut self, code: DiagCode, lanes: Mask, msg: impl FnOnce() -> String) {
         if lanes != 0 {
-            self.items.push((code, msg.into(), lanes));
+            self.items.push((code, msg(), lanes));
         }
     }
 }
@@ -64,241 +72,6 @@ pub(super) fn each(mask: Mask, full: bool, s: usize, mut f: impl FnMut(usize)) {
             f(l);
         }
     }
-}
-
-#[inline(always)]
-fn map1(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, f: impl Fn(u64) -> u64) {
-    let s = c.s;
-    for k in 0..n {
-        let (d, a) = ((dst + k) as usize * s, (a + k) as usize * s);
-        let regs = &mut *c.regs;
-        each(c.mask, c.full, s, |l| regs[d + l] = f(regs[a + l]));
-    }
-}
-
-#[inline(always)]
-fn map2(c: &mut Ctx<'_>, n: u32, dst: u32, a: u32, b: u32, f: impl Fn(u64, u64) -> u64) {
-    let s = c.s;
-    for k in 0..n {
-        let (d, a, b) = (
-            (dst + k) as usize * s,
-            (a + k) as usize * s,
-            (b + k) as usize * s,
-        );
-        let regs = &mut *c.regs;
-        each(c.mask, c.full, s, |l| {
-            regs[d + l] = f(regs[a + l], regs[b + l])
-        });
-    }
-}
-
-fn bin(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
-    let m = bitmask(ty.bits());
-    // Float controls are looked up once per instruction; only f32 has a lane loop of its own.
-    let mode = c.prog.float_controls.of(ty);
-    let host32 = ty == ScalarTy::F32 && mode == Mode::DEFAULT;
-    match op {
-        BinOp::IAdd => map2(c, n, dst, a, b, |x, y| x.wrapping_add(y) & m),
-        BinOp::ISub => map2(c, n, dst, a, b, |x, y| x.wrapping_sub(y) & m),
-        BinOp::IMul => map2(c, n, dst, a, b, |x, y| x.wrapping_mul(y) & m),
-        BinOp::And | BinOp::LogicalAnd => map2(c, n, dst, a, b, |x, y| x & y),
-        BinOp::Or | BinOp::LogicalOr => map2(c, n, dst, a, b, |x, y| x | y),
-        BinOp::Xor => map2(c, n, dst, a, b, |x, y| x ^ y),
-        BinOp::IEqual => map2(c, n, dst, a, b, |x, y| u64::from(x == y)),
-        BinOp::INotEqual => map2(c, n, dst, a, b, |x, y| u64::from(x != y)),
-        BinOp::ULessThan => map2(c, n, dst, a, b, |x, y| u64::from(x < y)),
-        BinOp::UGreaterThan => map2(c, n, dst, a, b, |x, y| u64::from(x > y)),
-        BinOp::ULessThanEqual => map2(c, n, dst, a, b, |x, y| u64::from(x & m <= y & m)),
-        BinOp::UGreaterThanEqual => map2(c, n, dst, a, b, |x, y| u64::from(x & m >= y & m)),
-        BinOp::SLessThan
-        | BinOp::SGreaterThan
-        | BinOp::SLessThanEqual
-        | BinOp::SGreaterThanEqual => {
-            let w = ty.bits();
-            let cmp = move |x: u64, y: u64| {
-                let (x, y) = (sext(x, w), sext(y, w));
-                u64::from(match op {
-                    BinOp::SLessThan => x < y,
-                    BinOp::SGreaterThan => x > y,
-                    BinOp::SLessThanEqual => x <= y,
-                    _ => x >= y,
-                })
-            };
-            map2(c, n, dst, a, b, cmp);
-        }
-        BinOp::Shl | BinOp::ShrL | BinOp::ShrA => shift(c, op, ty, n, dst, a, b),
-        BinOp::FAdd if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p + q)),
-        BinOp::FMul if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p * q)),
-        BinOp::FSub if host32 => map2(c, n, dst, a, b, |x, y| f32op(x, y, |p, q| p - q)),
-        _ => map2_undef(c, op, n, dst, a, b, |x, y| alu::bin_in(op, ty, x, y, mode)),
-    }
-}
-
-/// `map2` for operations that can be undefined: `f` gives the value and whether it is
-/// undefined; the lanes where it is are one diagnostic.
-#[inline(always)]
-fn map2_undef(
-    c: &mut Ctx<'_>,
-    op: BinOp,
-    n: u32,
-    dst: u32,
-    a: u32,
-    b: u32,
-    f: impl Fn(u64, u64) -> (u64, bool),
-) {
-    let s = c.s;
-    let mut undef: Mask = 0;
-    for k in 0..n {
-        let (d, ai, bi) = (
-            (dst + k) as usize * s,
-            (a + k) as usize * s,
-            (b + k) as usize * s,
-        );
-        let regs = &mut *c.regs;
-        each(c.mask, c.full, s, |l| {
-            let (v, u) = f(regs[ai + l], regs[bi + l]);
-            regs[d + l] = v;
-            if u {
-                undef |= 1 << l;
-            }
-        });
-    }
-    // Formatted only when it is needed: this runs for every binary operation.
-    if undef != 0 {
-        c.found.add(
-            DiagCode::UndefinedResult,
-            format!("{op:?} has an undefined result (division by zero or shift too large)"),
-            undef,
-        );
-    }
-}
-
-/// Shifts: a shift by the width or more is undefined (the result reads 0).
-fn shift(c: &mut Ctx<'_>, op: BinOp, ty: ScalarTy, n: u32, dst: u32, a: u32, b: u32) {
-    let w = ty.bits();
-    let m = bitmask(w);
-    map2_undef(c, op, n, dst, a, b, |x, y| {
-        let sh = y & m;
-        if sh >= u64::from(w) {
-            return (0, true);
-        }
-        let v = match op {
-            BinOp::Shl => (x << sh) & m,
-            BinOp::ShrL => (x & m) >> sh,
-            _ => (sext(x, w) >> sh) as u64 & m,
-        };
-        (v, false)
-    });
-}
-
-#[inline(always)]
-fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
-    arith::bits32(f(f32::from_bits(x as u32), f32::from_bits(y as u32)))
-}
-
-/// `acc + x * y`, the product and the sum each rounded to the type (every float type, bf16
-/// included) under `mode`, or wrapping integer arithmetic.
-fn arith_add(ty: ScalarTy, acc: u64, x: u64, y: u64, mode: Mode) -> u64 {
-    let add = if ty.is_any_float() {
-        BinOp::FAdd
-    } else {
-        BinOp::IAdd
-    };
-    alu::bin_in(add, ty, acc, product(ty, x, y, mode), mode).0
-}
-
-/// The sum of the products of `pairs`, left to right from the first product (not from +0:
-/// +0 + -0 is +0, so a sum of -0 products started from +0 would lose its sign).
-fn dot_sum(ty: ScalarTy, mode: Mode, mut pairs: impl Iterator<Item = (u64, u64)>) -> u64 {
-    let Some((x, y)) = pairs.next() else {
-        return 0;
-    };
-    pairs.fold(product(ty, x, y, mode), |acc, (x, y)| {
-        arith_add(ty, acc, x, y, mode)
-    })
-}
-
-/// `x * y` rounded to the type under `mode`, or wrapping integer arithmetic.
-fn product(ty: ScalarTy, x: u64, y: u64, mode: Mode) -> u64 {
-    let mul = if ty.is_any_float() {
-        BinOp::FMul
-    } else {
-        BinOp::IMul
-    };
-    alu::bin_in(mul, ty, x, y, mode).0
-}
-
-/// A load of a PhysicalStorageBuffer pointer: the bits loaded, kept inside the physical address
-/// space (bits past it would read as another memory's pointer).
-fn load_physical_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32) {
-    let s = c.s;
-    let mut bad = None;
-    let mut bad_lanes: Mask = 0;
-    let (regs, mem) = (&mut *c.regs, &mut *c.mem);
-    let Some(leaf) = c.prog.leaf_tables[leaves as usize].first().copied() else {
-        return;
-    };
-    each(c.mask, c.full, s, |l| {
-        let p = regs[ptr as usize * s + l];
-        regs[dst as usize * s + l] = match mem.read(p, leaf, c.inv_base + l) {
-            Ok(v) => crate::program::physical_from_bits(v),
-            Err(o) => {
-                bad = Some(o);
-                bad_lanes |= 1 << l;
-                0
-            }
-        };
-    });
-    if let Some(o) = bad {
-        c.found.add(DiagCode::OutOfBounds, oob_msg(o), bad_lanes);
-    }
-}
-
-/// An index operand of `bits` bits as a number.
-#[inline(always)]
-fn index_value(raw: u64, bits: u8, signed: bool) -> i64 {
-    if signed {
-        sext(raw, u32::from(bits))
-    } else {
-        (raw & bitmask(u32::from(bits))) as i64
-    }
-}
-
-/// Device addresses that are not a multiple of the access's Aligned operand (undefined
-/// behaviour; the access still happens).
-fn check_aligned(c: &mut Ctx<'_>, ptr: u32, align: u32) {
-    let s = c.s;
-    let mut bad: Mask = 0;
-    let mut first = None;
-    // An address outside every buffer is an out-of-bounds access already.
-    let (regs, mem) = (&*c.regs, &mut *c.mem);
-    each(c.mask, c.full, s, |l| {
-        let p = regs[ptr as usize * s + l];
-        if crate::program::is_physical(p) && p % u64::from(align) != 0 && mem.resolve(p).is_ok() {
-            bad |= 1 << l;
-            first.get_or_insert(p);
-        }
-    });
-    if let Some(p) = first {
-        c.found.add(
-            DiagCode::Misaligned,
-            format!("access at device address {p:#x} is not aligned to {align} bytes, as its Aligned operand says (undefined behaviour; the access is performed)"),
-            bad,
-        );
-    }
-}
-
-pub(super) fn oob_msg(o: OutOfBounds) -> String {
-    if let Some(a) = o.address {
-        return format!(
-            "access of {} bytes at device address {a:#x} is outside every bound buffer; the load reads 0 and the store is dropped",
-            o.size
-        );
-    }
-    format!(
-        "{:?} access of {} bytes at offset {} is outside its {} bytes; the load reads 0 and the store is dropped",
-        o.space, o.size, o.offset, o.len
-    )
 }
 
 #[expect(
@@ -378,13 +151,9 @@ pub fn exec(c: &mut Ctx<'_>, inst: &Inst) -> Flow {
                     }
                 });
             }
-            if undef != 0 {
-                c.found.add(
-                    DiagCode::UndefinedResult,
-                    format!("{op:?} of a value out of the destination's range"),
-                    undef,
-                );
-            }
+            c.found.add_with(DiagCode::UndefinedResult, undef, || {
+                format!("{op:?} of a value out of the destination's range")
+            });
         }
         Inst::Bitcast { from, to, dst, a } => {
             let regs = &mut *c.regs;

@@ -280,8 +280,7 @@ impl Simulator {
 
     /// Before an instruction runs: an observable use of uninitialized data is reported.
     pub(super) fn uninit_check_uses(&mut self, g: usize, t: &Tangle, inst: &Inst) {
-        let Some(u) = &self.uninit else { return };
-        if !u.regs.get(g).copied().unwrap_or(false) {
+        if !self.uninit.as_ref().is_some_and(|u| u.tainted_regs(g)) {
             return;
         }
         let sg = &self.sgs[g];

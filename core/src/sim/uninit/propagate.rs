@@ -21,7 +21,7 @@ impl Simulator {
             return;
         };
         let memory_op = super::touches_memory(inst);
-        let tainted_regs = u.regs.get(g).copied().unwrap_or(false);
+        let tainted_regs = u.tainted_regs(g);
         if !memory_op && !tainted_regs {
             self.uninit = Some(u);
             return;
