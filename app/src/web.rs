@@ -102,9 +102,7 @@ impl eframe::App for EmptyFrames {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         egui::CentralPanel::default()
-            .frame(crate::gui::palette::panel_frame(
-                egui::Frame::central_panel(ui.style()),
-            ))
+            .frame(crate::gui::palette::central_panel(ui.style()))
             .show(ui, |_| {});
         ui.ctx().request_repaint();
     }

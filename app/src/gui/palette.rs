@@ -147,17 +147,22 @@ pub fn tangle_letter(
 }
 
 /// The colour a host clears the window to before the frame is drawn: the panels' own, since
-/// the panels draw no fill of their own ([`panel_frame`]).
+/// the panels draw no fill of their own ([`side_panel`], [`central_panel`]).
 pub fn clear(visuals: &egui::Visuals) -> egui::Color32 {
     visuals.panel_fill
 }
 
-/// A panel's frame (`Frame::side_top_panel`, `Frame::central_panel`) without its fill: the
-/// window is already cleared to that colour ([`clear`]), and a fill would shade every pixel of
-/// the window a second time. Under software WebGL that fill was a frame's largest cost (about
-/// 19 ms of an empty frame's 20 at 1400x860); a clear costs almost nothing.
-pub fn panel_frame(frame: egui::Frame) -> egui::Frame {
-    frame.fill(egui::Color32::TRANSPARENT)
+/// A side, top or bottom panel's frame without its fill: the window is already cleared to that
+/// colour ([`clear`]), and a fill would shade every pixel of the window a second time. Under
+/// software WebGL that fill was a frame's largest cost (about 19 ms of an empty frame's 20 at
+/// 1400x860); a clear costs almost nothing.
+pub fn side_panel(style: &egui::Style) -> egui::Frame {
+    egui::Frame::side_top_panel(style).fill(egui::Color32::TRANSPARENT)
+}
+
+/// The central panel's frame without its fill (see [`side_panel`]).
+pub fn central_panel(style: &egui::Style) -> egui::Frame {
+    egui::Frame::central_panel(style).fill(egui::Color32::TRANSPARENT)
 }
 
 /// WCAG relative luminance of a colour.

@@ -15,9 +15,7 @@ use lanescope_core::{NamedSetting, SwitchTangles};
 pub fn toolbar(app: &LanescopeApp, ui: &mut egui::Ui) -> Vec<Action> {
     let mut out = Vec::new();
     egui::Panel::top("toolbar")
-        .frame(palette::panel_frame(egui::Frame::side_top_panel(
-            ui.style(),
-        )))
+        .frame(palette::side_panel(ui.style()))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);

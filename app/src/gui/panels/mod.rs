@@ -13,9 +13,7 @@ mod values;
 
 pub fn bottom_bar(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::Panel::bottom("status")
-        .frame(palette::panel_frame(egui::Frame::side_top_panel(
-            ui.style(),
-        )))
+        .frame(palette::side_panel(ui.style()))
         .show(ui, |ui| {
             if let Some(e) = app.error.clone() {
                 // Wrapped, never cut: an error is read whole. The theme's error colour keeps its
@@ -127,7 +125,7 @@ fn foldable(
             );
         });
     }
-    let frame = palette::panel_frame(egui::Frame::side_top_panel(ui.style()));
+    let frame = palette::side_panel(ui.style());
     egui::Panel::show_switched(
         ui,
         &mut open,

@@ -17,7 +17,7 @@ use lanes::show_lanes;
 
 pub fn central(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     egui::CentralPanel::default()
-        .frame(palette::panel_frame(egui::Frame::central_panel(ui.style())))
+        .frame(palette::central_panel(ui.style()))
         .show(ui, |ui| {
             let Some(s) = &app.session else {
                 ui.label("Open a .spv file or pick an example.");
