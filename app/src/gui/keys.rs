@@ -11,17 +11,9 @@ pub(super) fn read(ctx: &egui::Context, presenter: bool) -> Vec<Action> {
     // Shift+F10 first: a key pattern without Shift also matches with Shift held.
     // Space is the presenter's step key, except while typing in the editor.
     let typing = ctx.memory(|m| m.focused().is_some());
-    // F2 in this frame's input toggles presenter mode before a Space pressed after it.
-    let f2 = ctx.input(|i| {
-        i.events
-            .iter()
-            .filter(|e| {
-                matches!(e, egui::Event::Key { key: Key::F2, pressed: true, repeat: false, modifiers, .. }
-                    if modifiers.is_none())
-            })
-            .count()
-    });
-    let presenter = (presenter ^ (f2 % 2 == 1)) && !typing;
+    // F2 toggles presenter mode before a Space pressed in the same frame is read.
+    let toggle = ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2));
+    let presenter = (presenter ^ toggle) && !typing;
     let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
     let (png, trace, link) = ctx.input_mut(|i| {
         (
@@ -74,13 +66,12 @@ pub(super) fn read(ctx: &egui::Context, presenter: bool) -> Vec<Action> {
             asked.push(Action::TogglePane(pane));
         }
     }
-    let (run, animate, open, stop, toggle) = ctx.input_mut(|i| {
+    let (run, animate, open, stop) = ctx.input_mut(|i| {
         (
             i.consume_key(Modifiers::NONE, Key::F5),
             i.consume_key(Modifiers::NONE, Key::F6),
             i.consume_key(Modifiers::COMMAND, Key::O),
             i.consume_key(Modifiers::NONE, Key::Escape),
-            i.consume_key(Modifiers::NONE, Key::F2),
         )
     });
     for _ in 0..out {
