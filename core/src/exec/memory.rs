@@ -1,5 +1,6 @@
 //! Byte-addressed memories: bound buffers, workgroup memory, per-invocation memory.
 
+use crate::lanes::{LaneMask, Mask};
 use crate::program::{decode_ptr, encode_ptr, is_physical, Leaf, Space};
 use crate::value::ScalarTy;
 
@@ -115,7 +116,26 @@ fn chunks(b0: usize, b1: usize) -> impl Iterator<Item = (usize, u64)> {
 
 /// Whether any of bits `b0..b1` of `map` is set (bits past the map's end are clear).
 fn any_bits(map: &[u64], b0: usize, b1: usize) -> bool {
+    if b1 <= b0 {
+        return false;
+    }
+    if b0 / 64 == (b1 - 1) / 64 {
+        // Within one chunk (a scalar or small vector): one test.
+        let m = (u64::MAX >> (64 - (b1 - b0))) << (b0 % 64);
+        return map.get(b0 / 64).is_some_and(|x| x & m != 0);
+    }
     chunks(b0, b1).any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
+}
+
+/// The tagged pointer every lane of `mask` holds (`ptrs[l]` per lane), decoded; `None` when
+/// the lanes' pointers differ or it is a physical address (those go lane by lane).
+fn shared_ptr(ptrs: &[u64], mask: Mask) -> Option<(Space, u32, u32)> {
+    let p = *ptrs.get(mask.trailing_zeros() as usize)?;
+    (!is_physical(p)
+        && LaneMask(mask)
+            .iter()
+            .all(|l| ptrs.get(l as usize) == Some(&p)))
+    .then(|| decode_ptr(p))
 }
 
 /// Sets or clears bits `b0..b1` of `map`, keeping `marked` the number set.
@@ -457,6 +477,92 @@ impl Memory {
             }
         }
         false
+    }
+
+    /// [`Memory::any_span_marked`] for the lanes of `mask` of one subgroup, each through its
+    /// pointer `ptrs[l]` (invocation `inv_base + l`). Lanes sharing one variable (a Function
+    /// or Private variable, the common case) are checked at their invocations' offsets
+    /// directly, without decoding the pointer per lane.
+    pub fn any_lanes_marked(
+        &self,
+        ptrs: &[u64],
+        mask: Mask,
+        inv_base: usize,
+        off: u32,
+        size: u32,
+    ) -> bool {
+        if !self.poison.any || mask == 0 {
+            return false;
+        }
+        let lanes = LaneMask(mask).iter().map(|l| l as usize);
+        match shared_ptr(ptrs, mask) {
+            Some((Space::Invocation, _, base)) => {
+                let (start, per) = (base as usize + off as usize, self.per_invocation);
+                let end = start + size as usize;
+                end <= per
+                    && lanes.into_iter().any(|l| {
+                        let lo = (inv_base + l) * per;
+                        any_bits(&self.poison.invocation, lo + start, lo + end)
+                    })
+            }
+            // One buffer or workgroup span for every lane.
+            Some(_) => {
+                let l = mask.trailing_zeros() as usize;
+                self.any_span_marked(std::iter::once((ptrs[l], inv_base + l)), off, size)
+            }
+            None => self.any_span_marked(lanes.map(|l| (ptrs[l], inv_base + l)), off, size),
+        }
+    }
+
+    /// Marks (or clears) `size` bytes at `off` past each lane's pointer, as
+    /// [`Memory::any_lanes_marked`] reads them.
+    pub fn mark_lanes(
+        &mut self,
+        ptrs: &[u64],
+        mask: Mask,
+        inv_base: usize,
+        (off, size): (u32, u32),
+        on: bool,
+    ) {
+        if !on && !self.poison.any || mask == 0 {
+            return;
+        }
+        if on {
+            self.poison.any = true;
+        }
+        let lanes = LaneMask(mask).iter().map(|l| l as usize);
+        let per = self.per_invocation;
+        match shared_ptr(ptrs, mask) {
+            Some((Space::Invocation, _, base))
+                if base as usize + off as usize + size as usize <= per =>
+            {
+                let total = self.invocation.len().div_ceil(64);
+                let map = &mut self.poison.invocation;
+                if map.len() < total {
+                    map.resize(total, 0);
+                }
+                let k = space_index(Space::Invocation);
+                let mut marked = self.poison.marked[k];
+                let start = base as usize + off as usize;
+                for l in lanes {
+                    let lo = (inv_base + l) * per + start;
+                    mark_bits(map, lo, lo + size as usize, on, &mut marked);
+                }
+                self.poison.marked[k] = marked;
+            }
+            _ => {
+                for l in lanes {
+                    let k = space_index(decode_ptr(ptrs[l]).0);
+                    let mut marked = self.poison.marked[k];
+                    if let Some((map, b0, b1, _)) =
+                        self.poison_span(ptrs[l], off, size, inv_base + l)
+                    {
+                        mark_bits(map, b0, b1, on, &mut marked);
+                    }
+                    self.poison.marked[k] = marked;
+                }
+            }
+        }
     }
 
     /// Marks (or clears) the `size` bytes at `ptr` as poison.

@@ -67,15 +67,25 @@ impl Simulator {
                         .max()
                         .unwrap_or(0);
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
-                    let regs = &self.sgs[g].regs;
-                    let lanes = crate::lanes::LaneMask(t.mask)
-                        .iter()
-                        .map(|l| (regs[p as usize * s + l as usize], g * s + l as usize));
-                    let marked = self.mem.any_span_marked(lanes, lo, hi - lo);
+                    let ptrs = &self.sgs[g].regs[p as usize * s..][..s];
+                    let marked = self.mem.any_lanes_marked(ptrs, t.mask, g * s, lo, hi - lo);
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     !marked
                 };
                 if clean {
+                    self.uninit = Some(u);
+                    return;
+                }
+                // A store of defined registers defines the bytes it writes, whatever they held:
+                // what the propagation would do, without it.
+                if let Inst::Store { .. } = inst {
+                    std::mem::swap(&mut self.mem.poison, &mut u.mem);
+                    let ptrs = &self.sgs[g].regs[p as usize * s..][..s];
+                    for leaf in &self.prog.leaf_tables[leaves as usize] {
+                        let span = (leaf.offset, leaf.ty.size_bytes());
+                        self.mem.mark_lanes(ptrs, t.mask, g * s, span, false);
+                    }
+                    std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     self.uninit = Some(u);
                     return;
                 }
@@ -92,14 +102,8 @@ impl Simulator {
             ..
         } = inst
         {
-            let sg = &self.sgs[g];
-            let ptrs: Vec<(usize, u64)> = crate::lanes::LaneMask(t.mask)
-                .iter()
-                .map(|l| (l as usize, sg.regs[*dst as usize * s + l as usize]))
-                .collect();
-            for (l, p) in ptrs {
-                self.mem.set_poison_range(p, *size, g * s + l, true);
-            }
+            let ptrs = &self.sgs[g].regs[*dst as usize * s..][..s];
+            self.mem.mark_lanes(ptrs, t.mask, g * s, (0, *size), true);
         } else {
             self.propagate_poison(g, t, inst, 0, perm);
         }
