@@ -114,8 +114,26 @@ fn chunks(b0: usize, b1: usize) -> impl Iterator<Item = (usize, u64)> {
     })
 }
 
-/// Whether any of bits `b0..b1` of `map` is set (bits past the map's end are clear).
-fn any_bits(map: &[u64], b0: usize, b1: usize) -> bool {
+/// Bits of a poison map: `n` from `b0`, `stride` apart. A buffer's or workgroup memory's map
+/// keeps a byte's bit beside the next byte's (stride 1); the invocation map keeps each byte's
+/// invocations side by side (a row per byte), so one invocation's bytes are a row apart and the
+/// lanes of a subgroup at one variable are neighbouring bits, checked a chunk at a time.
+#[derive(Clone, Copy, Debug)]
+struct Bits {
+    b0: usize,
+    n: usize,
+    stride: usize,
+}
+
+/// Whether any of `bits` of `map` is set (bits past the map's end are clear).
+fn any_bits(map: &[u64], bits: Bits) -> bool {
+    if bits.stride != 1 {
+        return (0..bits.n).any(|k| {
+            let i = bits.b0 + k * bits.stride;
+            map.get(i / 64).is_some_and(|x| x >> (i % 64) & 1 == 1)
+        });
+    }
+    let (b0, b1) = (bits.b0, bits.b0 + bits.n);
     if b1 <= b0 {
         return false;
     }
@@ -131,21 +149,53 @@ fn any_bits(map: &[u64], b0: usize, b1: usize) -> bool {
 /// the lanes' pointers differ or it is a physical address (those go lane by lane).
 fn shared_ptr(ptrs: &[u64], mask: Mask) -> Option<(Space, u32, u32)> {
     let p = *ptrs.get(mask.trailing_zeros() as usize)?;
-    (!is_physical(p)
-        && LaneMask(mask)
+    let n = (Mask::BITS - mask.leading_zeros()) as usize;
+    let same = if mask & (mask >> 1) == mask >> 1 {
+        // The lanes are the first n (the whole subgroup, or a prefix): a plain slice compare.
+        ptrs.get(..n)?.iter().all(|x| *x == p)
+    } else {
+        LaneMask(mask)
             .iter()
-            .all(|l| ptrs.get(l as usize) == Some(&p)))
-    .then(|| decode_ptr(p))
+            .all(|l| ptrs.get(l as usize) == Some(&p))
+    };
+    (!is_physical(p) && same).then(|| decode_ptr(p))
 }
 
-/// Sets or clears bits `b0..b1` of `map`, keeping `marked` the number set.
-fn mark_bits(map: &mut [u64], b0: usize, b1: usize, on: bool, marked: &mut u64) {
-    for (c, m) in chunks(b0, b1) {
-        let was = map[c];
+/// Sets or clears `bits` of `map`, keeping `marked` the number set.
+fn mark_bits(map: &mut [u64], bits: Bits, on: bool, marked: &mut u64) {
+    if bits.stride == 1 {
+        for (c, m) in chunks(bits.b0, bits.b0 + bits.n) {
+            mark_chunk(map, c, m, on, marked);
+        }
+    } else {
+        for k in 0..bits.n {
+            let i = bits.b0 + k * bits.stride;
+            mark_chunk(map, i / 64, 1 << (i % 64), on, marked);
+        }
+    }
+}
+
+fn mark_chunk(map: &mut [u64], c: usize, m: u64, on: bool, marked: &mut u64) {
+    if let Some(x) = map.get_mut(c) {
+        let was = *x;
         let now = if on { was | m } else { was & !m };
-        map[c] = now;
+        *x = now;
         *marked = *marked + u64::from(now.count_ones()) - u64::from(was.count_ones());
     }
+}
+
+/// The chunks of a row of the invocation map that lanes `mask` cover from bit `at` (lane 0's):
+/// (chunk, the lanes' bits in it).
+fn row_chunks(at: usize, mask: Mask) -> impl Iterator<Item = (usize, u64)> {
+    let (sh, n) = (at % 64, (Mask::BITS - mask.leading_zeros()) as usize);
+    (0..(sh + n).div_ceil(64)).map(move |k| {
+        let m = if k == 0 {
+            (mask << sh) as u64
+        } else {
+            (mask >> (64 * k - sh)) as u64
+        };
+        (at / 64 + k, m)
+    })
 }
 
 /// An access that falls outside its memory.
@@ -379,58 +429,82 @@ impl Memory {
     }
 
     /// The poison bitmap and bit (byte) range a leaf covers, if in bounds.
-    fn poison_words(
-        &mut self,
-        ptr: u64,
-        leaf: Leaf,
-        inv: usize,
-    ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
+    fn poison_words(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> Option<(&mut Vec<u64>, Bits)> {
         self.poison_span(ptr, leaf.offset, leaf.ty.size_bytes(), inv)
     }
 
-    /// The poison bitmap and bit (byte) range of `size` bytes at `off` past `ptr`, if in
-    /// bounds.
+    /// Bits in a row of the invocation poison map: the invocations, in whole chunks.
+    fn inv_row(&self) -> usize {
+        (self.invocation.len() / self.per_invocation.max(1)).div_ceil(64) * 64
+    }
+
+    /// The invocation poison map, as long as the memory needs.
+    fn inv_map(&mut self) -> &mut Vec<u64> {
+        let total = self.per_invocation * self.inv_row() / 64;
+        let map = &mut self.poison.invocation;
+        if map.len() < total {
+            map.resize(total, 0);
+        }
+        map
+    }
+
+    /// The poison bitmap and bits of `size` bytes at `off` past `ptr`, if in bounds.
     fn poison_span(
         &mut self,
         ptr: u64,
         off: u32,
         size: u32,
         inv: usize,
-    ) -> Option<(&mut Vec<u64>, usize, usize, usize)> {
+    ) -> Option<(&mut Vec<u64>, Bits)> {
         let (space, region, base) = decode_ptr(self.resolve(ptr).ok()?);
-        let start = u64::from(base) + u64::from(off);
-        let end = start + u64::from(size);
-        let (len, lo, map) = match space {
+        let start = base as usize + off as usize;
+        let (end, n) = (start + size as usize, size as usize);
+        let contiguous = Bits {
+            b0: start,
+            n,
+            stride: 1,
+        };
+        match space {
             Space::Buffer => {
                 let i = self.storage(region)?;
                 let len = self.buffers.get(i)?.len();
+                if end > len {
+                    return None;
+                }
                 let maps = &mut self.poison.buffers;
                 if maps.len() < self.buffers.len() {
                     maps.resize(self.buffers.len(), Vec::new());
                 }
-                (len, 0, &mut maps[i])
+                let map = &mut maps[i];
+                if map.len() < len.div_ceil(64) {
+                    map.resize(len.div_ceil(64), 0);
+                }
+                Some((map, contiguous))
             }
-            Space::Workgroup => (self.workgroup.len(), 0, &mut self.poison.workgroup),
-            Space::Invocation => (
-                self.per_invocation,
-                inv * self.per_invocation,
-                &mut self.poison.invocation,
-            ),
-        };
-        if end > len as u64 {
-            return None;
+            Space::Workgroup => {
+                let len = self.workgroup.len();
+                if end > len {
+                    return None;
+                }
+                let map = &mut self.poison.workgroup;
+                if map.len() < len.div_ceil(64) {
+                    map.resize(len.div_ceil(64), 0);
+                }
+                Some((map, contiguous))
+            }
+            Space::Invocation => {
+                let row = self.inv_row();
+                if end > self.per_invocation || inv >= row {
+                    return None;
+                }
+                let bits = Bits {
+                    b0: start * row + inv,
+                    n,
+                    stride: row,
+                };
+                Some((self.inv_map(), bits))
+            }
         }
-        let total = match space {
-            Space::Invocation => self.invocation.len(),
-            Space::Buffer => len,
-            Space::Workgroup => len,
-        };
-        if map.len() < total.div_ceil(64) {
-            map.resize(total.div_ceil(64), 0);
-        }
-        let b0 = lo + start as usize;
-        let b1 = lo + end as usize;
-        Some((map, b0, b1, total))
     }
 
     /// Whether any byte of `size` bytes at `off` past any of the pointers (each with its
@@ -451,7 +525,9 @@ impl Memory {
                 continue;
             };
             let (space, region, base) = decode_ptr(ptr);
-            let (map, lo, len) = match space {
+            let start = base as usize + off as usize;
+            let n = size as usize;
+            let (map, len, bits) = match space {
                 Space::Buffer => {
                     let Some(i) = self.storage(region) else {
                         continue;
@@ -459,20 +535,39 @@ impl Memory {
                     let Some(map) = self.poison.buffers.get(i) else {
                         continue;
                     };
-                    (map, 0, self.buffers.get(i).map_or(0, Vec::len))
+                    let len = self.buffers.get(i).map_or(0, Vec::len);
+                    (
+                        map,
+                        len,
+                        Bits {
+                            b0: start,
+                            n,
+                            stride: 1,
+                        },
+                    )
                 }
-                Space::Workgroup => (&self.poison.workgroup, 0, self.workgroup.len()),
-                Space::Invocation => (
-                    &self.poison.invocation,
-                    inv * self.per_invocation,
-                    self.per_invocation,
-                ),
+                Space::Workgroup => {
+                    let bits = Bits {
+                        b0: start,
+                        n,
+                        stride: 1,
+                    };
+                    (&self.poison.workgroup, self.workgroup.len(), bits)
+                }
+                Space::Invocation => {
+                    let row = self.inv_row();
+                    let bits = Bits {
+                        b0: start * row + inv,
+                        n,
+                        stride: row,
+                    };
+                    (&self.poison.invocation, self.per_invocation, bits)
+                }
             };
-            let start = base as usize + off as usize;
-            if start + size as usize > len {
+            if start + n > len {
                 continue;
             }
-            if any_bits(map, lo + start, lo + start + size as usize) {
+            if any_bits(map, bits) {
                 return true;
             }
         }
@@ -497,12 +592,13 @@ impl Memory {
         let lanes = LaneMask(mask).iter().map(|l| l as usize);
         match shared_ptr(ptrs, mask) {
             Some((Space::Invocation, _, base)) => {
-                let (start, per) = (base as usize + off as usize, self.per_invocation);
-                let end = start + size as usize;
-                end <= per
-                    && lanes.into_iter().any(|l| {
-                        let lo = (inv_base + l) * per;
-                        any_bits(&self.poison.invocation, lo + start, lo + end)
+                let start = base as usize + off as usize;
+                let (end, row) = (start + size as usize, self.inv_row());
+                let map = &self.poison.invocation;
+                end <= self.per_invocation
+                    && (start..end).any(|b| {
+                        row_chunks(b * row + inv_base, mask)
+                            .any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
                     })
             }
             // One buffer or workgroup span for every lane.
@@ -536,17 +632,15 @@ impl Memory {
             Some((Space::Invocation, _, base))
                 if base as usize + off as usize + size as usize <= per =>
             {
-                let total = self.invocation.len().div_ceil(64);
-                let map = &mut self.poison.invocation;
-                if map.len() < total {
-                    map.resize(total, 0);
-                }
+                let start = base as usize + off as usize;
+                let row = self.inv_row();
                 let k = space_index(Space::Invocation);
                 let mut marked = self.poison.marked[k];
-                let start = base as usize + off as usize;
-                for l in lanes {
-                    let lo = (inv_base + l) * per + start;
-                    mark_bits(map, lo, lo + size as usize, on, &mut marked);
+                let map = self.inv_map();
+                for b in start..start + size as usize {
+                    for (c, m) in row_chunks(b * row + inv_base, mask) {
+                        mark_chunk(map, c, m, on, &mut marked);
+                    }
                 }
                 self.poison.marked[k] = marked;
             }
@@ -554,10 +648,8 @@ impl Memory {
                 for l in lanes {
                     let k = space_index(decode_ptr(ptrs[l]).0);
                     let mut marked = self.poison.marked[k];
-                    if let Some((map, b0, b1, _)) =
-                        self.poison_span(ptrs[l], off, size, inv_base + l)
-                    {
-                        mark_bits(map, b0, b1, on, &mut marked);
+                    if let Some((map, bits)) = self.poison_span(ptrs[l], off, size, inv_base + l) {
+                        mark_bits(map, bits, on, &mut marked);
                     }
                     self.poison.marked[k] = marked;
                 }
@@ -575,8 +667,8 @@ impl Memory {
         }
         let k = space_index(decode_ptr(ptr).0);
         let mut marked = self.poison.marked[k];
-        if let Some((map, b0, b1, _)) = self.poison_span(ptr, 0, size, inv) {
-            mark_bits(map, b0, b1, on, &mut marked);
+        if let Some((map, bits)) = self.poison_span(ptr, 0, size, inv) {
+            mark_bits(map, bits, on, &mut marked);
         }
         self.poison.marked[k] = marked;
     }
@@ -587,7 +679,7 @@ impl Memory {
             return false;
         }
         self.poison_words(ptr, leaf, inv)
-            .is_some_and(|(map, b0, b1, _)| any_bits(map, b0, b1))
+            .is_some_and(|(map, bits)| any_bits(map, bits))
     }
 
     /// Mark (or clear) the bytes of the leaf at `ptr` as poison.
@@ -600,8 +692,8 @@ impl Memory {
         }
         let k = space_index(decode_ptr(ptr).0);
         let mut marked = self.poison.marked[k];
-        if let Some((map, b0, b1, _)) = self.poison_words(ptr, leaf, inv) {
-            mark_bits(map, b0, b1, on, &mut marked);
+        if let Some((map, bits)) = self.poison_words(ptr, leaf, inv) {
+            mark_bits(map, bits, on, &mut marked);
         }
         self.poison.marked[k] = marked;
     }
