@@ -761,3 +761,60 @@ pub fn put(mem: &mut [u8], at: usize, size: u32, v: u64) {
         _ => mem[at] = v as u8,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Invocation memory of `n` invocations of `per` bytes each.
+    fn memory(n: usize, per: usize) -> Memory {
+        Memory {
+            invocation: vec![0; n * per],
+            per_invocation: per,
+            ..Memory::default()
+        }
+    }
+
+    /// The lanes' marks at one shared variable, read lane by lane and all at once, agree with
+    /// what each lane had marked, for every subgroup size and lane pattern (a subgroup's lanes
+    /// straddle chunks of a row when it holds more than 64 invocations).
+    #[test]
+    fn lanes_sharing_a_variable_read_and_write_the_marks_lane_by_lane() {
+        for (n, s) in [(8, 4), (64, 32), (96, 32), (192, 64), (256, 128)] {
+            let per = 24;
+            let ptr = encode_ptr(Space::Invocation, 0, 8);
+            let ptrs = vec![ptr; s];
+            for g in 0..n / s {
+                let mut mem = memory(n, per);
+                // Every third lane, then some lanes cleared again.
+                let on: Mask = (0..s).filter(|l| l % 3 == 0).fold(0, |m, l| m | 1 << l);
+                mem.mark_lanes(&ptrs, on, g * s, (2, 4), true);
+                let off: Mask = (0..s).filter(|l| l % 6 == 0).fold(0, |m, l| m | 1 << l);
+                mem.mark_lanes(&ptrs, off, g * s, (0, 8), false);
+                let expect = on & !off;
+                for l in 0..s {
+                    let one = |o, sz| mem.any_span_marked(std::iter::once((ptr, g * s + l)), o, sz);
+                    let marked = expect >> l & 1 == 1;
+                    assert_eq!(one(2, 4), marked, "{n} invocations, subgroup {g}, lane {l}");
+                    assert!(
+                        !one(0, 2) && !one(6, 8),
+                        "lane {l}: only bytes 10..14 marked"
+                    );
+                    let all = mem.any_lanes_marked(&ptrs, 1 << l, g * s, 0, 16);
+                    assert_eq!(
+                        all, marked,
+                        "{n} invocations, subgroup {g}, lane {l} at once"
+                    );
+                }
+                // Other subgroups' invocations are untouched.
+                for inv in (0..n).filter(|i| i / s != g) {
+                    assert!(!mem.any_span_marked(std::iter::once((ptr, inv)), 0, 16));
+                }
+                assert_eq!(
+                    mem.poison.marked[space_index(Space::Invocation)],
+                    u64::from(expect.count_ones()) * 4
+                );
+            }
+        }
+    }
+}
