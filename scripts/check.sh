@@ -41,6 +41,15 @@ if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unkno
     echo "the browser app links a compiler (it belongs in web/glsl, loaded on demand)" >&2
     exit 1
 fi
+# The device comparison is native only: no Vulkan loader in the page.
+if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unknown-unknown --prefix none | grep -E "^(lanescope_gpu|ash) "; then
+    echo "the browser app links the Vulkan device comparison (native only)" >&2
+    exit 1
+fi
+if cargo tree -p lanescope_gpu -e normal --prefix none | grep -E '^(egui|eframe|wasm-bindgen|lanescope_front|lanescope )'; then
+    echo "lanescope_gpu depends on a crate that draws or one above it" >&2
+    exit 1
+fi
 # The app's views ask for what changes the run and never carry it out: the methods that step,
 # reset, open or export are private to gui/action (the compiler refuses a view that calls one);
 # the entry points the host opens files and links with, `apply` itself, and the session and

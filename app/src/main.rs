@@ -27,6 +27,7 @@ fn main() {
                 .map_err(CliError::Failed)
         }
         (Some(Command::Example { name }), _) => cli::run_example(name.as_deref()),
+        (Some(Command::Devices { json }), _) => cli::gpu::devices(json),
         (Some(Command::Dis { file, raw_id, out }), _) => cli::dis(&file, raw_id, out.as_deref()),
         (
             Some(Command::Asm {

@@ -93,19 +93,24 @@ pub fn printf_text(sim: &Simulator) -> String {
 }
 
 pub fn summary_json(sim: &Simulator) -> String {
-    summary_json_with(sim, None)
+    summary_json_with(sim, None, None)
 }
 
 /// The summary, with the schedules explored and the words that depend on them.
 pub fn summary_json_with(
     sim: &Simulator,
     exploration: Option<&lanescope_core::explore::Exploration>,
+    gpu: Option<serde_json::Value>,
 ) -> String {
     let mut v = summary_value(sim);
     if let (Some(x), Some(obj)) = (exploration, v.as_object_mut()) {
         obj.insert("schedules".into(), json!(x.runs));
         obj.insert("order_dependence".into(), json!(x.order_dependence));
         obj.insert("order_dependence_more".into(), json!(x.more));
+    }
+    // The run on the machine's GPU beside it (`run --gpu`).
+    if let (Some(g), Some(obj)) = (gpu, v.as_object_mut()) {
+        obj.insert("gpu".into(), g);
     }
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
     s.push('\n');

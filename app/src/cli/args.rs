@@ -63,6 +63,13 @@ pub enum Command {
         #[arg(long)]
         source_lines: bool,
     },
+    /// List the machine's Vulkan devices: name, driver, subgroup sizes, and the extensions a
+    /// comparison with `run --gpu` depends on.
+    Devices {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Internal: compile the request on stdin under its memory limit and answer on stdout (what
     /// bounded GLSL compiles run as their child process).
     #[command(hide = true)]
@@ -101,6 +108,20 @@ pub struct RunArgs {
     /// words that differ between them (a report: the exit status does not depend on it).
     #[arg(long, value_name = "N")]
     pub explore: Option<u64>,
+    /// Also run the dispatch on the machine's Vulkan device and compare every buffer word with
+    /// the simulation's, explaining each that differs: undefined (poison reached it), schedule
+    /// (the shader depends on an order), left open by the specification, precision, or
+    /// unexplained. Where the device cannot run --subgroup-size's default, both run with the
+    /// device's subgroup size. A report: the exit status does not depend on it.
+    #[arg(long)]
+    pub gpu: bool,
+    /// The Vulkan device --gpu runs on (`lanescope devices` lists them).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "gpu")]
+    pub gpu_device: usize,
+    /// With --gpu, when a word is unexplained: write an AmberScript of the dispatch expecting
+    /// the simulation's words, to run on other devices and drivers.
+    #[arg(long, value_name = "FILE.amber", requires = "gpu")]
+    pub gpu_amber: Option<String>,
     /// Turn the bug detectors off (data races, barriers some invocations skip by exiting,
     /// reads of memory nobody wrote): faster, and only what the spec's rules say directly.
     #[arg(long)]

@@ -2,6 +2,7 @@
 //! tests rely on. Parsed with clap; usage errors exit 2, failures 1.
 
 mod args;
+pub mod gpu;
 
 use crate::examples::{example_bindings, DEFAULT_EXAMPLE, EXAMPLES};
 pub use args::{parse_run, BufferArg, Cli, Command, ImageArg, RunArgs, SlotFile};
@@ -293,6 +294,24 @@ fn run_amber(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
 }
 
 pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
+    if a.gpu && a.portability {
+        return Err(CliError::Usage(
+            "--gpu and --portability are separate reports: give one".into(),
+        ));
+    }
+    if a.gpu {
+        // The simulation runs with the subgroup size the device runs.
+        let (size, _) = gpu::subgroup_size(a)?;
+        if size != a.subgroup_size {
+            let mut sized = a.clone();
+            sized.subgroup_size = size;
+            return run_module(&sized, bytes);
+        }
+    }
+    run_module(a, bytes)
+}
+
+fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
     let coopmat_layout = match &a.coopmat_layout {
         Some(name) => lanescope_core::coopmat::parse_layout(name, |f| {
             std::fs::read_to_string(f).map_err(|e| format!("cannot read layout `{f}`: {e}"))
@@ -398,8 +417,8 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         return Ok(crate::report::portability(&report, &a.shader, a.json));
     }
     let prog = Arc::new(load(bytes, &opts).map_err(|e| load_error(&a.shader, &e))?);
-    let mut sim =
-        Simulator::new(Arc::clone(&prog), cfg, &bindings).map_err(|e| run_error(&a.shader, &e))?;
+    let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings)
+        .map_err(|e| run_error(&a.shader, &e))?;
     print_warnings(sim.warnings());
     let threads = match a.threads {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
@@ -438,6 +457,11 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         };
         lanescope_core::explore::explore(&prog, &c, &bindings, n, a.max_steps)
     });
+    let on_gpu = if a.gpu {
+        Some(gpu::compare(a, bytes, &prog, &cfg, &bindings, &sim)?)
+    } else {
+        None
+    };
     // debugPrintf lines: to their file, or before the text summary (the JSON summary has them).
     let printed = crate::report::printf_text(&sim);
     if let Some(f) = &a.printf {
@@ -445,7 +469,11 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             .map_err(|e| CliError::Failed(format!("cannot write `{f}`: {e}")))?;
     }
     if a.json {
-        Ok(crate::report::summary_json_with(&sim, exploration.as_ref()))
+        Ok(crate::report::summary_json_with(
+            &sim,
+            exploration.as_ref(),
+            on_gpu.as_ref().map(|c| serde_json::json!(c)),
+        ))
     } else {
         let mut out = if a.printf.is_none() {
             printed
@@ -455,6 +483,9 @@ pub fn run_bytes(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         out.push_str(&crate::report::summary_text(&sim));
         if let Some(x) = &exploration {
             out.push_str(&crate::report::exploration_text(x));
+        }
+        if let Some(c) = &on_gpu {
+            out.push_str(&gpu::text(c));
         }
         Ok(out)
     }

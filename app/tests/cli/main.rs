@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod bindings;
+mod gpu;
 mod sources;
 
 fn exe() -> Command {

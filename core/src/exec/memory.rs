@@ -701,10 +701,12 @@ impl Memory {
     /// Poisoned words of the buffer of resource `index` (indices of the 4-byte words holding a
     /// poisoned byte), for reports.
     pub fn poisoned_words(&self, index: usize) -> Vec<usize> {
-        let Some(map) = self
-            .storage(index as u32)
-            .and_then(|i| self.poison.buffers.get(i))
-        else {
+        self.marked_words(&self.poison, index)
+    }
+
+    /// [`Memory::poisoned_words`] of another layer over this memory (`maps`).
+    pub fn marked_words(&self, maps: &PoisonMaps, index: usize) -> Vec<usize> {
+        let Some(map) = self.storage(index as u32).and_then(|i| maps.buffers.get(i)) else {
             return Vec::new();
         };
         // A word's four bits share one byte of the map: a nibble per word.

@@ -29,6 +29,15 @@ impl Simulator {
         self.mem.poisoned_words(resource)
     }
 
+    /// Word indices of the buffer of program resource `resource` that hold data read from
+    /// memory nobody wrote (the uninitialized-read detector's layer; empty with the detectors
+    /// off).
+    pub fn resource_uninitialized_words(&self, resource: usize) -> Vec<usize> {
+        self.uninit
+            .as_ref()
+            .map_or_else(Vec::new, |u| u.words(&self.mem, resource))
+    }
+
     /// Word indices of buffer (set, binding) that hold poison (element 0 of a descriptor
     /// array).
     pub fn poisoned_words(&self, set: u32, binding: u32) -> Vec<usize> {

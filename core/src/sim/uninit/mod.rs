@@ -127,6 +127,16 @@ pub(crate) struct Uninit {
 }
 
 impl Uninit {
+    /// Word indices of the buffer of resource `resource` holding data an uninitialized read
+    /// gave.
+    pub(in crate::sim) fn words(
+        &self,
+        mem: &crate::exec::memory::Memory,
+        resource: usize,
+    ) -> Vec<usize> {
+        mem.marked_words(&self.mem, resource)
+    }
+
     /// Whether step `step` of subgroup `g`, an instruction that does not touch memory, leaves
     /// the layer nothing to follow: no register of the subgroup holds undefined data, and no
     /// replayed read is due (the propagation and the replay would return at once).

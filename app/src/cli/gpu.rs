@@ -1,0 +1,262 @@
+//! `lanescope devices` and `run --gpu`: the dispatch on the machine's Vulkan device, its words
+//! compared with the simulation's and each difference explained (`lanescope_gpu`).
+
+use super::{CliError, RunArgs};
+use lanescope_core::program::Program;
+use lanescope_core::{Bindings, Config, Simulator, SpecValue};
+use lanescope_gpu::compare::{Class, Comparison, Simulated};
+use lanescope_gpu::{DeviceInfo, Dispatch, GpuError};
+use std::fmt::Write as _;
+use std::sync::Arc;
+/// Schedules tried for a word that differs (as `--explore` would, when it is not given).
+const SCHEDULES: u64 = 8;
+
+fn gpu_error(e: &GpuError) -> CliError {
+    CliError::Failed(format!("--gpu: {e}"))
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// `lanescope devices`.
+pub fn devices(json: bool) -> Result<String, CliError> {
+    let list = lanescope_gpu::devices().map_err(|e| CliError::Failed(e.to_string()))?;
+    if json {
+        let mut s = serde_json::to_string_pretty(&list).unwrap_or_default();
+        s.push('\n');
+        return Ok(s);
+    }
+    let mut out = String::new();
+    for d in &list {
+        writeln!(
+            out,
+            "{}: {} ({}, Vulkan {})",
+            d.index, d.name, d.kind, d.api_version
+        )?;
+        writeln!(out, "  driver: {}", d.driver)?;
+        let range = match d.subgroup_size_range {
+            Some([lo, hi]) => format!(" (a pipeline may require {lo} to {hi})"),
+            None => " (fixed)".to_string(),
+        };
+        writeln!(out, "  subgroup size: {}{range}", d.subgroup_size)?;
+        writeln!(
+            out,
+            "  subgroup operations: {}",
+            d.subgroup_operations.join(", ")
+        )?;
+        writeln!(
+            out,
+            "  maximal reconvergence: {}, rotate: {}, cooperative matrices: {}, integer dot products: {}",
+            yes(d.maximal_reconvergence),
+            yes(d.subgroup_rotate),
+            yes(d.cooperative_matrix),
+            yes(d.integer_dot_product)
+        )?;
+        writeln!(
+            out,
+            "  8-bit storage: {}, 16-bit storage: {}, full subgroups: {}",
+            yes(d.storage_8bit),
+            yes(d.storage_16bit),
+            yes(d.full_subgroups)
+        )?;
+    }
+    Ok(out)
+}
+
+/// The subgroup size a `--gpu` run simulates with: `--subgroup-size` where the device can run
+/// it, the device's own where `--subgroup-size` was left at its default, else an error.
+pub(super) fn subgroup_size(a: &RunArgs) -> Result<(u32, DeviceInfo), CliError> {
+    let list = lanescope_gpu::devices().map_err(|e| gpu_error(&e))?;
+    let count = list.len();
+    let d = list.into_iter().nth(a.gpu_device).ok_or_else(|| {
+        gpu_error(&GpuError::NoSuchDevice {
+            index: a.gpu_device,
+            count,
+        })
+    })?;
+    let want = a.subgroup_size;
+    let runs = match d.subgroup_size_range {
+        Some([lo, hi]) => (lo..=hi).contains(&want),
+        None => want == d.subgroup_size,
+    };
+    if runs {
+        Ok((want, d))
+    } else if want == Config::default().subgroup_size {
+        eprintln!(
+            "note: {} runs subgroups of {}: the simulation does too",
+            d.name, d.subgroup_size
+        );
+        Ok((d.subgroup_size, d))
+    } else {
+        Err(CliError::Failed(format!(
+            "--gpu: {} cannot run subgroups of {want} (it runs {}); leave --subgroup-size out to simulate with the device's",
+            d.name,
+            match d.subgroup_size_range {
+                Some([lo, hi]) => format!("{lo} to {hi}"),
+                None => d.subgroup_size.to_string(),
+            }
+        )))
+    }
+}
+
+/// The bytes a specialization constant's override takes on the device.
+fn spec_bytes(prog: &Program, a: &RunArgs) -> Result<Vec<(u32, Vec<u8>)>, CliError> {
+    let mut out = Vec::new();
+    for (id, text) in &a.spec {
+        let Some(c) = prog.spec_constants().iter().find(|c| c.spec_id == *id) else {
+            continue;
+        };
+        let bits = SpecValue::Text(text.clone())
+            .bits_for(c.ty)
+            .map_err(|e| CliError::Failed(format!("--spec {id}: {e}")))?;
+        // Booleans are 32-bit VkBool32s; the others take their own size.
+        let size = match c.ty {
+            lanescope_core::value::ScalarTy::Bool => 4,
+            t => t.size_bytes() as usize,
+        };
+        out.push((*id, bits.to_le_bytes()[..size.min(8)].to_vec()));
+    }
+    Ok(out)
+}
+
+/// Runs the dispatch on the device and compares it with the finished simulation `sim`.
+pub(super) fn compare(
+    a: &RunArgs,
+    module: &[u8],
+    prog: &Arc<Program>,
+    cfg: &Config,
+    bindings: &Bindings,
+    sim: &Simulator,
+) -> Result<Comparison, CliError> {
+    let spirv: Vec<u32> = module
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let s = Simulated {
+        prog,
+        cfg,
+        bindings,
+        sim,
+        spirv: &spirv,
+        schedules: a.explore.unwrap_or(SCHEDULES),
+        max_steps: a.max_steps,
+    };
+    let device = lanescope_gpu::devices()
+        .map_err(|e| gpu_error(&e))?
+        .into_iter()
+        .nth(a.gpu_device)
+        .ok_or_else(|| CliError::Failed(format!("--gpu: no Vulkan device {}", a.gpu_device)))?;
+    let (dispatch, resources) = lanescope_gpu::compare::prepare(&s, spec_bytes(prog, a)?, &device)
+        .map_err(|e| gpu_error(&e))?;
+    let run = lanescope_gpu::run(&dispatch).map_err(|e| gpu_error(&e))?;
+    let c = lanescope_gpu::compare(&s, &resources, &run);
+    if let Some(path) = &a.gpu_amber {
+        if c.count(Class::Unexplained) > 0 {
+            let text = amber(a, &spirv, prog, &dispatch, sim);
+            std::fs::write(path, text)
+                .map_err(|e| CliError::Failed(format!("cannot write `{path}`: {e}")))?;
+        }
+    }
+    Ok(c)
+}
+
+/// The dispatch as an AmberScript expecting the simulation's words.
+fn amber(a: &RunArgs, spirv: &[u32], prog: &Program, d: &Dispatch<'_>, sim: &Simulator) -> String {
+    use lanescope_front::amber::{self, SaveBuffer, SaveSession, SaveShader, ShaderFormat};
+    let (format, text) = match lanescope_core::spvtext::disassemble(spirv, &Default::default()) {
+        Ok(t) => (ShaderFormat::SpirvAsm, t),
+        Err(_) => (ShaderFormat::SpirvHex, String::new()),
+    };
+    let target_env = match (format, spirv.get(1).map(|v| (v >> 8) & 0xff)) {
+        (ShaderFormat::SpirvAsm, Some(minor)) if minor > 0 => Some(format!("spv1.{minor}")),
+        _ => None,
+    };
+    let session = SaveSession {
+        shader: SaveShader {
+            format,
+            text,
+            target_env,
+            words: spirv.to_vec(),
+        },
+        entry: Some(prog.entry_name().to_owned()),
+        buffers: d
+            .buffers
+            .iter()
+            .map(|b| SaveBuffer {
+                set: b.set,
+                binding: b.binding,
+                array_element: 0,
+                uniform: b.uniform,
+                data: b.data.clone(),
+                element: None,
+                expect: sim.buffer_element(b.set, b.binding, 0).map(<[u8]>::to_vec),
+            })
+            .collect(),
+        aliases: Vec::new(),
+        push_constants: d.push_constants.clone(),
+        push_constant_type: None,
+        spec: a
+            .spec
+            .iter()
+            .map(|(id, t)| (*id, SpecValue::Text(t.clone())))
+            .collect(),
+        workgroups: d.workgroups,
+        settings: amber::Settings {
+            subgroup_size: Some(sim.config().subgroup_size),
+            switch_tangles: Some(a.switch_tangles),
+            sibling_order: Some(a.sibling_order),
+            coopmat_layout: None,
+        },
+    };
+    amber::to_amber(&session)
+}
+
+/// The comparison as text: a summary line, then each differing word listed.
+pub(super) fn text(c: &Comparison) -> String {
+    let mut out = String::new();
+    let d = &c.device;
+    let _ = writeln!(
+        out,
+        "GPU: {} ({}), subgroups of {}: {} words compared, {} identical, {} differ",
+        d.name,
+        d.driver,
+        c.subgroup_size,
+        c.words,
+        c.identical,
+        c.words - c.identical
+    );
+    if c.words > c.identical {
+        let counts: Vec<String> = Class::ALL
+            .iter()
+            .filter(|k| c.count(**k) > 0)
+            .map(|k| format!("{} {}", c.count(*k), k.name()))
+            .collect();
+        let _ = writeln!(out, "  explained: {}", counts.join(", "));
+    }
+    for x in &c.differences {
+        let at = x
+            .field
+            .as_ref()
+            .map_or_else(String::new, |f| format!(" ({f})"));
+        let _ = writeln!(
+            out,
+            "  set {} binding {} word {}{at}: simulated {:#010x}, GPU {:#010x}: {}: {}",
+            x.set,
+            x.binding,
+            x.word,
+            x.simulated,
+            x.gpu,
+            x.class.name(),
+            x.why
+        );
+    }
+    if c.more > 0 {
+        let _ = writeln!(out, "  ... and {} more", c.more);
+    }
+    out
+}

@@ -1,0 +1,122 @@
+//! `lanescope devices` and `run --gpu` on the machine's Vulkan device (lavapipe where the
+//! project's set-up ran); without one, the clear error is what is checked.
+
+use super::{exe, tmp};
+
+fn data(name: &str) -> String {
+    format!("{}/../gpu/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `lanescope devices` found one; when not, its error says how to get one.
+fn has_device() -> bool {
+    let o = exe().arg("devices").output().unwrap();
+    if o.status.success() {
+        return true;
+    }
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("Vulkan") && e.contains("mesa-vulkan-drivers"),
+        "{e}"
+    );
+    eprintln!("skipped: {e}");
+    false
+}
+
+#[test]
+fn devices_lists_each_device_with_its_subgroups_as_text_and_json() {
+    if !has_device() {
+        return;
+    }
+    let o = exe().arg("devices").output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("0: ") && text.contains("subgroup size: "),
+        "{text}"
+    );
+    let o = exe().args(["devices", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v[0]["subgroup_size"]
+            .as_u64()
+            .is_some_and(|n| n.is_power_of_two()),
+        "{v}"
+    );
+    assert!(v[0]["maximal_reconvergence"].is_boolean(), "{v}");
+}
+
+#[test]
+fn run_gpu_reports_the_comparison_in_text_and_json() {
+    if !has_device() {
+        return;
+    }
+    let zero = tmp("race-zero.bin");
+    std::fs::write(&zero, vec![0u8; 4 * 129]).unwrap();
+    let buf = format!("0:0={}", zero.display());
+    let o = exe()
+        .args([
+            "run",
+            &data("race.spv"),
+            "--workgroups",
+            "2",
+            "--buffer",
+            &buf,
+            "--gpu",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.contains("GPU: ") && text.contains("129 words compared"),
+        "{text}"
+    );
+    let o = exe()
+        .args([
+            "run",
+            &data("race.spv"),
+            "--workgroups",
+            "2",
+            "--buffer",
+            &buf,
+            "--gpu",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let g = &v["gpu"];
+    assert_eq!(g["words"], 129, "{g}");
+    assert_eq!(g["classes"]["unexplained"], 0, "{g}");
+    // Word 0 is raced: identical, or explained by the schedule.
+    let differ = g["words"].as_u64().unwrap() - g["identical"].as_u64().unwrap();
+    assert_eq!(g["classes"]["schedule"].as_u64().unwrap(), differ, "{g}");
+}
+
+#[test]
+fn run_gpu_refuses_what_the_device_cannot_run_by_name() {
+    if !has_device() {
+        return;
+    }
+    let o = exe()
+        .args([
+            "run",
+            &data("independent.spv"),
+            "--subgroup-size",
+            "128",
+            "--gpu",
+        ])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    // lavapipe runs one size; a device that runs 128 gets past this to the missing buffers.
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("cannot run subgroups of 128") || e.contains("no buffer bound"),
+        "{e}"
+    );
+    let o = exe()
+        .args(["run", &data("independent.spv"), "--gpu-device", "7"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "--gpu-device needs --gpu");
+}

@@ -1,0 +1,452 @@
+//! The device's words beside the simulation's, and why each that differs does.
+//!
+//! A word is explained, in this order, by: undefined values (poison reached it in the
+//! simulation), the schedule (other schedules of the same dispatch give other words there: the
+//! shader depends on an order the specification does not fix), what the specification leaves
+//! open (no `MaximallyReconvergesKHR`, so the device may group invocations differently; a
+//! cooperative matrix MulAdd's order and precision), precision (a float word within the
+//! tolerance of the inexact operations the module uses), or it is unexplained.
+
+use crate::vulkan::{DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+use lanescope_core::program::Program;
+use lanescope_core::trace::DiagCode;
+use lanescope_core::value::ScalarTy;
+use lanescope_core::{Bindings, Config, Outcome, Schedule, Simulator};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Why a word differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Poison reached it: its value is undefined.
+    Undefined,
+    /// It depends on the order of execution.
+    Schedule,
+    /// The specification leaves it to the device.
+    LeftOpen,
+    /// A float within the tolerance of the module's inexact operations.
+    Precision,
+    /// None of the above: a question for the model or the driver.
+    Unexplained,
+}
+
+impl Class {
+    pub const ALL: [Class; 5] = [
+        Class::Undefined,
+        Class::Schedule,
+        Class::LeftOpen,
+        Class::Precision,
+        Class::Unexplained,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Undefined => "undefined",
+            Class::Schedule => "schedule",
+            Class::LeftOpen => "left open",
+            Class::Precision => "precision",
+            Class::Unexplained => "unexplained",
+        }
+    }
+}
+
+/// One word the device left differently.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Difference {
+    pub set: u32,
+    pub binding: u32,
+    /// Index of the 32-bit word in the buffer.
+    pub word: usize,
+    /// The scalar there as the shader declares it (`data[3].x`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub simulated: u32,
+    pub gpu: u32,
+    pub class: Class,
+    /// The explanation, in a sentence.
+    pub why: String,
+}
+
+/// The comparison of one dispatch.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub device: DeviceInfo,
+    /// The subgroup size both ran with.
+    pub subgroup_size: u32,
+    /// Words compared, and how many were identical.
+    pub words: usize,
+    pub identical: usize,
+    /// Differing words per class (every class named, zero or not).
+    pub classes: BTreeMap<&'static str, usize>,
+    /// The differing words (the first [`MAX_LISTED`] by buffer and word).
+    pub differences: Vec<Difference>,
+    /// Differing words past those listed.
+    pub more: usize,
+}
+
+impl Comparison {
+    /// How many differing words have class `c`.
+    pub fn count(&self, c: Class) -> usize {
+        self.classes.get(c.name()).copied().unwrap_or(0)
+    }
+}
+
+/// Most differing words listed.
+pub const MAX_LISTED: usize = 256;
+
+/// What the comparison needs of the simulated run.
+pub struct Simulated<'a> {
+    pub prog: &'a Arc<Program>,
+    pub cfg: &'a Config,
+    pub bindings: &'a Bindings,
+    /// The finished run.
+    pub sim: &'a Simulator,
+    /// The module's words (what the device runs, and what it declares).
+    pub spirv: &'a [u32],
+    /// Schedules to try for words that differ.
+    pub schedules: u64,
+    pub max_steps: u64,
+}
+
+/// The dispatch the simulation ran, for `device`: its buffers as the simulation started them
+/// (defaults filled in where none was given), its push constants, specialization constants
+/// (`spec`: (SpecId, bytes)) and workgroups, and the simulation's subgroup size, required where
+/// the device lets a pipeline require one. Also, for each buffer, its resource index.
+pub fn prepare<'a>(
+    s: &Simulated<'a>,
+    spec: Vec<(u32, Vec<u8>)>,
+    device: &DeviceInfo,
+) -> Result<(Dispatch<'a>, Vec<usize>), GpuError> {
+    let unsupported = |what: String| Err(GpuError::Unsupported(what));
+    if !s.cfg.only_workgroups.is_empty() {
+        return unsupported("the device runs every workgroup: drop --only-workgroup".into());
+    }
+    if !s.bindings.aliases.is_empty() || !s.bindings.addresses.is_empty() {
+        return unsupported(
+            "buffers shared between bindings and buffer device addresses are not run on the device yet"
+                .into(),
+        );
+    }
+    let fresh = Simulator::new(Arc::clone(s.prog), s.cfg.clone(), s.bindings)
+        .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+    let mut buffers = Vec::new();
+    let mut resources = Vec::new();
+    for (ri, r) in s.prog.resources().iter().enumerate() {
+        if r.push_constant {
+            continue;
+        }
+        if r.image.is_some() || r.sampler {
+            return unsupported(format!(
+                "`{}` is an image or sampler; only buffers are run on the device yet",
+                r.name
+            ));
+        }
+        if r.element.is_some() {
+            return unsupported(format!(
+                "`{}` is a descriptor array; only single buffers are run on the device yet",
+                r.name
+            ));
+        }
+        buffers.push(GpuBuffer {
+            set: r.set,
+            binding: r.binding,
+            uniform: r.uniform && r.read_only,
+            data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),
+        });
+        resources.push(ri);
+    }
+    let size = s.cfg.subgroup_size;
+    let dispatch = Dispatch {
+        spirv: s.spirv,
+        entry: s.prog.entry_name(),
+        spec,
+        push_constants: s.bindings.push_constants.clone(),
+        buffers,
+        workgroups: s.cfg.workgroups,
+        subgroup_size: device.subgroup_size_range.is_some().then_some(size),
+        full_subgroups: s.prog.local_size()[0] % size == 0,
+        device: device.index,
+        timeout: std::time::Duration::from_secs(120),
+    };
+    Ok((dispatch, resources))
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(w)
+        })
+        .collect()
+}
+
+/// What a module declares that bears on the explanations: (subgroup operations, cooperative
+/// matrices, inexact float operations).
+fn declares(spirv: &[u32]) -> (bool, bool, bool) {
+    let (mut subgroup, mut coop, mut inexact) = (false, false, false);
+    let mut at = 5;
+    while at < spirv.len() {
+        let (count, op) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
+        if count == 0 {
+            break;
+        }
+        let operand = spirv.get(at + 1).copied().unwrap_or(0);
+        match op {
+            // OpCapability: GroupNonUniform* (61..=68), rotate (6026), cooperative matrices.
+            17 => {
+                subgroup |= (61..=68).contains(&operand) || operand == 6026;
+                coop |= operand == 6022;
+            }
+            // OpExtInst of GLSL.std.450 (its transcendentals, sqrt, fma...), OpFDiv, OpFRem,
+            // OpFMod, and a multiply and add the device may fuse: float results the Vulkan
+            // specification lets differ by more than correct rounding.
+            12 | 136 | 137 | 138 | 133 | 129 => inexact = true,
+            _ => {}
+        }
+        at += count;
+    }
+    (subgroup, coop, inexact)
+}
+
+/// The scalar type and path of the field holding byte `at` of resource `r`.
+struct FieldMap {
+    by_offset: BTreeMap<u64, (ScalarTy, String)>,
+}
+
+impl FieldMap {
+    fn new(prog: &Program, r: usize, len: usize) -> Self {
+        let fields = prog.resource_fields(r, len as u64, 1 << 20);
+        let by_offset = fields
+            .fields
+            .into_iter()
+            .map(|f| (f.offset, (f.ty, f.path)))
+            .collect();
+        Self { by_offset }
+    }
+
+    fn at(&self, byte: u64) -> Option<&(ScalarTy, String)> {
+        self.by_offset
+            .range(..=byte)
+            .next_back()
+            .filter(|(o, (ty, _))| byte < *o + u64::from(ty.size_bytes()))
+            .map(|(_, f)| f)
+    }
+}
+
+/// Whether two float words of type `ty` are within the tolerance the module's inexact
+/// operations allow: 2^-11 absolute below 1 and relative above (Vulkan's bound for sin and cos
+/// on their principal range, and wider than its ULP bounds for the others on f32).
+fn within_tolerance(ty: ScalarTy, a: u32, b: u32) -> Option<String> {
+    let (x, y, tol) = match ty {
+        ScalarTy::Float { bits: 32 } => (
+            f64::from(f32::from_bits(a)),
+            f64::from(f32::from_bits(b)),
+            2f64.powi(-11),
+        ),
+        // Two halves in the word: both must be close.
+        ScalarTy::Float { bits: 16 } => {
+            let h = |w: u32, k: u32| {
+                lanescope_core::value::float_to_f64(ty, u64::from(w >> (16 * k) & 0xffff))
+            };
+            let worst = (0..2)
+                .map(|k| {
+                    let (x, y) = (h(a, k), h(b, k));
+                    (x - y).abs() / x.abs().max(y.abs()).max(1.0)
+                })
+                .fold(0.0, f64::max);
+            return (worst <= 2f64.powi(-8))
+                .then(|| format!("f16 values within {worst:.2e} of each other"));
+        }
+        _ => return None,
+    };
+    if !x.is_finite() || !y.is_finite() {
+        return None;
+    }
+    let scale = x.abs().max(y.abs()).max(1.0);
+    let ulps = (i64::from(a as i32) - i64::from(b as i32)).unsigned_abs();
+    ((x - y).abs() <= tol * scale).then(|| format!("{x} and {y}, {ulps} ulp apart"))
+}
+
+/// Compares the device's buffers (one per entry of `resources`, a resource index each, as
+/// [`prepare`] gave them) with the finished simulation's and classifies every word that
+/// differs.
+pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparison {
+    let (subgroup_ops, coop, inexact) = declares(s.spirv);
+    let races = s
+        .sim
+        .diagnostics()
+        .iter()
+        .filter(|d| d.code == DiagCode::DataRace)
+        .count();
+    let mut total = 0;
+    // (buffer k, word, simulated, gpu) of every differing word.
+    let mut differing = Vec::new();
+    for (k, (&ri, got)) in resources.iter().zip(&gpu.buffers).enumerate() {
+        let Some(r) = s.prog.resources().get(ri) else {
+            continue;
+        };
+        let want = words(s.sim.resource_buffer(r).unwrap_or_default());
+        let got = words(got);
+        total += want.len();
+        for (w, (a, b)) in want.iter().zip(&got).enumerate() {
+            if a != b {
+                differing.push((k, w, *a, *b));
+            }
+        }
+    }
+    // The values other schedules leave in the differing words.
+    let mut seen: Vec<Vec<(Schedule, u32)>> = vec![Vec::new(); differing.len()];
+    if !differing.is_empty() {
+        for n in 1..s.schedules.max(1) {
+            let schedule = Schedule::nth(n);
+            let cfg = Config {
+                schedule,
+                record_trace: false,
+                ..s.cfg.clone()
+            };
+            let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) else {
+                continue;
+            };
+            if !matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
+                continue;
+            }
+            for (i, &(k, w, _, _)) in differing.iter().enumerate() {
+                let r = &s.prog.resources()[resources[k]];
+                let v = sim
+                    .resource_buffer(r)
+                    .and_then(|b| b.get(w * 4..w * 4 + 4))
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+                if let Some(v) = v {
+                    seen[i].push((schedule, v));
+                }
+            }
+        }
+    }
+    let mut poisoned: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut fields: BTreeMap<usize, FieldMap> = BTreeMap::new();
+    let mut classes: BTreeMap<&'static str, usize> =
+        Class::ALL.iter().map(|c| (c.name(), 0)).collect();
+    let mut differences = Vec::new();
+    let mut more = 0;
+    for (i, &(k, w, simulated, got)) in differing.iter().enumerate() {
+        let ri = resources[k];
+        let r = &s.prog.resources()[ri];
+        // Poison, and data read from memory nobody wrote: both undefined.
+        let poison = poisoned.entry(ri).or_insert_with(|| {
+            let mut w = s.sim.resource_poisoned_words(ri);
+            w.extend(s.sim.resource_uninitialized_words(ri));
+            w.sort_unstable();
+            w
+        });
+        let len = s.sim.resource_buffer(r).map_or(0, <[u8]>::len);
+        let field = fields
+            .entry(ri)
+            .or_insert_with(|| FieldMap::new(s.prog, ri, len))
+            .at(w as u64 * 4)
+            .cloned();
+        let others = &seen[i];
+        let reproduced = others.iter().find(|(_, v)| *v == got);
+        let varies = others.iter().any(|(_, v)| *v != simulated);
+        let race_note = match races {
+            0 => String::new(),
+            1 => "; the detectors found a data race".to_string(),
+            n => format!("; the detectors found {n} data races"),
+        };
+        let (class, why) = if poison.binary_search(&w).is_ok() {
+            (
+                Class::Undefined,
+                format!("an undefined value reached it in the simulation (poison, or memory nobody wrote){race_note}"),
+            )
+        } else if let Some((sch, _)) = reproduced {
+            (
+                Class::Schedule,
+                format!("the schedule `{sch}` leaves the device's value here: the word depends on the order of execution{race_note}"),
+            )
+        } else if varies {
+            (
+                Class::Schedule,
+                format!(
+                    "other schedules leave other values here (the word depends on the order of execution), though none of the {} tried leaves the device's{race_note}",
+                    others.len() + 1
+                ),
+            )
+        } else if coop && field.as_ref().is_some_and(|(t, _)| t.is_float()) {
+            (
+                Class::LeftOpen,
+                "a cooperative matrix MulAdd's accumulation order and precision are the implementation's".to_string(),
+            )
+        } else if !s.prog.maximal_reconvergence() && subgroup_ops {
+            (
+                Class::LeftOpen,
+                "the entry point lacks MaximallyReconvergesKHR, so the device may group invocations into other tangles than the simulation's maximal reconvergence".to_string(),
+            )
+        } else if let Some(close) = field
+            .as_ref()
+            .filter(|_| inexact)
+            .and_then(|(t, _)| within_tolerance(*t, simulated, got))
+        {
+            (
+                Class::Precision,
+                format!("{close}: within the tolerance of the module's inexact float operations"),
+            )
+        } else {
+            (
+                Class::Unexplained,
+                format!("no schedule of {} reproduces it, nothing undefined reached it, and it is not within a tolerance the specification allows", others.len() + 1),
+            )
+        };
+        *classes.entry(class.name()).or_default() += 1;
+        if differences.len() < MAX_LISTED {
+            differences.push(Difference {
+                set: r.set,
+                binding: r.binding,
+                word: w,
+                field: field.map(|(_, p)| p),
+                simulated,
+                gpu: got,
+                class,
+                why,
+            });
+        } else {
+            more += 1;
+        }
+    }
+    Comparison {
+        device: gpu.device.clone(),
+        subgroup_size: gpu.subgroup_size,
+        words: total,
+        identical: total - differing.len(),
+        classes,
+        differences,
+        more,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_words_are_close_within_the_tolerance_only() {
+        let f = ScalarTy::Float { bits: 32 };
+        let one = 1.0f32.to_bits();
+        assert!(within_tolerance(f, one, one + 3).is_some());
+        assert!(within_tolerance(f, one, 1.01f32.to_bits()).is_none());
+        // Near zero the tolerance is absolute (sin's error bound).
+        assert!(within_tolerance(f, 1e-6f32.to_bits(), (-1e-4f32).to_bits()).is_some());
+        assert!(within_tolerance(f, f32::NAN.to_bits(), one).is_none());
+        // Integers are never "close".
+        assert!(within_tolerance(
+            ScalarTy::Int {
+                bits: 32,
+                signed: false
+            },
+            5,
+            6
+        )
+        .is_none());
+    }
+}

@@ -1,0 +1,855 @@
+//! The machine's Vulkan devices: what each offers ([`devices`]), and one compute dispatch run on
+//! one of them ([`run`]), every buffer host-visible so its words come back as they were left.
+
+use ash::vk;
+use serde::Serialize;
+use std::ffi::{c_void, CStr, CString};
+use std::fmt;
+use std::time::Duration;
+
+/// Why a dispatch did not run on the device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuError {
+    /// No Vulkan loader could be opened (`libvulkan.so.1`).
+    NoLoader(String),
+    /// The loader found no device.
+    NoDevice,
+    /// `--gpu-device` named a device the machine lacks.
+    NoSuchDevice { index: usize, count: usize },
+    /// A Vulkan call failed: what was being done, and the result.
+    Vulkan { what: &'static str, result: String },
+    /// The dispatch needs something the device does not offer.
+    Unsupported(String),
+    /// The dispatch had not finished when the wait gave up (the device is left to it).
+    Timeout(Duration),
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoLoader(e) => write!(
+                f,
+                "no Vulkan loader on this machine ({e}); install one (Debian: libvulkan1) and a driver (mesa-vulkan-drivers gives the software device lavapipe)"
+            ),
+            Self::NoDevice => f.write_str(
+                "the Vulkan loader found no device (Debian: mesa-vulkan-drivers gives the software device lavapipe)",
+            ),
+            Self::NoSuchDevice { index, count } => write!(
+                f,
+                "there is no Vulkan device {index}: this machine has {count} (`lanescope devices` lists them)"
+            ),
+            Self::Vulkan { what, result } => write!(f, "{what}: {result}"),
+            Self::Unsupported(what) => f.write_str(what),
+            Self::Timeout(d) => write!(
+                f,
+                "the dispatch had not finished on the device after {} s",
+                d.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GpuError {}
+
+fn failed(what: &'static str) -> impl Fn(vk::Result) -> GpuError {
+    move |r| GpuError::Vulkan {
+        what,
+        result: format!("{r}"),
+    }
+}
+
+/// What a device offers that a comparison depends on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeviceInfo {
+    /// Its place in the loader's list (what `--gpu-device` takes).
+    pub index: usize,
+    pub name: String,
+    /// `cpu`, `discrete GPU`, `integrated GPU`, `virtual GPU` or `other`.
+    pub kind: &'static str,
+    /// The driver's name and version text, when the driver says.
+    pub driver: String,
+    /// The Vulkan version the device supports.
+    pub api_version: String,
+    /// The subgroup size a pipeline gets by default.
+    pub subgroup_size: u32,
+    /// The sizes a pipeline may require (subgroup size control), when it may.
+    pub subgroup_size_range: Option<[u32; 2]>,
+    /// Whether a pipeline may require full subgroups.
+    pub full_subgroups: bool,
+    /// The subgroup operation classes compute shaders may use.
+    pub subgroup_operations: Vec<&'static str>,
+    /// `VK_KHR_shader_maximal_reconvergence`.
+    pub maximal_reconvergence: bool,
+    /// `VK_KHR_shader_subgroup_rotate`.
+    pub subgroup_rotate: bool,
+    /// `VK_KHR_cooperative_matrix`.
+    pub cooperative_matrix: bool,
+    /// Integer dot products (`VK_KHR_shader_integer_dot_product` or Vulkan 1.3).
+    pub integer_dot_product: bool,
+    /// 8- and 16-bit storage buffer access.
+    pub storage_8bit: bool,
+    pub storage_16bit: bool,
+}
+
+/// One buffer of a dispatch.
+#[derive(Clone, Debug)]
+pub struct GpuBuffer {
+    pub set: u32,
+    pub binding: u32,
+    /// Bound as a uniform buffer (else a storage buffer).
+    pub uniform: bool,
+    /// Its contents before the dispatch.
+    pub data: Vec<u8>,
+}
+
+/// One compute dispatch, as `lanescope run` describes it.
+#[derive(Clone, Debug)]
+pub struct Dispatch<'a> {
+    pub spirv: &'a [u32],
+    pub entry: &'a str,
+    /// Specialization constants: (SpecId, the value's bytes).
+    pub spec: Vec<(u32, Vec<u8>)>,
+    pub push_constants: Vec<u8>,
+    pub buffers: Vec<GpuBuffer>,
+    pub workgroups: [u32; 3],
+    /// The subgroup size to require where the device lets a pipeline require one.
+    pub subgroup_size: Option<u32>,
+    /// Require full subgroups (the workgroup's x size is a multiple of the subgroup size).
+    pub full_subgroups: bool,
+    /// Which device ([`DeviceInfo::index`]).
+    pub device: usize,
+    /// How long to wait for the dispatch.
+    pub timeout: Duration,
+}
+
+/// What the device left in the buffers, in the dispatch's order.
+#[derive(Clone, Debug)]
+pub struct GpuRun {
+    pub device: DeviceInfo,
+    /// The subgroup size the pipeline ran with (required, or the device's default).
+    pub subgroup_size: u32,
+    pub buffers: Vec<Vec<u8>>,
+}
+
+/// An instance, destroyed when dropped.
+struct Instance {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+}
+
+impl Instance {
+    fn new() -> Result<Self, GpuError> {
+        // SAFETY: loading the system's Vulkan loader runs its initialisers, as any Vulkan
+        // application does.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| GpuError::NoLoader(e.to_string()))?;
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"lanescope")
+            .api_version(vk::API_VERSION_1_3);
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: a valid create info with no extensions or layers.
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .map_err(failed("creating a Vulkan instance"))?;
+        Ok(Self {
+            _entry: entry,
+            instance,
+        })
+    }
+
+    fn physical(&self) -> Result<Vec<vk::PhysicalDevice>, GpuError> {
+        // SAFETY: the instance is live.
+        unsafe { self.instance.enumerate_physical_devices() }
+            .map_err(failed("listing Vulkan devices"))
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: every device made from it was destroyed first (`Device` borrows it).
+        unsafe { self.instance.destroy_instance(None) };
+    }
+}
+
+/// The feature structures a device is queried with and then created with (every feature it
+/// offers enabled), linked on the heap so their chain stays valid.
+#[derive(Default)]
+struct Features {
+    f2: vk::PhysicalDeviceFeatures2<'static>,
+    f11: vk::PhysicalDeviceVulkan11Features<'static>,
+    f12: vk::PhysicalDeviceVulkan12Features<'static>,
+    f13: vk::PhysicalDeviceVulkan13Features<'static>,
+    rotate: vk::PhysicalDeviceShaderSubgroupRotateFeaturesKHR<'static>,
+    reconverge: vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR<'static>,
+    coop: vk::PhysicalDeviceCooperativeMatrixFeaturesKHR<'static>,
+}
+
+/// Device extensions a comparison may need, enabled where offered.
+const WANTED: [&str; 4] = [
+    "VK_KHR_shader_subgroup_rotate",
+    "VK_KHR_shader_maximal_reconvergence",
+    "VK_KHR_cooperative_matrix",
+    "VK_KHR_shader_non_semantic_info",
+];
+
+/// A physical device's properties, extensions and features.
+struct Probe {
+    pdev: vk::PhysicalDevice,
+    info: DeviceInfo,
+    extensions: Vec<String>,
+    features: Box<Features>,
+}
+
+fn probe(inst: &Instance, pdev: vk::PhysicalDevice, index: usize) -> Probe {
+    let i = &inst.instance;
+    // SAFETY: `pdev` came from this instance; every structure chained is valid for the
+    // device's version (1.1 structures only from 1.1, and so on) or its extensions.
+    unsafe {
+        let props = i.get_physical_device_properties(pdev);
+        let api = props.api_version;
+        let at_least =
+            |minor: u32| vk::api_version_major(api) > 1 || vk::api_version_minor(api) >= minor;
+        let extensions: Vec<String> = i
+            .enumerate_device_extension_properties(pdev)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|e| e.extension_name_as_c_str().ok())
+            .map(|e| e.to_string_lossy().into_owned())
+            .collect();
+        let has = |n: &str| extensions.iter().any(|e| e == n);
+
+        let mut sg = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut size = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
+        let mut driver = vk::PhysicalDeviceDriverProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default();
+        if at_least(1) {
+            p2 = p2.push_next(&mut sg);
+        }
+        if at_least(3) || has("VK_EXT_subgroup_size_control") {
+            p2 = p2.push_next(&mut size);
+        }
+        if at_least(2) || has("VK_KHR_driver_properties") {
+            p2 = p2.push_next(&mut driver);
+        }
+        if at_least(1) {
+            i.get_physical_device_properties2(pdev, &mut p2);
+        }
+
+        let mut f = Box::<Features>::default();
+        let mut next: *mut c_void = std::ptr::null_mut();
+        macro_rules! link {
+            ($field:ident) => {{
+                f.$field.p_next = next;
+                next = std::ptr::addr_of_mut!(f.$field).cast();
+            }};
+        }
+        if at_least(2) {
+            link!(f11);
+            link!(f12);
+        }
+        if at_least(3) {
+            link!(f13);
+        }
+        if has(WANTED[0]) {
+            link!(rotate);
+        }
+        if has(WANTED[1]) {
+            link!(reconverge);
+        }
+        if has(WANTED[2]) {
+            link!(coop);
+        }
+        f.f2.p_next = next;
+        if at_least(1) {
+            i.get_physical_device_features2(pdev, &mut f.f2);
+        }
+
+        let flags = sg.supported_operations;
+        let ops = [
+            (vk::SubgroupFeatureFlags::BASIC, "basic"),
+            (vk::SubgroupFeatureFlags::VOTE, "vote"),
+            (vk::SubgroupFeatureFlags::ARITHMETIC, "arithmetic"),
+            (vk::SubgroupFeatureFlags::BALLOT, "ballot"),
+            (vk::SubgroupFeatureFlags::SHUFFLE, "shuffle"),
+            (
+                vk::SubgroupFeatureFlags::SHUFFLE_RELATIVE,
+                "shuffle_relative",
+            ),
+            (vk::SubgroupFeatureFlags::CLUSTERED, "clustered"),
+            (vk::SubgroupFeatureFlags::QUAD, "quad"),
+            (vk::SubgroupFeatureFlags::ROTATE_KHR, "rotate"),
+        ];
+        let compute = sg.supported_stages.contains(vk::ShaderStageFlags::COMPUTE);
+        let text = |r: Result<&CStr, _>| {
+            r.map(|c: &CStr| c.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let driver_text = format!(
+            "{} {}",
+            text(driver.driver_name_as_c_str()),
+            text(driver.driver_info_as_c_str())
+        );
+        let info = DeviceInfo {
+            index,
+            name: text(props.device_name_as_c_str()),
+            kind: match props.device_type {
+                vk::PhysicalDeviceType::CPU => "cpu",
+                vk::PhysicalDeviceType::DISCRETE_GPU => "discrete GPU",
+                vk::PhysicalDeviceType::INTEGRATED_GPU => "integrated GPU",
+                vk::PhysicalDeviceType::VIRTUAL_GPU => "virtual GPU",
+                _ => "other",
+            },
+            driver: driver_text.trim().to_string(),
+            api_version: format!(
+                "{}.{}.{}",
+                vk::api_version_major(api),
+                vk::api_version_minor(api),
+                vk::api_version_patch(api)
+            ),
+            subgroup_size: sg.subgroup_size,
+            subgroup_size_range: (f.f13.subgroup_size_control != 0
+                && size
+                    .required_subgroup_size_stages
+                    .contains(vk::ShaderStageFlags::COMPUTE))
+            .then_some([size.min_subgroup_size, size.max_subgroup_size]),
+            full_subgroups: f.f13.compute_full_subgroups != 0,
+            subgroup_operations: ops
+                .iter()
+                .filter(|(b, _)| compute && flags.contains(*b))
+                .map(|(_, n)| *n)
+                .collect(),
+            maximal_reconvergence: f.reconverge.shader_maximal_reconvergence != 0,
+            subgroup_rotate: f.rotate.shader_subgroup_rotate != 0,
+            cooperative_matrix: f.coop.cooperative_matrix != 0,
+            integer_dot_product: f.f13.shader_integer_dot_product != 0,
+            storage_8bit: f.f12.storage_buffer8_bit_access != 0,
+            storage_16bit: f.f11.storage_buffer16_bit_access != 0,
+        };
+        Probe {
+            pdev,
+            info,
+            extensions,
+            features: f,
+        }
+    }
+}
+
+/// The machine's Vulkan devices, in the loader's order.
+pub fn devices() -> Result<Vec<DeviceInfo>, GpuError> {
+    let inst = Instance::new()?;
+    let list = inst.physical()?;
+    if list.is_empty() {
+        return Err(GpuError::NoDevice);
+    }
+    Ok(list
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| probe(&inst, p, k).info)
+        .collect())
+}
+
+/// The SPIR-V extensions a module declares (`OpExtension`).
+fn module_extensions(words: &[u32]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if count == 0 {
+            break;
+        }
+        if op == 10 {
+            let bytes: Vec<u8> = words[at + 1..(at + count).min(words.len())]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take_while(|b| *b != 0)
+                .collect();
+            out.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+        // The extensions come before any function: stop at the first type declaration.
+        if (19..=39).contains(&op) {
+            break;
+        }
+        at += count;
+    }
+    out
+}
+
+/// What the device must offer for a module's extension, when it is one it may lack.
+fn needs(spirv_extension: &str, info: &DeviceInfo) -> Option<&'static str> {
+    let (has, name) = match spirv_extension {
+        "SPV_KHR_maximal_reconvergence" => (
+            info.maximal_reconvergence,
+            "VK_KHR_shader_maximal_reconvergence",
+        ),
+        "SPV_KHR_subgroup_rotate" => (info.subgroup_rotate, "VK_KHR_shader_subgroup_rotate"),
+        "SPV_KHR_cooperative_matrix" => (info.cooperative_matrix, "VK_KHR_cooperative_matrix"),
+        "SPV_KHR_integer_dot_product" => (
+            info.integer_dot_product,
+            "shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product)",
+        ),
+        "SPV_KHR_8bit_storage" => (info.storage_8bit, "8-bit storage buffer access"),
+        "SPV_KHR_16bit_storage" => (info.storage_16bit, "16-bit storage buffer access"),
+        _ => return None,
+    };
+    (!has).then_some(name)
+}
+
+/// Vulkan objects of one dispatch, destroyed (after the device is idle) when dropped.
+struct Device<'i> {
+    _instance: &'i Instance,
+    device: ash::Device,
+    buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, usize)>,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    pipeline_layout: vk::PipelineLayout,
+    module: vk::ShaderModule,
+    pipeline: vk::Pipeline,
+    pool: vk::DescriptorPool,
+    commands: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+impl Drop for Device<'_> {
+    fn drop(&mut self) {
+        // SAFETY: every handle was made from this device (null ones are ignored by Vulkan),
+        // and the device is idle before any is destroyed.
+        unsafe {
+            let d = &self.device;
+            let _ = d.device_wait_idle();
+            d.destroy_fence(self.fence, None);
+            d.destroy_command_pool(self.commands, None);
+            d.destroy_descriptor_pool(self.pool, None);
+            d.destroy_pipeline(self.pipeline, None);
+            d.destroy_shader_module(self.module, None);
+            d.destroy_pipeline_layout(self.pipeline_layout, None);
+            for l in &self.set_layouts {
+                d.destroy_descriptor_set_layout(*l, None);
+            }
+            for (b, m, _, _) in &self.buffers {
+                d.destroy_buffer(*b, None);
+                d.free_memory(*m, None);
+            }
+            d.destroy_device(None);
+        }
+    }
+}
+
+/// Runs `d` on its device and reads every buffer back.
+pub fn run(d: &Dispatch<'_>) -> Result<GpuRun, GpuError> {
+    let inst = Instance::new()?;
+    let list = inst.physical()?;
+    if list.is_empty() {
+        return Err(GpuError::NoDevice);
+    }
+    let pdev = *list.get(d.device).ok_or(GpuError::NoSuchDevice {
+        index: d.device,
+        count: list.len(),
+    })?;
+    let mut probe = probe(&inst, pdev, d.device);
+    let info = probe.info.clone();
+    for ext in module_extensions(d.spirv) {
+        if let Some(missing) = needs(&ext, &info) {
+            return Err(GpuError::Unsupported(format!(
+                "the module uses {ext}, and {} ({}) lacks {missing}",
+                info.name, info.driver
+            )));
+        }
+    }
+    // SAFETY: every call below gets valid create infos whose pointers outlive the call; the
+    // mapped pointers are read and written only within their buffers' sizes while the memory
+    // is mapped (until `Device` is dropped), and not while the device runs.
+    let out = unsafe { dispatch(&inst, &mut probe, d) };
+    if matches!(out, Err(GpuError::Timeout(_))) {
+        // The device still holds the dispatch's objects: its instance stays too.
+        std::mem::forget(inst);
+    }
+    out
+}
+
+unsafe fn dispatch(
+    inst: &Instance,
+    probe: &mut Probe,
+    d: &Dispatch<'_>,
+) -> Result<GpuRun, GpuError> {
+    let i = &inst.instance;
+    let info = probe.info.clone();
+    let family = i
+        .get_physical_device_queue_family_properties(probe.pdev)
+        .iter()
+        .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
+        .ok_or_else(|| GpuError::Unsupported(format!("{} has no compute queue", info.name)))?
+        as u32;
+    let names: Vec<CString> = WANTED
+        .iter()
+        .filter(|w| probe.extensions.iter().any(|e| e == *w))
+        .filter_map(|w| CString::new(*w).ok())
+        .collect();
+    let name_ptrs: Vec<*const std::ffi::c_char> = names.iter().map(|n| n.as_ptr()).collect();
+    let priority = [1.0f32];
+    let queues = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(family)
+        .queue_priorities(&priority)];
+    let mut create = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .enabled_extension_names(&name_ptrs);
+    // Every feature the device offers, as queried (the chain is on the heap).
+    create.p_next = std::ptr::addr_of!(probe.features.f2).cast();
+    let device = i
+        .create_device(probe.pdev, &create, None)
+        .map_err(failed("creating the Vulkan device"))?;
+    let mut dev = Device {
+        _instance: inst,
+        device,
+        buffers: Vec::new(),
+        set_layouts: Vec::new(),
+        pipeline_layout: vk::PipelineLayout::null(),
+        module: vk::ShaderModule::null(),
+        pipeline: vk::Pipeline::null(),
+        pool: vk::DescriptorPool::null(),
+        commands: vk::CommandPool::null(),
+        fence: vk::Fence::null(),
+    };
+    let device = dev.device.clone();
+    let memory = i.get_physical_device_memory_properties(probe.pdev);
+
+    // Buffers, host-visible and coherent: filled before, read after.
+    for b in &d.buffers {
+        let size = (b.data.len().max(4).div_ceil(4) * 4) as u64;
+        let usage = if b.uniform {
+            vk::BufferUsageFlags::UNIFORM_BUFFER
+        } else {
+            vk::BufferUsageFlags::STORAGE_BUFFER
+        };
+        let buffer = device
+            .create_buffer(
+                &vk::BufferCreateInfo::default().size(size).usage(usage),
+                None,
+            )
+            .map_err(failed("creating a buffer"))?;
+        let req = device.get_buffer_memory_requirements(buffer);
+        let want = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let Some(ty) = (0..memory.memory_type_count).find(|k| {
+            req.memory_type_bits >> k & 1 == 1
+                && memory.memory_types[*k as usize]
+                    .property_flags
+                    .contains(want)
+        }) else {
+            device.destroy_buffer(buffer, None);
+            return Err(GpuError::Unsupported(format!(
+                "{} has no host-visible memory for a buffer",
+                info.name
+            )));
+        };
+        let mem = match device.allocate_memory(
+            &vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(ty),
+            None,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                device.destroy_buffer(buffer, None);
+                return Err(failed("allocating buffer memory")(e));
+            }
+        };
+        dev.buffers
+            .push((buffer, mem, std::ptr::null_mut(), b.data.len()));
+        device
+            .bind_buffer_memory(buffer, mem, 0)
+            .map_err(failed("binding buffer memory"))?;
+        let ptr = device
+            .map_memory(mem, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
+            .map_err(failed("mapping buffer memory"))?
+            .cast::<u8>();
+        std::ptr::write_bytes(ptr, 0, size as usize);
+        std::ptr::copy_nonoverlapping(b.data.as_ptr(), ptr, b.data.len());
+        if let Some(last) = dev.buffers.last_mut() {
+            last.2 = ptr;
+        }
+    }
+
+    // One layout per set up to the highest used (sets between are empty).
+    let sets = d.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
+    let kind = |b: &GpuBuffer| {
+        if b.uniform {
+            vk::DescriptorType::UNIFORM_BUFFER
+        } else {
+            vk::DescriptorType::STORAGE_BUFFER
+        }
+    };
+    for s in 0..sets {
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = d
+            .buffers
+            .iter()
+            .filter(|b| b.set == s)
+            .map(|b| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(b.binding)
+                    .descriptor_type(kind(b))
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        let l = device
+            .create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                None,
+            )
+            .map_err(failed("creating a descriptor set layout"))?;
+        dev.set_layouts.push(l);
+    }
+    let push = [vk::PushConstantRange::default()
+        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+        .size((d.push_constants.len().div_ceil(4) * 4) as u32)];
+    let push_ranges: &[vk::PushConstantRange] = if d.push_constants.is_empty() {
+        &[]
+    } else {
+        &push
+    };
+    dev.pipeline_layout = device
+        .create_pipeline_layout(
+            &vk::PipelineLayoutCreateInfo::default()
+                .set_layouts(&dev.set_layouts)
+                .push_constant_ranges(push_ranges),
+            None,
+        )
+        .map_err(failed("creating the pipeline layout"))?;
+    dev.module = device
+        .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(d.spirv), None)
+        .map_err(failed("creating the shader module"))?;
+
+    // Specialization constants, packed one after another.
+    let mut spec_data = Vec::new();
+    let mut entries = Vec::new();
+    for (id, bytes) in &d.spec {
+        entries.push(
+            vk::SpecializationMapEntry::default()
+                .constant_id(*id)
+                .offset(spec_data.len() as u32)
+                .size(bytes.len()),
+        );
+        spec_data.extend_from_slice(bytes);
+    }
+    let spec = vk::SpecializationInfo::default()
+        .map_entries(&entries)
+        .data(&spec_data);
+    let entry = CString::new(d.entry).map_err(|_| {
+        GpuError::Unsupported(format!("the entry point name `{}` holds a NUL", d.entry))
+    })?;
+    let mut stage = vk::PipelineShaderStageCreateInfo::default()
+        .stage(vk::ShaderStageFlags::COMPUTE)
+        .module(dev.module)
+        .name(&entry)
+        .specialization_info(&spec);
+    // The subgroup size: the one asked for where the device lets a pipeline require it (and
+    // its own default required otherwise, so it cannot vary), else the device's.
+    let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default();
+    let mut size = info.subgroup_size;
+    if let Some([lo, hi]) = info.subgroup_size_range {
+        let want = d.subgroup_size.unwrap_or(info.subgroup_size);
+        if want < lo || want > hi {
+            return Err(GpuError::Unsupported(format!(
+                "{} runs subgroups of {lo} to {hi} invocations, not {want}",
+                info.name
+            )));
+        }
+        size = want;
+        required.required_subgroup_size = want;
+        stage = stage.push_next(&mut required);
+        if d.full_subgroups && info.full_subgroups {
+            stage = stage.flags(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS);
+        }
+    } else if let Some(want) = d.subgroup_size.filter(|w| *w != info.subgroup_size) {
+        return Err(GpuError::Unsupported(format!(
+            "{} runs subgroups of {} invocations and cannot be asked for {want}",
+            info.name, info.subgroup_size
+        )));
+    }
+    let pipelines = device
+        .create_compute_pipelines(
+            vk::PipelineCache::null(),
+            &[vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(dev.pipeline_layout)],
+            None,
+        )
+        .map_err(|(_, e)| {
+            failed("creating the compute pipeline (the driver refused the module)")(e)
+        })?;
+    dev.pipeline = pipelines.first().copied().unwrap_or_default();
+
+    let counts = [
+        (
+            vk::DescriptorType::STORAGE_BUFFER,
+            d.buffers.iter().filter(|b| !b.uniform).count(),
+        ),
+        (
+            vk::DescriptorType::UNIFORM_BUFFER,
+            d.buffers.iter().filter(|b| b.uniform).count(),
+        ),
+    ];
+    let sizes: Vec<vk::DescriptorPoolSize> = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(ty, n)| vk::DescriptorPoolSize {
+            ty: *ty,
+            descriptor_count: *n as u32,
+        })
+        .collect();
+    dev.pool = device
+        .create_descriptor_pool(
+            &vk::DescriptorPoolCreateInfo::default()
+                .max_sets(sets.max(1))
+                .pool_sizes(&sizes),
+            None,
+        )
+        .map_err(failed("creating the descriptor pool"))?;
+    let sets_made = if sets == 0 {
+        Vec::new()
+    } else {
+        device
+            .allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(dev.pool)
+                    .set_layouts(&dev.set_layouts),
+            )
+            .map_err(failed("allocating descriptor sets"))?
+    };
+    let infos: Vec<[vk::DescriptorBufferInfo; 1]> = dev
+        .buffers
+        .iter()
+        .map(|(b, ..)| {
+            [vk::DescriptorBufferInfo {
+                buffer: *b,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }]
+        })
+        .collect();
+    let writes: Vec<vk::WriteDescriptorSet> = d
+        .buffers
+        .iter()
+        .zip(&infos)
+        .map(|(b, info)| {
+            vk::WriteDescriptorSet::default()
+                .dst_set(sets_made[b.set as usize])
+                .dst_binding(b.binding)
+                .descriptor_type(kind(b))
+                .buffer_info(info)
+        })
+        .collect();
+    device.update_descriptor_sets(&writes, &[]);
+
+    dev.commands = device
+        .create_command_pool(
+            &vk::CommandPoolCreateInfo::default().queue_family_index(family),
+            None,
+        )
+        .map_err(failed("creating the command pool"))?;
+    let cb = device
+        .allocate_command_buffers(
+            &vk::CommandBufferAllocateInfo::default()
+                .command_pool(dev.commands)
+                .command_buffer_count(1),
+        )
+        .map_err(failed("allocating a command buffer"))?[0];
+    device
+        .begin_command_buffer(cb, &vk::CommandBufferBeginInfo::default())
+        .map_err(failed("recording the dispatch"))?;
+    device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, dev.pipeline);
+    if !sets_made.is_empty() {
+        device.cmd_bind_descriptor_sets(
+            cb,
+            vk::PipelineBindPoint::COMPUTE,
+            dev.pipeline_layout,
+            0,
+            &sets_made,
+            &[],
+        );
+    }
+    if !d.push_constants.is_empty() {
+        let mut bytes = d.push_constants.clone();
+        bytes.resize(bytes.len().div_ceil(4) * 4, 0);
+        device.cmd_push_constants(
+            cb,
+            dev.pipeline_layout,
+            vk::ShaderStageFlags::COMPUTE,
+            0,
+            &bytes,
+        );
+    }
+    let [x, y, z] = d.workgroups;
+    device.cmd_dispatch(cb, x, y, z);
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+        .dst_access_mask(vk::AccessFlags::HOST_READ);
+    device.cmd_pipeline_barrier(
+        cb,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::PipelineStageFlags::HOST,
+        vk::DependencyFlags::empty(),
+        &[barrier],
+        &[],
+        &[],
+    );
+    device
+        .end_command_buffer(cb)
+        .map_err(failed("recording the dispatch"))?;
+    dev.fence = device
+        .create_fence(&vk::FenceCreateInfo::default(), None)
+        .map_err(failed("creating a fence"))?;
+    let queue = device.get_device_queue(family, 0);
+    let cbs = [cb];
+    device
+        .queue_submit(
+            queue,
+            &[vk::SubmitInfo::default().command_buffers(&cbs)],
+            dev.fence,
+        )
+        .map_err(failed("submitting the dispatch"))?;
+    let nanos = u64::try_from(d.timeout.as_nanos()).unwrap_or(u64::MAX);
+    match device.wait_for_fences(&[dev.fence], true, nanos) {
+        Ok(()) => {}
+        Err(vk::Result::TIMEOUT) => {
+            // The device is still running it: destroying what it uses would be undefined, so
+            // everything is left to the process's end.
+            std::mem::forget(dev);
+            return Err(GpuError::Timeout(d.timeout));
+        }
+        Err(e) => return Err(failed("waiting for the dispatch (the device was lost?)")(e)),
+    }
+    let buffers = dev
+        .buffers
+        .iter()
+        .map(|(_, _, ptr, len)| std::slice::from_raw_parts(*ptr, *len).to_vec())
+        .collect();
+    Ok(GpuRun {
+        device: info,
+        subgroup_size: size,
+        buffers,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_modules_extensions_are_read_from_its_header() {
+        // OpCapability Shader; OpExtension "SPV_KHR_subgroup_rotate"; OpTypeVoid.
+        let name = b"SPV_KHR_subgroup_rotate\0";
+        let mut words = vec![0x0723_0203, 0x0001_0600, 0, 10, 0];
+        words.extend([(2 << 16) | 17, 1]);
+        let text: Vec<u32> = name
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(w)
+            })
+            .collect();
+        words.push(((1 + text.len() as u32) << 16) | 10);
+        words.extend(text);
+        words.extend([(2 << 16) | 19, 2]);
+        assert_eq!(module_extensions(&words), ["SPV_KHR_subgroup_rotate"]);
+        // A truncated module ends the scan instead of reading past it.
+        assert!(module_extensions(&words[..7]).is_empty());
+    }
+}

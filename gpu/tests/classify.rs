@@ -1,0 +1,213 @@
+//! The explanations, checked without a device: the simulation's own words stand in for the
+//! device's, with words changed as a device might change them.
+
+mod common;
+
+use common::{simulate, words};
+use lanescope_gpu::compare::{compare, prepare, Class};
+use lanescope_gpu::{DeviceInfo, GpuRun};
+
+/// A device that runs what the simulation runs, at subgroups of 8.
+fn device() -> DeviceInfo {
+    DeviceInfo {
+        index: 0,
+        name: "stand-in".into(),
+        kind: "cpu",
+        driver: "none".into(),
+        api_version: "1.3.0".into(),
+        subgroup_size: 8,
+        subgroup_size_range: None,
+        full_subgroups: true,
+        subgroup_operations: vec!["basic"],
+        maximal_reconvergence: false,
+        subgroup_rotate: false,
+        cooperative_matrix: false,
+        integer_dot_product: true,
+        storage_8bit: true,
+        storage_16bit: true,
+    }
+}
+
+/// The simulation's final buffers as a device run, each passed through `edit(buffer, words)`.
+fn device_run(run: &common::Run, resources: &[usize], edit: impl Fn(usize, &mut [u32])) -> GpuRun {
+    let buffers = resources
+        .iter()
+        .enumerate()
+        .map(|(k, &ri)| {
+            let r = &run.prog.resources()[ri];
+            let b = run.sim.resource_buffer(r).expect("bound");
+            let mut w: Vec<u32> = b
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            edit(k, &mut w);
+            w.iter().flat_map(|x| x.to_le_bytes()).collect()
+        })
+        .collect();
+    GpuRun {
+        device: device(),
+        subgroup_size: 8,
+        buffers,
+    }
+}
+
+#[test]
+fn identical_words_are_counted_and_nothing_is_listed() {
+    let run = simulate(
+        "independent",
+        2,
+        &[(0, words(128, 1)), (1, vec![0; 1024])],
+        8,
+    );
+    let s = run.simulated(4);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let c = compare(&s, &res, &device_run(&run, &res, |_, _| {}));
+    assert_eq!((c.words, c.identical), (128 + 256, 128 + 256));
+    assert!(c.differences.is_empty());
+    assert!(Class::ALL.iter().all(|k| c.count(*k) == 0));
+}
+
+#[test]
+fn a_word_no_explanation_covers_is_unexplained() {
+    let run = simulate(
+        "independent",
+        2,
+        &[(0, words(128, 1)), (1, vec![0; 1024])],
+        8,
+    );
+    let s = run.simulated(4);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let c = compare(
+        &s,
+        &res,
+        &device_run(&run, &res, |k, w| {
+            if k == 1 {
+                w[7] ^= 1
+            }
+        }),
+    );
+    assert_eq!(c.count(Class::Unexplained), 1, "{c:#?}");
+    let d = &c.differences[0];
+    assert_eq!((d.set, d.binding, d.word), (0, 1, 7));
+    assert_eq!(d.field.as_deref(), Some("outp[7]"));
+}
+
+#[test]
+fn a_racing_word_is_explained_by_the_schedule() {
+    let run = simulate("race", 2, &[(0, vec![0; 4 * 129])], 8);
+    let s = run.simulated(8);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    // Another invocation's write left last (the reverse schedule's), and one no schedule of
+    // eight leaves: both the order's.
+    let reverse = {
+        let cfg = lanescope_core::Config {
+            schedule: lanescope_core::Schedule::Reverse,
+            ..run.cfg.clone()
+        };
+        let mut sim = lanescope_core::Simulator::new(run.prog.clone(), cfg, &run.bindings).unwrap();
+        sim.run(1_000_000).unwrap();
+        let b = sim.buffer_element(0, 0, 0).unwrap();
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
+    let b = run.sim.buffer_element(0, 0, 0).unwrap();
+    let simulated = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    assert_ne!(simulated, reverse, "the schedules disagree on word 0");
+    for (value, reproduced) in [(reverse, true), (77, false)] {
+        let c = compare(&s, &res, &device_run(&run, &res, |_, w| w[0] = value));
+        assert_eq!(c.count(Class::Schedule), 1, "{value}: {c:#?}");
+        let why = &c.differences[0].why;
+        assert_eq!(why.contains("the schedule `"), reproduced, "{why}");
+        assert!(why.contains("data race"), "{why}");
+    }
+    // Its own word, which no other invocation writes, is not.
+    let c = compare(&s, &res, &device_run(&run, &res, |_, w| w[5] += 1));
+    assert_eq!(c.count(Class::Unexplained), 1, "{c:#?}");
+}
+
+#[test]
+fn a_word_poison_reached_is_undefined() {
+    let run = simulate("uninit", 1, &[(0, vec![0; 256])], 8);
+    let s = run.simulated(2);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    // Even invocations read a word nobody wrote; odd ones a written one.
+    let c = compare(
+        &s,
+        &res,
+        &device_run(&run, &res, |_, w| {
+            w[4] = 0xdead;
+            w[5] = 0xbeef;
+        }),
+    );
+    let class = |word| {
+        c.differences
+            .iter()
+            .find(|d| d.word == word)
+            .map(|d| d.class)
+    };
+    assert_eq!(class(4), Some(Class::Undefined), "{c:#?}");
+    assert_eq!(class(5), Some(Class::Unexplained), "{c:#?}");
+}
+
+#[test]
+fn float_words_close_to_the_simulations_are_precision_and_far_ones_are_not() {
+    let run = simulate(
+        "transcendental",
+        1,
+        &[(0, words(64, 3)), (1, vec![0; 1024])],
+        8,
+    );
+    let s = run.simulated(2);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let c = compare(
+        &s,
+        &res,
+        &device_run(&run, &res, |k, w| {
+            if k == 1 {
+                w[0] += 2; // 2 ulp
+                w[1] = (f32::from_bits(w[1]) * 1.5).to_bits();
+            }
+        }),
+    );
+    let class = |word| {
+        c.differences
+            .iter()
+            .find(|d| d.word == word)
+            .map(|d| d.class)
+    };
+    assert_eq!(class(0), Some(Class::Precision), "{c:#?}");
+    assert_eq!(class(1), Some(Class::Unexplained), "{c:#?}");
+}
+
+#[test]
+fn without_maximal_reconvergence_a_subgroup_result_is_left_open() {
+    let run = simulate(
+        "divergent_ballot",
+        1,
+        &[(0, words(64, 9)), (1, vec![0; 256])],
+        8,
+    );
+    let s = run.simulated(2);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let c = compare(
+        &s,
+        &res,
+        &device_run(&run, &res, |k, w| {
+            if k == 1 {
+                w[3] ^= 0x10
+            }
+        }),
+    );
+    assert_eq!(c.count(Class::LeftOpen), 1, "{c:#?}");
+    assert!(c.differences[0].why.contains("MaximallyReconvergesKHR"));
+}
+
+#[test]
+fn what_the_device_cannot_be_given_is_refused_by_name() {
+    let run = simulate("independent", 1, &[(0, words(64, 1)), (1, vec![0; 512])], 8);
+    let mut cfg = run.cfg.clone();
+    cfg.only_workgroups = vec![[0, 0, 0]];
+    let mut s = run.simulated(1);
+    s.cfg = &cfg;
+    let e = prepare(&s, Vec::new(), &device()).expect_err("refused");
+    assert!(e.to_string().contains("--only-workgroup"), "{e}");
+}

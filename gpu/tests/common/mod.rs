@@ -1,0 +1,75 @@
+//! What the device tests share: a test shader simulated as `lanescope run` would.
+
+use lanescope_core::program::Program;
+use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
+use std::sync::Arc;
+
+/// A finished simulation of a test shader and what the comparison needs of it.
+pub struct Run {
+    pub prog: Arc<Program>,
+    pub cfg: Config,
+    pub bindings: Bindings,
+    pub sim: Simulator,
+    pub spirv: Vec<u32>,
+}
+
+impl Run {
+    pub fn simulated(&self, schedules: u64) -> lanescope_gpu::compare::Simulated<'_> {
+        lanescope_gpu::compare::Simulated {
+            prog: &self.prog,
+            cfg: &self.cfg,
+            bindings: &self.bindings,
+            sim: &self.sim,
+            spirv: &self.spirv,
+            schedules,
+            max_steps: 10_000_000,
+        }
+    }
+}
+
+/// Pseudo-random words (the same every run).
+pub fn words(n: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..n)
+        .flat_map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x.to_le_bytes()
+        })
+        .collect()
+}
+
+/// `gpu/tests/data/NAME.spv` run to the end on `workgroups` with `buffers` at set 0.
+pub fn simulate(name: &str, workgroups: u32, buffers: &[(u32, Vec<u8>)], size: u32) -> Run {
+    let path = format!("{}/tests/data/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let opts = LoadOptions {
+        subgroup_size: Some(size),
+        ..LoadOptions::default()
+    };
+    let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}")));
+    let bindings = Bindings {
+        buffers: buffers.iter().map(|(b, d)| (0, *b, d.clone())).collect(),
+        ..Bindings::default()
+    };
+    let cfg = Config {
+        subgroup_size: size,
+        workgroups: [workgroups, 1, 1],
+        ..Config::default()
+    };
+    let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings).expect("starts");
+    sim.run(10_000_000).expect("runs");
+    assert!(sim.is_finished(), "{name} finishes");
+    let spirv = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    Run {
+        prog,
+        cfg,
+        bindings,
+        sim,
+        spirv,
+    }
+}

@@ -1,0 +1,164 @@
+//! The comparison on the machine's Vulkan device (Mesa's lavapipe wherever the project's set-up
+//! ran): each dispatch with the classifications it may get, gated on what the device reports;
+//! a case the device cannot run is skipped with the reason, printed.
+
+mod common;
+
+use common::{simulate, words};
+use lanescope_gpu::compare::{compare, prepare, Class, Comparison};
+use lanescope_gpu::{DeviceInfo, GpuError};
+
+/// The first device, or why there is none (the test then passes, saying so).
+fn device() -> Option<DeviceInfo> {
+    match lanescope_gpu::devices() {
+        Ok(list) => list.into_iter().next(),
+        Err(e) => {
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+/// `name` on the device beside the simulation, at the device's subgroup size.
+fn on_device(
+    d: &DeviceInfo,
+    name: &str,
+    workgroups: u32,
+    buffers: &[(u32, Vec<u8>)],
+) -> Result<Comparison, GpuError> {
+    let run = simulate(name, workgroups, buffers, d.subgroup_size);
+    let s = run.simulated(8);
+    let (dispatch, resources) = prepare(&s, Vec::new(), d)?;
+    let gpu = lanescope_gpu::run(&dispatch)?;
+    assert_eq!(gpu.subgroup_size, d.subgroup_size);
+    Ok(compare(&s, &resources, &gpu))
+}
+
+/// Every differing word has one of `allowed` classes; the words compared are all there.
+fn only(c: &Comparison, words: usize, allowed: &[Class]) {
+    assert_eq!(c.words, words, "{c:#?}");
+    for k in Class::ALL {
+        if !allowed.contains(&k) {
+            assert_eq!(c.count(k), 0, "no word may be {}: {c:#?}", k.name());
+        }
+    }
+}
+
+#[test]
+fn the_device_list_names_each_device_and_its_subgroups() {
+    let Some(d) = device() else { return };
+    assert!(!d.name.is_empty());
+    assert!(d.subgroup_size.is_power_of_two(), "{d:?}");
+    if let Some([lo, hi]) = d.subgroup_size_range {
+        assert!(lo <= d.subgroup_size && d.subgroup_size <= hi, "{d:?}");
+    }
+    assert!(d.subgroup_operations.contains(&"basic"), "{d:?}");
+}
+
+#[test]
+fn independent_invocations_leave_every_word_as_simulated() {
+    let Some(d) = device() else { return };
+    let c = on_device(
+        &d,
+        "independent",
+        4,
+        &[(0, words(256, 1)), (1, vec![0; 2048])],
+    )
+    .unwrap();
+    only(&c, 256 + 512, &[]);
+}
+
+#[test]
+fn subgroup_operations_agree_at_the_devices_subgroup_size() {
+    let Some(d) = device() else { return };
+    let needed = ["arithmetic", "ballot", "shuffle"];
+    if let Some(op) = needed.iter().find(|o| !d.subgroup_operations.contains(o)) {
+        eprintln!("skipped: {} has no {op} subgroup operations", d.name);
+        return;
+    }
+    let c = on_device(
+        &d,
+        "subgroup_ops",
+        2,
+        &[(0, words(128, 2)), (1, vec![0; 4 * 768])],
+    )
+    .unwrap();
+    only(&c, 128 + 768, &[]);
+}
+
+#[test]
+fn a_race_differs_only_as_the_schedule_explains() {
+    let Some(d) = device() else { return };
+    let c = on_device(&d, "race", 4, &[(0, vec![0; 4 * 257])]).unwrap();
+    only(&c, 257, &[Class::Schedule]);
+    if let Some(x) = c.differences.first() {
+        assert_eq!(x.word, 0, "only the raced word: {c:#?}");
+    }
+}
+
+#[test]
+fn an_undefined_read_differs_only_as_undefined() {
+    let Some(d) = device() else { return };
+    let c = on_device(&d, "uninit", 2, &[(0, vec![0; 4 * 64])]).unwrap();
+    only(&c, 64, &[Class::Undefined]);
+    // An odd invocation's word, which a defined write gave, is never among them.
+    assert!(c.differences.iter().all(|x| x.word % 2 == 0), "{c:#?}");
+}
+
+#[test]
+fn transcendentals_differ_only_within_precision() {
+    let Some(d) = device() else { return };
+    let c = on_device(
+        &d,
+        "transcendental",
+        2,
+        &[(0, words(128, 3)), (1, vec![0; 4 * 512])],
+    )
+    .unwrap();
+    only(&c, 128 + 512, &[Class::Precision]);
+    // The correctly rounded x * 2 + 1 (every fourth word) is exact, fused or not.
+    assert!(c.differences.iter().all(|x| x.word % 4 != 3), "{c:#?}");
+}
+
+#[test]
+fn integer_dot_products_agree_exactly() {
+    let Some(d) = device() else { return };
+    if !d.integer_dot_product {
+        eprintln!("skipped: {} has no integer dot products", d.name);
+        return;
+    }
+    let c = on_device(&d, "dot", 2, &[(0, words(256, 4)), (1, vec![0; 4 * 384])]).unwrap();
+    only(&c, 256 + 384, &[]);
+}
+
+#[test]
+fn a_ballot_without_maximal_reconvergence_is_left_open_where_it_differs() {
+    let Some(d) = device() else { return };
+    if !d.subgroup_operations.contains(&"ballot") {
+        eprintln!("skipped: {} has no ballot", d.name);
+        return;
+    }
+    let c = on_device(
+        &d,
+        "divergent_ballot",
+        2,
+        &[(0, words(128, 5)), (1, vec![0; 4 * 128])],
+    )
+    .unwrap();
+    only(&c, 128 + 128, &[Class::LeftOpen]);
+}
+
+#[test]
+fn an_extension_the_device_lacks_is_named() {
+    let Some(d) = device() else { return };
+    if d.subgroup_rotate {
+        eprintln!("skipped: {} has subgroup rotate", d.name);
+        return;
+    }
+    let e = on_device(&d, "rotate", 1, &[(0, vec![0; 4 * 64])]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("SPV_KHR_subgroup_rotate") && text.contains("VK_KHR_shader_subgroup_rotate"),
+        "{text}"
+    );
+}
