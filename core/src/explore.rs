@@ -59,7 +59,7 @@ pub struct Exploration {
 const MAX_LISTED: usize = 256;
 
 /// A buffer's bytes as little-endian 32-bit words (a short tail padded with zeros).
-pub(crate) fn words(b: &[u8]) -> Vec<u32> {
+pub fn words(b: &[u8]) -> Vec<u32> {
     b.chunks(4)
         .map(|c| {
             let mut w = [0u8; 4];

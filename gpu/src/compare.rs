@@ -8,6 +8,7 @@
 //! tolerance of the inexact operations the module uses), or it is unexplained.
 
 use crate::vulkan::{DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+use lanescope_core::explore::words;
 use lanescope_core::program::Program;
 use lanescope_core::trace::DiagCode;
 use lanescope_core::value::ScalarTy;
@@ -171,16 +172,6 @@ pub fn prepare<'a>(
         timeout: std::time::Duration::from_secs(120),
     };
     Ok((dispatch, resources))
-}
-
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| {
-            let mut w = [0u8; 4];
-            w[..c.len()].copy_from_slice(c);
-            u32::from_le_bytes(w)
-        })
-        .collect()
 }
 
 /// What a module declares that bears on the explanations: (subgroup operations, cooperative

@@ -14,3 +14,125 @@ pub mod vulkan;
 
 pub use compare::{compare, Class, Comparison, Difference};
 pub use vulkan::{devices, run, DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+
+use lanescope_core::program::Program;
+use lanescope_core::value::ScalarTy;
+use lanescope_core::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
+use std::sync::Arc;
+
+/// The subgroup size a comparison on `device` runs at: `wanted` where the device runs it (or
+/// can be asked for it), the device's own where `wanted` may give way (it was a default), else
+/// why not.
+pub fn subgroup_size_for(
+    device: &DeviceInfo,
+    wanted: u32,
+    may_give_way: bool,
+) -> Result<u32, String> {
+    let runs = match device.subgroup_size_range {
+        Some([lo, hi]) => (lo..=hi).contains(&wanted),
+        None => wanted == device.subgroup_size,
+    };
+    if runs {
+        Ok(wanted)
+    } else if may_give_way {
+        Ok(device.subgroup_size)
+    } else {
+        let sizes = match device.subgroup_size_range {
+            Some([lo, hi]) => format!("{lo} to {hi}"),
+            None => device.subgroup_size.to_string(),
+        };
+        Err(format!(
+            "{} cannot run subgroups of {wanted} (it runs {sizes})",
+            device.name
+        ))
+    }
+}
+
+/// The specialization constants `opts` overrides, as the bytes the device takes (booleans as
+/// 32-bit VkBool32s, the others their own size); an id the module lacks is left out, as the
+/// simulation leaves it.
+pub fn spec_bytes(prog: &Program, opts: &LoadOptions) -> Result<Vec<(u32, Vec<u8>)>, String> {
+    let mut out = Vec::new();
+    for (id, value) in &opts.spec {
+        let Some(c) = prog.spec_constants().iter().find(|c| c.spec_id == *id) else {
+            continue;
+        };
+        let bits = value
+            .bits_for(c.ty)
+            .map_err(|e| format!("specialization constant {id}: {e}"))?;
+        let size = match c.ty {
+            ScalarTy::Bool => 4,
+            t => t.size_bytes() as usize,
+        };
+        out.push((*id, bits.to_le_bytes()[..size.min(8)].to_vec()));
+    }
+    Ok(out)
+}
+
+/// A whole comparison, for a caller holding a module and its settings (the app's Run on GPU).
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The module's bytes.
+    pub module: Vec<u8>,
+    pub load: LoadOptions,
+    pub cfg: Config,
+    pub bindings: Bindings,
+    /// The device ([`DeviceInfo::index`]).
+    pub device: usize,
+    pub schedules: u64,
+    pub max_steps: u64,
+}
+
+/// Loads the module at the subgroup size the device runs (the request's where it can),
+/// simulates it to the end, runs it on the device and compares.
+pub fn beside(r: &Request) -> Result<Comparison, String> {
+    let list = devices().map_err(|e| e.to_string())?;
+    let count = list.len();
+    let device = list.into_iter().nth(r.device).ok_or_else(|| {
+        GpuError::NoSuchDevice {
+            index: r.device,
+            count,
+        }
+        .to_string()
+    })?;
+    let size = subgroup_size_for(&device, r.cfg.subgroup_size, true)?;
+    let opts = LoadOptions {
+        subgroup_size: Some(size),
+        ..r.load.clone()
+    };
+    let cfg = Config {
+        subgroup_size: size,
+        record_trace: false,
+        ..r.cfg.clone()
+    };
+    let prog = Arc::new(load(&r.module, &opts).map_err(|e| e.to_string())?);
+    let mut sim =
+        Simulator::new(Arc::clone(&prog), cfg.clone(), &r.bindings).map_err(|e| e.to_string())?;
+    match sim.run(r.max_steps).map_err(|e| e.to_string())? {
+        Outcome::Finished => {}
+        Outcome::Budget => {
+            return Err(format!(
+                "the simulation did not finish within {} steps",
+                r.max_steps
+            ))
+        }
+    }
+    let spirv: Vec<u32> = r
+        .module
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let s = compare::Simulated {
+        prog: &prog,
+        cfg: &cfg,
+        bindings: &r.bindings,
+        sim: &sim,
+        spirv: &spirv,
+        schedules: r.schedules,
+        max_steps: r.max_steps,
+    };
+    let (dispatch, resources) =
+        compare::prepare(&s, spec_bytes(&prog, &opts)?, &device).map_err(|e| e.to_string())?;
+    let gpu = run(&dispatch).map_err(|e| e.to_string())?;
+    Ok(compare(&s, &resources, &gpu))
+}

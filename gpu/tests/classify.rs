@@ -4,7 +4,7 @@
 mod common;
 
 use common::{simulate, words};
-use lanescope_gpu::compare::{compare, prepare, Class};
+use lanescope_gpu::compare::{compare, prepare, Class, Comparison};
 use lanescope_gpu::{DeviceInfo, GpuRun};
 
 /// A device that runs what the simulation runs, at subgroups of 8.
@@ -51,17 +51,34 @@ fn device_run(run: &common::Run, resources: &[usize], edit: impl Fn(usize, &mut 
     }
 }
 
-#[test]
-fn identical_words_are_counted_and_nothing_is_listed() {
-    let run = simulate(
+/// `run` beside a stand-in device that left its words edited by `edit(buffer, words)`, other
+/// words tried under `schedules` schedules.
+fn compared(run: &common::Run, schedules: u64, edit: impl Fn(usize, &mut [u32])) -> Comparison {
+    let s = run.simulated(schedules);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    compare(&s, &res, &device_run(run, &res, edit))
+}
+
+/// The class word `word` (of any buffer) got, if it differs.
+fn class(c: &Comparison, word: usize) -> Option<Class> {
+    c.differences
+        .iter()
+        .find(|d| d.word == word)
+        .map(|d| d.class)
+}
+
+fn independent() -> common::Run {
+    simulate(
         "independent",
         2,
         &[(0, words(128, 1)), (1, vec![0; 1024])],
         8,
-    );
-    let s = run.simulated(4);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
-    let c = compare(&s, &res, &device_run(&run, &res, |_, _| {}));
+    )
+}
+
+#[test]
+fn identical_words_are_counted_and_nothing_is_listed() {
+    let c = compared(&independent(), 4, |_, _| {});
     assert_eq!((c.words, c.identical), (128 + 256, 128 + 256));
     assert!(c.differences.is_empty());
     assert!(Class::ALL.iter().all(|k| c.count(*k) == 0));
@@ -69,23 +86,11 @@ fn identical_words_are_counted_and_nothing_is_listed() {
 
 #[test]
 fn a_word_no_explanation_covers_is_unexplained() {
-    let run = simulate(
-        "independent",
-        2,
-        &[(0, words(128, 1)), (1, vec![0; 1024])],
-        8,
-    );
-    let s = run.simulated(4);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
-    let c = compare(
-        &s,
-        &res,
-        &device_run(&run, &res, |k, w| {
-            if k == 1 {
-                w[7] ^= 1
-            }
-        }),
-    );
+    let c = compared(&independent(), 4, |k, w| {
+        if k == 1 {
+            w[7] ^= 1;
+        }
+    });
     assert_eq!(c.count(Class::Unexplained), 1, "{c:#?}");
     let d = &c.differences[0];
     assert_eq!((d.set, d.binding, d.word), (0, 1, 7));
@@ -95,10 +100,10 @@ fn a_word_no_explanation_covers_is_unexplained() {
 #[test]
 fn a_racing_word_is_explained_by_the_schedule() {
     let run = simulate("race", 2, &[(0, vec![0; 4 * 129])], 8);
-    let s = run.simulated(8);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
-    // Another invocation's write left last (the reverse schedule's), and one no schedule of
-    // eight leaves: both the order's.
+    let first_word = |sim: &lanescope_core::Simulator| {
+        let b = sim.buffer_element(0, 0, 0).unwrap();
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
     let reverse = {
         let cfg = lanescope_core::Config {
             schedule: lanescope_core::Schedule::Reverse,
@@ -106,46 +111,37 @@ fn a_racing_word_is_explained_by_the_schedule() {
         };
         let mut sim = lanescope_core::Simulator::new(run.prog.clone(), cfg, &run.bindings).unwrap();
         sim.run(1_000_000).unwrap();
-        let b = sim.buffer_element(0, 0, 0).unwrap();
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        first_word(&sim)
     };
-    let b = run.sim.buffer_element(0, 0, 0).unwrap();
-    let simulated = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-    assert_ne!(simulated, reverse, "the schedules disagree on word 0");
+    assert_ne!(
+        first_word(&run.sim),
+        reverse,
+        "the schedules disagree on word 0"
+    );
+    // Another invocation's write left last (the reverse schedule's), and one no schedule of
+    // eight leaves: both the order's.
     for (value, reproduced) in [(reverse, true), (77, false)] {
-        let c = compare(&s, &res, &device_run(&run, &res, |_, w| w[0] = value));
+        let c = compared(&run, 8, |_, w| w[0] = value);
         assert_eq!(c.count(Class::Schedule), 1, "{value}: {c:#?}");
         let why = &c.differences[0].why;
         assert_eq!(why.contains("the schedule `"), reproduced, "{why}");
         assert!(why.contains("data race"), "{why}");
     }
     // Its own word, which no other invocation writes, is not.
-    let c = compare(&s, &res, &device_run(&run, &res, |_, w| w[5] += 1));
+    let c = compared(&run, 8, |_, w| w[5] += 1);
     assert_eq!(c.count(Class::Unexplained), 1, "{c:#?}");
 }
 
 #[test]
 fn a_word_poison_reached_is_undefined() {
     let run = simulate("uninit", 1, &[(0, vec![0; 256])], 8);
-    let s = run.simulated(2);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
     // Even invocations read a word nobody wrote; odd ones a written one.
-    let c = compare(
-        &s,
-        &res,
-        &device_run(&run, &res, |_, w| {
-            w[4] = 0xdead;
-            w[5] = 0xbeef;
-        }),
-    );
-    let class = |word| {
-        c.differences
-            .iter()
-            .find(|d| d.word == word)
-            .map(|d| d.class)
-    };
-    assert_eq!(class(4), Some(Class::Undefined), "{c:#?}");
-    assert_eq!(class(5), Some(Class::Unexplained), "{c:#?}");
+    let c = compared(&run, 2, |_, w| {
+        w[4] = 0xdead;
+        w[5] = 0xbeef;
+    });
+    assert_eq!(class(&c, 4), Some(Class::Undefined), "{c:#?}");
+    assert_eq!(class(&c, 5), Some(Class::Unexplained), "{c:#?}");
 }
 
 #[test]
@@ -156,26 +152,14 @@ fn float_words_close_to_the_simulations_are_precision_and_far_ones_are_not() {
         &[(0, words(64, 3)), (1, vec![0; 1024])],
         8,
     );
-    let s = run.simulated(2);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
-    let c = compare(
-        &s,
-        &res,
-        &device_run(&run, &res, |k, w| {
-            if k == 1 {
-                w[0] += 2; // 2 ulp
-                w[1] = (f32::from_bits(w[1]) * 1.5).to_bits();
-            }
-        }),
-    );
-    let class = |word| {
-        c.differences
-            .iter()
-            .find(|d| d.word == word)
-            .map(|d| d.class)
-    };
-    assert_eq!(class(0), Some(Class::Precision), "{c:#?}");
-    assert_eq!(class(1), Some(Class::Unexplained), "{c:#?}");
+    let c = compared(&run, 2, |k, w| {
+        if k == 1 {
+            w[0] += 2; // 2 ulp
+            w[1] = (f32::from_bits(w[1]) * 1.5).to_bits();
+        }
+    });
+    assert_eq!(class(&c, 0), Some(Class::Precision), "{c:#?}");
+    assert_eq!(class(&c, 1), Some(Class::Unexplained), "{c:#?}");
 }
 
 #[test]
@@ -186,17 +170,11 @@ fn without_maximal_reconvergence_a_subgroup_result_is_left_open() {
         &[(0, words(64, 9)), (1, vec![0; 256])],
         8,
     );
-    let s = run.simulated(2);
-    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
-    let c = compare(
-        &s,
-        &res,
-        &device_run(&run, &res, |k, w| {
-            if k == 1 {
-                w[3] ^= 0x10
-            }
-        }),
-    );
+    let c = compared(&run, 2, |k, w| {
+        if k == 1 {
+            w[3] ^= 0x10;
+        }
+    });
     assert_eq!(c.count(Class::LeftOpen), 1, "{c:#?}");
     assert!(c.differences[0].why.contains("MaximallyReconvergesKHR"));
 }

@@ -79,49 +79,32 @@ pub(super) fn subgroup_size(a: &RunArgs) -> Result<(u32, DeviceInfo), CliError> 
             count,
         })
     })?;
-    let want = a.subgroup_size;
-    let runs = match d.subgroup_size_range {
-        Some([lo, hi]) => (lo..=hi).contains(&want),
-        None => want == d.subgroup_size,
-    };
-    if runs {
-        Ok((want, d))
-    } else if want == Config::default().subgroup_size {
+    let default = a.subgroup_size == Config::default().subgroup_size;
+    let size = lanescope_gpu::subgroup_size_for(&d, a.subgroup_size, default).map_err(|e| {
+        CliError::Failed(format!(
+            "--gpu: {e}; leave --subgroup-size out to simulate with the device's"
+        ))
+    })?;
+    if size != a.subgroup_size {
         eprintln!(
-            "note: {} runs subgroups of {}: the simulation does too",
-            d.name, d.subgroup_size
+            "note: {} runs subgroups of {size}: the simulation does too",
+            d.name
         );
-        Ok((d.subgroup_size, d))
-    } else {
-        Err(CliError::Failed(format!(
-            "--gpu: {} cannot run subgroups of {want} (it runs {}); leave --subgroup-size out to simulate with the device's",
-            d.name,
-            match d.subgroup_size_range {
-                Some([lo, hi]) => format!("{lo} to {hi}"),
-                None => d.subgroup_size.to_string(),
-            }
-        )))
     }
+    Ok((size, d))
 }
 
-/// The bytes a specialization constant's override takes on the device.
+/// The `--spec` overrides as the device takes them.
 fn spec_bytes(prog: &Program, a: &RunArgs) -> Result<Vec<(u32, Vec<u8>)>, CliError> {
-    let mut out = Vec::new();
-    for (id, text) in &a.spec {
-        let Some(c) = prog.spec_constants().iter().find(|c| c.spec_id == *id) else {
-            continue;
-        };
-        let bits = SpecValue::Text(text.clone())
-            .bits_for(c.ty)
-            .map_err(|e| CliError::Failed(format!("--spec {id}: {e}")))?;
-        // Booleans are 32-bit VkBool32s; the others take their own size.
-        let size = match c.ty {
-            lanescope_core::value::ScalarTy::Bool => 4,
-            t => t.size_bytes() as usize,
-        };
-        out.push((*id, bits.to_le_bytes()[..size.min(8)].to_vec()));
-    }
-    Ok(out)
+    let opts = lanescope_core::LoadOptions {
+        spec: a
+            .spec
+            .iter()
+            .map(|(id, text)| (*id, SpecValue::Text(text.clone())))
+            .collect(),
+        ..Default::default()
+    };
+    lanescope_gpu::spec_bytes(prog, &opts).map_err(|e| CliError::Failed(format!("--spec {e}")))
 }
 
 /// Runs the dispatch on the device and compares it with the finished simulation `sim`.

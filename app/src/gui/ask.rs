@@ -50,6 +50,8 @@ pub enum Action {
     },
     /// The Compare view's two runs.
     Compare,
+    /// The Compare view's run on the machine's GPU beside the simulation.
+    RunOnGpu,
     OpenExample(String),
     /// A source in the editor, compiled and run.
     OpenSource(Box<Editor>),

@@ -70,6 +70,7 @@ pub mod dialog;
 pub mod disasm;
 pub mod editor;
 pub mod fonts;
+pub mod gpu_job;
 mod highlight;
 mod host;
 mod incoming;
@@ -135,6 +136,10 @@ impl LanescopeApp {
         if self.compare_runner.is_some() {
             self.compare_slice(SLICE_SECONDS, now_fn());
             ctx.request_repaint();
+        }
+        if self.gpu_job.is_some() {
+            self.poll_gpu();
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         self.poll_inputs(&ctx);
         if self.poll_compile() {

@@ -117,6 +117,9 @@ pub struct LanescopeApp {
     /// The app's faces are installed (the first frame does it).
     pub(in crate::gui) fonts_set: bool,
     pub comparison: Option<views::compare::Comparison>,
+    /// Compare's run on the GPU while it runs, then its report or why it could not run.
+    pub gpu_job: Option<super::gpu_job::GpuJob>,
+    pub gpu_report: Option<Result<super::gpu_job::GpuReport, String>>,
     /// A screenshot asked for (it arrives a frame later), and a save under way.
     pub(in crate::gui) shot:
         std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<egui::ColorImage>>>>,
@@ -255,6 +258,8 @@ impl LanescopeApp {
             compare_options: None,
             fonts_set: false,
             comparison: None,
+            gpu_job: None,
+            gpu_report: None,
             shot: Default::default(),
             shot_pending: false,
             saving: None,

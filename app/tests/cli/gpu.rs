@@ -52,37 +52,16 @@ fn run_gpu_reports_the_comparison_in_text_and_json() {
     let zero = tmp("race-zero.bin");
     std::fs::write(&zero, vec![0u8; 4 * 129]).unwrap();
     let buf = format!("0:0={}", zero.display());
-    let o = exe()
-        .args([
-            "run",
-            &data("race.spv"),
-            "--workgroups",
-            "2",
-            "--buffer",
-            &buf,
-            "--gpu",
-        ])
-        .output()
-        .unwrap();
+    let race = data("race.spv");
+    let args = ["run", &race, "--workgroups", "2", "--buffer", &buf, "--gpu"];
+    let o = exe().args(args).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
         text.contains("GPU: ") && text.contains("129 words compared"),
         "{text}"
     );
-    let o = exe()
-        .args([
-            "run",
-            &data("race.spv"),
-            "--workgroups",
-            "2",
-            "--buffer",
-            &buf,
-            "--gpu",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let o = exe().args(args).arg("--json").output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let g = &v["gpu"];
     assert_eq!(g["words"], 129, "{g}");

@@ -95,6 +95,7 @@ impl LanescopeApp {
                 self.toggle_source_breakpoint(file, line)
             }
             Action::Compare => self.start_compare(),
+            Action::RunOnGpu => self.start_gpu(),
             Action::OpenExample(name) => self.open_example(&name),
             Action::OpenSource(ed) => self.open_source(*ed),
             Action::OpenLesson(i) => self.open_lesson(i),

@@ -336,6 +336,8 @@ impl LanescopeApp {
         self.lesson = None;
         self.comparison = None;
         self.compare_runner = None;
+        self.gpu_report = None;
+        self.gpu_job = None;
         self.highlight_lanes = None;
         self.last_unit_start = None;
     }
@@ -421,6 +423,8 @@ impl LanescopeApp {
                         self.animating = false;
                         self.comparison = None;
                         self.compare_runner = None;
+                        self.gpu_report = None;
+                        self.gpu_job = None;
                         self.selected_tangle = None;
                         self.seek = (step > 0).then_some(step);
                         self.status = format!("recompiled {name}");

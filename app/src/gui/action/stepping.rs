@@ -17,6 +17,24 @@ impl LanescopeApp {
         }
     }
 
+    /// Starts Compare's run on the GPU (a thread; polled each frame).
+    pub(super) fn start_gpu(&mut self) {
+        let Some(s) = &self.session else { return };
+        self.gpu_report = None;
+        match crate::gui::gpu_job::GpuJob::start(s, &self.settings) {
+            Ok(j) => self.gpu_job = Some(j),
+            Err(e) => self.gpu_report = Some(Err(e)),
+        }
+    }
+
+    /// Takes the GPU run's outcome once it has finished.
+    pub(in crate::gui) fn poll_gpu(&mut self) {
+        if let Some(r) = self.gpu_job.as_mut().and_then(|j| j.poll()) {
+            self.gpu_report = Some(r);
+            self.gpu_job = None;
+        }
+    }
+
     pub(in crate::gui) fn compare_slice(&mut self, seconds: f64, now: impl Fn() -> f64) {
         let (Some(r), Some(s)) = (&mut self.compare_runner, &self.session) else {
             self.compare_runner = None;
@@ -109,6 +127,8 @@ impl LanescopeApp {
         self.animating = false;
         self.comparison = None;
         self.compare_runner = None;
+        self.gpu_report = None;
+        self.gpu_job = None;
         if let Some(s) = &mut self.session {
             match s.reset(&self.settings) {
                 Ok(()) => {

@@ -183,6 +183,33 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 );
         }
     });
+    ui.horizontal_wrapped(|ui| {
+        if app.gpu_job.is_some() {
+            ui.spinner();
+            ui.label("running on the GPU…");
+        } else {
+            let native = cfg!(not(target_arch = "wasm32"));
+            let r = ui.add_enabled(native, egui::Button::new("Run on GPU"));
+            if r.clicked() {
+                app.ask(crate::gui::ask::Action::RunOnGpu);
+            }
+            r.on_hover_text("The same dispatch on this machine's Vulkan device: every buffer word compared with the simulation's, each difference explained (undefined, schedule, left open, precision, unexplained).")
+                .on_disabled_hover_text(crate::gui::gpu_job::BROWSER);
+        }
+    });
+    if let Some(r) = &app.gpu_report {
+        // The whole view until Run both has a result too; then half of it.
+        let share = if app.comparison.is_some() { 0.5 } else { 1.0 };
+        egui::ScrollArea::both()
+            .id_salt("compare-gpu")
+            .auto_shrink([false, true])
+            .max_height(ui.available_height() * share)
+            .show(ui, |ui| views::compare::show_gpu(ui, r));
+        if app.comparison.is_none() {
+            return;
+        }
+        ui.separator();
+    }
     let Some(c) = &app.comparison else {
         if app.compare_runner.is_none() {
             ui.weak("Run both to the end, then see the first step where they part and the buffer words that differ.");

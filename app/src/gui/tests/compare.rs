@@ -101,3 +101,48 @@ fn compare_offers_fragment_layouts_only_where_they_matter() {
         .iter()
         .any(|(v, _)| *v == Variant::Layout(lanescope_core::coopmat::LayoutChoice::AmdRdna3)));
 }
+
+/// Run on GPU: the module on the machine's Vulkan device (lavapipe where the project's set-up
+/// ran) beside the simulation, without a frame waiting for it; with no device, why not.
+#[test]
+fn run_on_gpu_compares_the_module_on_the_device_off_the_ui_thread() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../gpu/tests/data/independent.spv"
+    );
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("independent.spv", std::fs::read(path).unwrap());
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Compare").click();
+    h.run_steps(2);
+    h.get_by_label("Run on GPU").click();
+    h.run_steps(1);
+    let mut frames = 0;
+    while h.state().gpu_report.is_none() && frames < 600 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run_steps(1);
+        frames += 1;
+    }
+    let report = h
+        .state()
+        .gpu_report
+        .clone()
+        .expect("the run on the GPU ends");
+    h.run_steps(2);
+    match report {
+        Ok(r) => {
+            // Independent invocations: every word as simulated.
+            assert!(r.words.is_empty(), "{r:?}");
+            assert!(r.summary.contains("words compared"), "{r:?}");
+            h.get_by_label_contains("Every buffer word is as the simulation left it.");
+        }
+        Err(e) => {
+            assert!(e.contains("Vulkan"), "{e}");
+            h.get_by_label_contains("Run on GPU: ");
+        }
+    }
+}

@@ -307,6 +307,44 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
     go
 }
 
+/// Draws Compare's run on the GPU: the summary, then each differing word with both values, its
+/// class and why (the first 64; the why on hover).
+pub fn show_gpu(ui: &mut egui::Ui, r: &Result<crate::gui::gpu_job::GpuReport, String>) {
+    let g = match r {
+        Ok(g) => g,
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("Run on GPU: {e}"));
+            return;
+        }
+    };
+    ui.label(format!("GPU: {}", g.summary));
+    if g.words.is_empty() {
+        ui.label("Every buffer word is as the simulation left it.");
+        return;
+    }
+    ui.label(format!("The words that differ: {}.", g.explained));
+    egui::Grid::new("compare-gpu").striped(true).show(ui, |ui| {
+        for h in ["word", "simulated", "GPU", "why (hover)"] {
+            ui.strong(h);
+        }
+        ui.end_row();
+        for w in g.words.iter().take(64) {
+            ui.monospace(&w.at).on_hover_text(&w.place);
+            ui.monospace(format!("{:#010x}", w.simulated));
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                egui::RichText::new(format!("{:#010x}", w.gpu)).monospace(),
+            );
+            ui.label(w.class).on_hover_text(&w.why);
+            ui.end_row();
+        }
+    });
+    let more = g.words.len().saturating_sub(64) + g.more;
+    if more > 0 {
+        ui.weak(format!("… and {more} more"));
+    }
+}
+
 /// `0-3, 8, 10-11` for a sorted list.
 pub fn ranges(v: &[u32]) -> String {
     lanescope_core::view::index_ranges(v, ", ")
