@@ -395,9 +395,15 @@ impl Detect {
         let mut found = [None; 8];
         let mut n = 0;
         let mut raced = false;
+        // A race with the pair last reported (the lanes of one instruction find the same one
+        // word after word) or past the report limit is not collected: it would be dropped.
+        let full = self.races.len() >= MAX_RACES;
         for r in word.iter() {
             if let Some(lockstep) = race(r, &rec) {
                 raced = true;
+                if full || self.last_reported == Some((r.instr, rec.instr)) {
+                    continue;
+                }
                 if n < found.len() {
                     found[n] = Some((*r, lockstep));
                     n += 1;
@@ -447,26 +453,41 @@ impl Detect {
 /// Records `n` among a word's records `recs` (`raced`: it raced with one of them), keeping what
 /// the module's notes say.
 fn keep(recs: &mut Word, n: Rec, raced: bool) {
+    if n.bytes == 0xf && recs.iter().all(|r| r.bytes == 0xf) {
+        // Whole words throughout (32-bit data, the common case), decided in one pass: a plain
+        // write that raced with nothing replaces them all; otherwise the records of `n`'s kind
+        // give way to `n` and the one kept beside it (as the byte-by-byte path below keeps).
+        if n.kind == Kind::Write && !raced {
+            recs.clear();
+        } else if recs.len() <= 64 {
+            let cover = recs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.kind == n.kind)
+                .fold(0u64, |m, (k, _)| m | 1 << k);
+            if cover != 0 {
+                let kept = one_beside(recs, cover, &n);
+                let mut k = 0;
+                recs.retain(|r| {
+                    let stays = r.kind != n.kind || Some(k) == kept;
+                    k += 1;
+                    stays
+                });
+            }
+        } else {
+            return keep_bytes(recs, n, raced);
+        }
+        recs.push(n);
+        return;
+    }
+    keep_bytes(recs, n, raced);
+}
+
+/// [`keep`] byte by byte.
+fn keep_bytes(recs: &mut Word, n: Rec, raced: bool) {
     if n.kind == Kind::Write && !raced {
         for r in recs.iter_mut() {
             r.bytes &= !n.bytes;
-        }
-    } else if n.bytes == 0xf && recs.iter().take(64).all(|r| r.bytes == 0xf) {
-        // Whole words throughout (32-bit data, the common case): the four bytes have one set
-        // of records covering them, decided together as below.
-        let cover = recs
-            .iter()
-            .enumerate()
-            .take(64)
-            .filter(|(_, r)| r.kind == n.kind)
-            .fold(0u64, |m, (k, _)| m | 1 << k);
-        if cover != 0 {
-            let kept = one_beside(recs, cover, &n);
-            for (k, r) in recs.iter_mut().enumerate().take(64) {
-                if cover & (1 << k) != 0 && Some(k) != kept {
-                    r.bytes = 0;
-                }
-            }
         }
     } else {
         // Per byte of `n`, the records of its kind that cover it (bytes with the same ones
