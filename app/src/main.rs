@@ -26,7 +26,7 @@ fn main() {
                 .map(|()| String::new())
                 .map_err(CliError::Failed)
         }
-        (Some(Command::Example { name }), _) => cli::run_example(name.as_deref()),
+        (Some(Command::Example { name, gpu }), _) => cli::run_example(name.as_deref(), gpu),
         (Some(Command::Devices { json }), _) => cli::gpu::devices(json),
         (Some(Command::Dis { file, raw_id, out }), _) => cli::dis(&file, raw_id, out.as_deref()),
         (

@@ -12,7 +12,9 @@ use lanescope_core::explore::words;
 use lanescope_core::program::Program;
 use lanescope_core::trace::DiagCode;
 use lanescope_core::value::ScalarTy;
-use lanescope_core::{Bindings, Config, Outcome, Schedule, Simulator};
+use lanescope_core::{
+    load, Bindings, Config, LoadOptions, Outcome, Schedule, Simulator, SwitchTangles,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -76,6 +78,8 @@ pub struct Comparison {
     pub device: DeviceInfo,
     /// The subgroup size both ran with.
     pub subgroup_size: u32,
+    /// The device lacks maximal reconvergence: the module ran there without it.
+    pub without_maximal_reconvergence: bool,
     /// Words compared, and how many were identical.
     pub words: usize,
     pub identical: usize,
@@ -99,6 +103,8 @@ pub const MAX_LISTED: usize = 256;
 
 /// What the comparison needs of the simulated run.
 pub struct Simulated<'a> {
+    /// What the module was loaded with (its precision variants load the same way).
+    pub opts: &'a LoadOptions,
     pub prog: &'a Arc<Program>,
     pub cfg: &'a Config,
     pub bindings: &'a Bindings,
@@ -159,8 +165,14 @@ pub fn prepare<'a>(
         resources.push(ri);
     }
     let size = s.cfg.subgroup_size;
+    // A device without maximal reconvergence runs the module without it: what depends on how
+    // invocations reconverge is then the device's (left open).
+    let relaxed = (!device.maximal_reconvergence)
+        .then(|| crate::vulkan::without_maximal_reconvergence(s.spirv))
+        .flatten();
     let dispatch = Dispatch {
-        spirv: s.spirv,
+        without_maximal_reconvergence: relaxed.is_some(),
+        spirv: relaxed.unwrap_or_else(|| s.spirv.to_vec()),
         entry: s.prog.entry_name(),
         spec,
         push_constants: s.bindings.push_constants.clone(),
@@ -191,15 +203,57 @@ fn declares(spirv: &[u32]) -> (bool, bool, bool) {
                 subgroup |= (61..=68).contains(&operand) || operand == 6026;
                 coop |= operand == 6022;
             }
-            // OpExtInst of GLSL.std.450 (its transcendentals, sqrt, fma...), OpFDiv, OpFRem,
-            // OpFMod, and a multiply and add the device may fuse: float results the Vulkan
-            // specification lets differ by more than correct rounding.
-            12 | 136 | 137 | 138 | 133 | 129 => inexact = true,
+            // OpFMul (the device may fuse it with an add), OpFDiv, OpFRem, OpFMod: float
+            // results the Vulkan specification lets differ from the correctly rounded ones (the
+            // inexact GLSL.std.450 instructions are found by the precision variants).
+            133 | 136 | 140 | 141 => inexact = true,
             _ => {}
         }
         at += count;
     }
     (subgroup, coop, inexact)
+}
+
+/// How far the precision variants' values for a word reach, and whether the device's value
+/// is within it: the variants' own value, or (for a 32-bit float word) within 64 times their
+/// largest distance from the simulation's (they err by 2 ulp; the specification's bounds are
+/// wider); a word of another type that a variant changes at all depends on precision in ways
+/// its type does not bound (float bits hashed or converted).
+fn carried(variants: &[u32], simulated: u32, got: u32, ty: Option<ScalarTy>) -> Option<String> {
+    const HOW: &str = "a run whose inexact float operations err within their bounds (each result 2 ulp off, fma unfused)";
+    const SO: &str = "the word depends on precision the specification leaves to the device";
+    if variants.contains(&got) {
+        return Some(format!("{HOW} leaves the device's value here: {SO}"));
+    }
+    let moved = variants.iter().find(|v| **v != simulated)?;
+    if ty != Some(ScalarTy::Float { bits: 32 }) {
+        return Some(format!("{HOW} leaves {moved:#010x} here: {SO}"));
+    }
+    let value = |x: u32| f64::from(f32::from_bits(x));
+    let off = |x: u32| (value(x) - value(simulated)).abs();
+    let reach = variants.iter().map(|v| off(*v)).fold(0.0, f64::max);
+    (off(got) <= 64.0 * reach).then(|| {
+        format!(
+            "{HOW} moves it by up to {reach:.3e}; the device's value is {:.3e} away, within 64 times that: {SO}",
+            off(got)
+        )
+    })
+}
+
+/// Whether the module has an `OpSwitch`.
+fn has_switch(spirv: &[u32]) -> bool {
+    let mut at = 5;
+    while at < spirv.len() {
+        let (count, op) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
+        if count == 0 {
+            return false;
+        }
+        if op == 251 {
+            return true;
+        }
+        at += count;
+    }
+    false
 }
 
 /// The scalar type and path of the field holding byte `at` of resource `r`.
@@ -265,7 +319,10 @@ fn within_tolerance(ty: ScalarTy, a: u32, b: u32) -> Option<String> {
 /// [`prepare`] gave them) with the finished simulation's and classifies every word that
 /// differs.
 pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparison {
-    let (subgroup_ops, coop, inexact) = declares(s.spirv);
+    let (subgroup_ops, coop, arithmetic) = declares(s.spirv);
+    let variants = [crate::precision::Err::Up, crate::precision::Err::Down]
+        .map(|way| crate::precision::variant(s.spirv, way));
+    let inexact = arithmetic || variants[0].is_some();
     let races = s
         .sim
         .diagnostics()
@@ -312,6 +369,57 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
                     .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
                 if let Some(v) = v {
                     seen[i].push((schedule, v));
+                }
+            }
+        }
+    }
+    // The value the other switch grouping the specification allows leaves in each differing
+    // word (only for a module with a switch in it).
+    let mut regrouped: Vec<Option<u32>> = vec![None; differing.len()];
+    if !differing.is_empty() && has_switch(s.spirv) {
+        let other = match s.cfg.switch_tangles {
+            SwitchTangles::PerValue => SwitchTangles::PerCase,
+            SwitchTangles::PerCase => SwitchTangles::PerValue,
+        };
+        let cfg = Config {
+            switch_tangles: other,
+            record_trace: false,
+            ..s.cfg.clone()
+        };
+        if let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) {
+            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
+                for (i, &(k, w, _, _)) in differing.iter().enumerate() {
+                    let r = &s.prog.resources()[resources[k]];
+                    regrouped[i] = sim
+                        .resource_buffer(r)
+                        .and_then(|b| b.get(w * 4..w * 4 + 4))
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+                }
+            }
+        }
+    }
+    // The values the module's precision variants leave in the differing words.
+    let mut nudged: Vec<Vec<u32>> = vec![Vec::new(); differing.len()];
+    if inexact && !differing.is_empty() {
+        for words in variants.iter().flatten() {
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let Ok(prog) = load(&bytes, s.opts) else {
+                continue;
+            };
+            let cfg = Config {
+                record_trace: false,
+                ..s.cfg.clone()
+            };
+            let Ok(mut sim) = Simulator::new(Arc::new(prog), cfg, s.bindings) else {
+                continue;
+            };
+            if !matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
+                continue;
+            }
+            for (i, &(k, w, _, _)) in differing.iter().enumerate() {
+                let r = &s.prog.resources()[resources[k]];
+                if let Some(c) = sim.resource_buffer(r).and_then(|b| b.get(w * 4..w * 4 + 4)) {
+                    nudged[i].push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
                 }
             }
         }
@@ -364,16 +472,36 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
                     others.len() + 1
                 ),
             )
+        } else if regrouped[i] == Some(got) {
+            let other = match s.cfg.switch_tangles {
+                SwitchTangles::PerValue => {
+                    "one tangle per case construct (`--switch-tangles per-case`)"
+                }
+                SwitchTangles::PerCase => {
+                    "one tangle per selector value (`--switch-tangles per-value`)"
+                }
+            };
+            (
+                Class::LeftOpen,
+                format!("the specification lets a switch group its invocations into {other}, and that grouping leaves the device's value here"),
+            )
         } else if coop && field.as_ref().is_some_and(|(t, _)| t.is_float()) {
             (
                 Class::LeftOpen,
                 "a cooperative matrix MulAdd's accumulation order and precision are the implementation's".to_string(),
+            )
+        } else if gpu.without_maximal_reconvergence && subgroup_ops {
+            (
+                Class::LeftOpen,
+                "the device lacks maximal reconvergence and ran the module without MaximallyReconvergesKHR, so it may group invocations into other tangles than the simulation".to_string(),
             )
         } else if !s.prog.maximal_reconvergence() && subgroup_ops {
             (
                 Class::LeftOpen,
                 "the entry point lacks MaximallyReconvergesKHR, so the device may group invocations into other tangles than the simulation's maximal reconvergence".to_string(),
             )
+        } else if let Some(why) = carried(&nudged[i], simulated, got, field.as_ref().map(|f| f.0)) {
+            (Class::Precision, why)
         } else if let Some(close) = field
             .as_ref()
             .filter(|_| inexact)
@@ -408,6 +536,7 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
     Comparison {
         device: gpu.device.clone(),
         subgroup_size: gpu.subgroup_size,
+        without_maximal_reconvergence: gpu.without_maximal_reconvergence,
         words: total,
         identical: total - differing.len(),
         classes,

@@ -10,6 +10,7 @@
 #![allow(unsafe_code)]
 
 pub mod compare;
+pub mod precision;
 pub mod vulkan;
 
 pub use compare::{compare, Class, Comparison, Difference};
@@ -95,6 +96,15 @@ pub fn beside(r: &Request) -> Result<Comparison, String> {
         }
         .to_string()
     })?;
+    let spirv: Vec<u32> = r
+        .module
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // What the device lacks is said before the simulation is made for it (a module it cannot
+    // run may not even load at its subgroup size).
+    let check = vulkan::without_maximal_reconvergence(&spirv);
+    vulkan::check_module(check.as_deref().unwrap_or(&spirv), &device).map_err(|e| e.to_string())?;
     let size = subgroup_size_for(&device, r.cfg.subgroup_size, true)?;
     let opts = LoadOptions {
         subgroup_size: Some(size),
@@ -117,12 +127,8 @@ pub fn beside(r: &Request) -> Result<Comparison, String> {
             ))
         }
     }
-    let spirv: Vec<u32> = r
-        .module
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
     let s = compare::Simulated {
+        opts: &opts,
         prog: &prog,
         cfg: &cfg,
         bindings: &r.bindings,

@@ -105,7 +105,8 @@ pub struct GpuBuffer {
 /// One compute dispatch, as `lanescope run` describes it.
 #[derive(Clone, Debug)]
 pub struct Dispatch<'a> {
-    pub spirv: &'a [u32],
+    /// The module as the device runs it (see [`without_maximal_reconvergence`]).
+    pub spirv: Vec<u32>,
     pub entry: &'a str,
     /// Specialization constants: (SpecId, the value's bytes).
     pub spec: Vec<(u32, Vec<u8>)>,
@@ -120,6 +121,8 @@ pub struct Dispatch<'a> {
     pub device: usize,
     /// How long to wait for the dispatch.
     pub timeout: Duration,
+    /// The module's MaximallyReconvergesKHR was left out (the device lacks it).
+    pub without_maximal_reconvergence: bool,
 }
 
 /// What the device left in the buffers, in the dispatch's order.
@@ -129,6 +132,8 @@ pub struct GpuRun {
     /// The subgroup size the pipeline ran with (required, or the device's default).
     pub subgroup_size: u32,
     pub buffers: Vec<Vec<u8>>,
+    /// As [`Dispatch::without_maximal_reconvergence`].
+    pub without_maximal_reconvergence: bool,
 }
 
 /// An instance, destroyed when dropped.
@@ -356,12 +361,7 @@ fn module_extensions(words: &[u32]) -> Vec<String> {
             break;
         }
         if op == 10 {
-            let bytes: Vec<u8> = words[at + 1..(at + count).min(words.len())]
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .take_while(|b| *b != 0)
-                .collect();
-            out.push(String::from_utf8_lossy(&bytes).into_owned());
+            out.push(extension_name(&words[at..(at + count).min(words.len())]));
         }
         // The extensions come before any function: stop at the first type declaration.
         if (19..=39).contains(&op) {
@@ -370,6 +370,104 @@ fn module_extensions(words: &[u32]) -> Vec<String> {
         at += count;
     }
     out
+}
+
+/// The subgroup operation classes a module's capabilities ask for (`OpCapability`
+/// GroupNonUniform*), by the names [`DeviceInfo::subgroup_operations`] uses.
+fn module_subgroup_operations(words: &[u32]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        if count == 0 {
+            break;
+        }
+        if op == 17 {
+            let name = match words.get(at + 1) {
+                Some(61) => Some("basic"),
+                Some(62) => Some("vote"),
+                Some(63) => Some("arithmetic"),
+                Some(64) => Some("ballot"),
+                Some(65) => Some("shuffle"),
+                Some(66) => Some("shuffle_relative"),
+                Some(67) => Some("clustered"),
+                Some(68) => Some("quad"),
+                Some(6026) => Some("rotate"),
+                _ => None,
+            };
+            out.extend(name);
+        }
+        // Capabilities come first: stop at the first instruction past them and the extensions.
+        if !matches!(op, 17 | 10) {
+            break;
+        }
+        at += count;
+    }
+    out
+}
+
+/// Whether `device` can run a module declaring what `words` declares: each extension it may
+/// lack, then each subgroup operation class; the error names both sides.
+pub fn check_module(words: &[u32], device: &DeviceInfo) -> Result<(), GpuError> {
+    for ext in module_extensions(words) {
+        if let Some(missing) = needs(&ext, device) {
+            return Err(GpuError::Unsupported(format!(
+                "the module uses {ext}, and {} ({}) lacks {missing}",
+                device.name, device.driver
+            )));
+        }
+    }
+    if let Some(op) = module_subgroup_operations(words)
+        .into_iter()
+        .find(|o| !device.subgroup_operations.contains(o))
+    {
+        return Err(GpuError::Unsupported(format!(
+            "the module uses {op} subgroup operations, which {} ({}) does not support in compute shaders",
+            device.name, device.driver
+        )));
+    }
+    Ok(())
+}
+
+/// `MaximallyReconvergesKHR` (an execution mode).
+const MAXIMALLY_RECONVERGES: u32 = 6023;
+
+/// The module without maximal reconvergence (its `SPV_KHR_maximal_reconvergence` extension
+/// and every `MaximallyReconvergesKHR` execution mode left out), for a device without
+/// `VK_KHR_shader_maximal_reconvergence`; `None` when it declares none.
+pub fn without_maximal_reconvergence(words: &[u32]) -> Option<Vec<u32>> {
+    let mut out = words.get(..5)?.to_vec();
+    let mut dropped = false;
+    let mut at = 5;
+    while at < words.len() {
+        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        let Some(inst) = words.get(at..at + count.max(1)) else {
+            out.extend_from_slice(&words[at..]);
+            break;
+        };
+        let drop = match op {
+            10 => extension_name(inst) == "SPV_KHR_maximal_reconvergence",
+            16 => inst.get(2) == Some(&MAXIMALLY_RECONVERGES),
+            _ => false,
+        };
+        dropped |= drop;
+        if !drop {
+            out.extend_from_slice(inst);
+        }
+        at += count.max(1);
+    }
+    dropped.then_some(out)
+}
+
+/// The literal string of an `OpExtension`.
+fn extension_name(inst: &[u32]) -> String {
+    let bytes: Vec<u8> = inst
+        .iter()
+        .skip(1)
+        .flat_map(|w| w.to_le_bytes())
+        .take_while(|b| *b != 0)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// What the device must offer for a module's extension, when it is one it may lack.
@@ -444,14 +542,7 @@ pub fn run(d: &Dispatch<'_>) -> Result<GpuRun, GpuError> {
     })?;
     let mut probe = probe(&inst, pdev, d.device);
     let info = probe.info.clone();
-    for ext in module_extensions(d.spirv) {
-        if let Some(missing) = needs(&ext, &info) {
-            return Err(GpuError::Unsupported(format!(
-                "the module uses {ext}, and {} ({}) lacks {missing}",
-                info.name, info.driver
-            )));
-        }
-    }
+    check_module(&d.spirv, &info)?;
     // SAFETY: every call below gets valid create infos whose pointers outlive the call; the
     // mapped pointers are read and written only within their buffers' sizes while the memory
     // is mapped (until `Device` is dropped), and not while the device runs.
@@ -612,7 +703,7 @@ unsafe fn dispatch(
         )
         .map_err(failed("creating the pipeline layout"))?;
     dev.module = device
-        .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(d.spirv), None)
+        .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&d.spirv), None)
         .map_err(failed("creating the shader module"))?;
 
     // Specialization constants, packed one after another.
@@ -824,6 +915,7 @@ unsafe fn dispatch(
         device: info,
         subgroup_size: size,
         buffers,
+        without_maximal_reconvergence: d.without_maximal_reconvergence,
     })
 }
 

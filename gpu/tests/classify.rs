@@ -48,6 +48,7 @@ fn device_run(run: &common::Run, resources: &[usize], edit: impl Fn(usize, &mut 
         device: device(),
         subgroup_size: 8,
         buffers,
+        without_maximal_reconvergence: false,
     }
 }
 
@@ -188,4 +189,65 @@ fn what_the_device_cannot_be_given_is_refused_by_name() {
     s.cfg = &cfg;
     let e = prepare(&s, Vec::new(), &device()).expect_err("refused");
     assert!(e.to_string().contains("--only-workgroup"), "{e}");
+}
+
+/// An example from `assets/`, simulated with its app buffers at subgroups of 8.
+fn example(name: &str, tangles: lanescope_core::SwitchTangles) -> common::Run {
+    let path = format!("{}/../assets/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    common::simulate_file(&path, 1, &[], 8, tangles)
+}
+
+#[test]
+fn a_switch_grouped_the_other_way_the_specification_allows_is_left_open() {
+    use lanescope_core::SwitchTangles;
+    let per_case = example("switch_fallthrough", SwitchTangles::PerCase);
+    let run = example("switch_fallthrough", SwitchTangles::PerValue);
+    let theirs = |k: usize| -> Vec<u32> {
+        let r = &per_case.prog.resources()[k];
+        lanescope_core::explore::words(per_case.sim.resource_buffer(r).unwrap())
+    };
+    let s = run.simulated(2);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let gpu = device_run(&run, &res, |k, w| w.copy_from_slice(&theirs(res[k])));
+    let c = compare(&s, &res, &gpu);
+    assert!(c.count(Class::LeftOpen) > 0, "{c:#?}");
+    assert_eq!(c.count(Class::LeftOpen), c.words - c.identical, "{c:#?}");
+    assert!(c.differences[0].why.contains("per-case"), "{c:#?}");
+}
+
+#[test]
+fn a_chaotic_float_loop_is_precision_carried_through_its_iterations() {
+    use lanescope_core::SwitchTangles;
+    let run = example("alu_loop", SwitchTangles::PerValue);
+    // What a device that computes fma unfused and its other inexact results 2 ulp high leaves.
+    let unfused = lanescope_gpu::precision::variant(&run.spirv, lanescope_gpu::precision::Err::Up)
+        .expect("alu_loop has an fma");
+    let path = std::env::temp_dir().join(format!("lanescope-variant-{}.spv", std::process::id()));
+    std::fs::write(
+        &path,
+        unfused
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let device_like =
+        common::simulate_file(path.to_str().unwrap(), 1, &[], 8, SwitchTangles::PerValue);
+    let _ = std::fs::remove_file(&path);
+    let s = run.simulated(2);
+    let (_, res) = prepare(&s, Vec::new(), &device()).expect("prepares");
+    let gpu = device_run(&run, &res, |k, w| {
+        let r = &device_like.prog.resources()[res[k]];
+        w.copy_from_slice(&lanescope_core::explore::words(
+            device_like.sim.resource_buffer(r).unwrap(),
+        ));
+    });
+    let c = compare(&s, &res, &gpu);
+    // The f words (slot 1) wander far apart over 256 rounds, yet all are precision.
+    assert!(c.count(Class::Precision) > 32, "{c:#?}");
+    assert_eq!(c.count(Class::Precision), c.words - c.identical, "{c:#?}");
+    assert!(
+        c.differences[0].why.contains("the device's value"),
+        "{c:#?}"
+    );
 }

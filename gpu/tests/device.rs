@@ -162,3 +162,79 @@ fn an_extension_the_device_lacks_is_named() {
         "{text}"
     );
 }
+
+/// Every built-in example on the device: each runs or is refused naming what the device lacks,
+/// and no word that runs differs without an explanation.
+#[test]
+fn every_example_on_the_device_differs_only_with_an_explanation() {
+    let Some(d) = device() else { return };
+    let dir = format!("{}/../assets", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".spv"))
+        .collect();
+    names.sort();
+    let (mut ran, mut refused) = (0, Vec::new());
+    for name in &names {
+        let module = std::fs::read(format!("{dir}/{name}")).unwrap();
+        let prog = lanescope_core::load(&module, &Default::default()).unwrap();
+        let bindings = lanescope_core::Bindings::for_example(&prog, u64::MAX).unwrap();
+        let request = lanescope_gpu::Request {
+            module,
+            load: Default::default(),
+            cfg: lanescope_core::Config::default(),
+            bindings,
+            device: d.index,
+            schedules: 4,
+            max_steps: 50_000_000,
+        };
+        match lanescope_gpu::beside(&request) {
+            Ok(c) => {
+                ran += 1;
+                assert_eq!(c.count(Class::Unexplained), 0, "{name}: {c:#?}");
+            }
+            Err(e) => {
+                // What the device lacks, named (an extension, an operation class, a layout).
+                assert!(
+                    e.contains(" lacks ") || e.contains("does not support in compute shaders"),
+                    "{name}: {e}"
+                );
+                refused.push(format!("{name}: {e}"));
+            }
+        }
+    }
+    eprintln!(
+        "{ran} of {} examples ran on {}; refused:\n{}",
+        names.len(),
+        d.name,
+        refused.join("\n")
+    );
+    assert!(ran > 0, "{refused:#?}");
+}
+
+#[test]
+fn an_operation_class_the_device_lacks_is_named() {
+    let Some(d) = device() else { return };
+    if d.subgroup_operations.contains(&"clustered") {
+        eprintln!("skipped: {} has clustered operations", d.name);
+        return;
+    }
+    let path = format!(
+        "{}/../assets/subgroup_reduce.spv",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let module = std::fs::read(path).unwrap();
+    let prog = lanescope_core::load(&module, &Default::default()).unwrap();
+    let request = lanescope_gpu::Request {
+        bindings: lanescope_core::Bindings::for_example(&prog, u64::MAX).unwrap(),
+        module,
+        load: Default::default(),
+        cfg: lanescope_core::Config::default(),
+        device: d.index,
+        schedules: 1,
+        max_steps: 1_000_000,
+    };
+    let e = lanescope_gpu::beside(&request).unwrap_err();
+    assert!(e.contains("clustered subgroup operations"), "{e}");
+}

@@ -31,6 +31,9 @@ pub enum Command {
     Example {
         /// The example's name (default: the one the GUI opens).
         name: Option<String>,
+        /// Also run it on the machine's Vulkan device and compare (as `run --gpu`).
+        #[arg(long)]
+        gpu: bool,
     },
     /// Disassemble a module as `spirv-dis` prints it.
     Dis {

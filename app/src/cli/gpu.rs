@@ -111,6 +111,7 @@ fn spec_bytes(prog: &Program, a: &RunArgs) -> Result<Vec<(u32, Vec<u8>)>, CliErr
 pub(super) fn compare(
     a: &RunArgs,
     module: &[u8],
+    opts: &lanescope_core::LoadOptions,
     prog: &Arc<Program>,
     cfg: &Config,
     bindings: &Bindings,
@@ -121,6 +122,7 @@ pub(super) fn compare(
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let s = Simulated {
+        opts,
         prog,
         cfg,
         bindings,
@@ -213,6 +215,12 @@ pub(super) fn text(c: &Comparison) -> String {
         c.identical,
         c.words - c.identical
     );
+    if c.without_maximal_reconvergence {
+        let _ = writeln!(
+            out,
+            "  the device lacks maximal reconvergence: the module ran there without MaximallyReconvergesKHR"
+        );
+    }
     if c.words > c.identical {
         let counts: Vec<String> = Class::ALL
             .iter()

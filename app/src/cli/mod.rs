@@ -458,7 +458,7 @@ fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         lanescope_core::explore::explore(&prog, &c, &bindings, n, a.max_steps)
     });
     let on_gpu = if a.gpu {
-        Some(gpu::compare(a, bytes, &prog, &cfg, &bindings, &sim)?)
+        Some(gpu::compare(a, bytes, &opts, &prog, &cfg, &bindings, &sim)?)
     } else {
         None
     };
@@ -492,7 +492,7 @@ fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
 }
 
 /// `lanescope example [NAME]`: a built-in example run to the end, reported as `run` reports.
-pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
+pub fn run_example(name: Option<&str>, on_gpu: bool) -> Result<String, CliError> {
     let name = name.unwrap_or(DEFAULT_EXAMPLE);
     let Some((_, bytes, _)) = EXAMPLES.iter().find(|e| e.0 == name) else {
         let all: Vec<&str> = EXAMPLES.iter().map(|e| e.0).collect();
@@ -506,12 +506,23 @@ pub fn run_example(name: Option<&str>) -> Result<String, CliError> {
     let cfg = Config::default();
     let bindings = example_bindings(&prog, cfg.max_buffer_memory)
         .map_err(|e| CliError::Failed(format!("example {name}: {e}")))?;
-    let mut sim = Simulator::new(Arc::new(prog), cfg, &bindings)
+    let mut sim = Simulator::new(Arc::new(prog), cfg.clone(), &bindings)
         .map_err(|e| CliError::Failed(e.to_string()))?;
     sim.run(lanescope_core::DEFAULT_MAX_STEPS)
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    Ok(format!(
-        "example {name}\n{}",
-        crate::report::summary_text(&sim)
-    ))
+    let mut out = format!("example {name}\n{}", crate::report::summary_text(&sim));
+    if on_gpu {
+        let c = lanescope_gpu::beside(&lanescope_gpu::Request {
+            module: bytes.to_vec(),
+            load: LoadOptions::default(),
+            cfg,
+            bindings,
+            device: 0,
+            schedules: 8,
+            max_steps: lanescope_core::DEFAULT_MAX_STEPS,
+        })
+        .map_err(|e| CliError::Failed(format!("--gpu: {e}")))?;
+        out.push_str(&gpu::text(&c));
+    }
+    Ok(out)
 }

@@ -50,8 +50,17 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
     let d = &c.device;
     GpuReport {
         summary: format!(
-            "{} ({}), subgroups of {}: {} words compared, {} identical",
-            d.name, d.driver, c.subgroup_size, c.words, c.identical
+            "{} ({}), subgroups of {}{}: {} words compared, {} identical",
+            d.name,
+            d.driver,
+            c.subgroup_size,
+            if c.without_maximal_reconvergence {
+                ", run without maximal reconvergence (the device lacks it)"
+            } else {
+                ""
+            },
+            c.words,
+            c.identical
         ),
         explained: Class::ALL
             .iter()

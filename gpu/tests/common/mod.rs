@@ -1,11 +1,12 @@
 //! What the device tests share: a test shader simulated as `lanescope run` would.
 
 use lanescope_core::program::Program;
-use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
+use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator, SwitchTangles};
 use std::sync::Arc;
 
 /// A finished simulation of a test shader and what the comparison needs of it.
 pub struct Run {
+    pub opts: LoadOptions,
     pub prog: Arc<Program>,
     pub cfg: Config,
     pub bindings: Bindings,
@@ -16,6 +17,7 @@ pub struct Run {
 impl Run {
     pub fn simulated(&self, schedules: u64) -> lanescope_gpu::compare::Simulated<'_> {
         lanescope_gpu::compare::Simulated {
+            opts: &self.opts,
             prog: &self.prog,
             cfg: &self.cfg,
             bindings: &self.bindings,
@@ -43,29 +45,46 @@ pub fn words(n: usize, seed: u32) -> Vec<u8> {
 /// `gpu/tests/data/NAME.spv` run to the end on `workgroups` with `buffers` at set 0.
 pub fn simulate(name: &str, workgroups: u32, buffers: &[(u32, Vec<u8>)], size: u32) -> Run {
     let path = format!("{}/tests/data/{name}.spv", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    simulate_file(&path, workgroups, buffers, size, SwitchTangles::PerValue)
+}
+
+/// The module at `path` run to the end; with no `buffers`, those the app gives an example.
+pub fn simulate_file(
+    path: &str,
+    workgroups: u32,
+    buffers: &[(u32, Vec<u8>)],
+    size: u32,
+    switch_tangles: SwitchTangles,
+) -> Run {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let opts = LoadOptions {
         subgroup_size: Some(size),
         ..LoadOptions::default()
     };
-    let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}")));
-    let bindings = Bindings {
-        buffers: buffers.iter().map(|(b, d)| (0, *b, d.clone())).collect(),
-        ..Bindings::default()
+    let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{path}: {e}")));
+    let bindings = if buffers.is_empty() {
+        Bindings::for_example(&prog, u64::MAX).expect("the example's buffers")
+    } else {
+        Bindings {
+            buffers: buffers.iter().map(|(b, d)| (0, *b, d.clone())).collect(),
+            ..Bindings::default()
+        }
     };
     let cfg = Config {
         subgroup_size: size,
         workgroups: [workgroups, 1, 1],
+        switch_tangles,
         ..Config::default()
     };
     let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings).expect("starts");
     sim.run(10_000_000).expect("runs");
-    assert!(sim.is_finished(), "{name} finishes");
+    assert!(sim.is_finished(), "{path} finishes");
     let spirv = bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     Run {
+        opts,
         prog,
         cfg,
         bindings,
