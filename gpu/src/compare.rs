@@ -190,13 +190,8 @@ pub fn prepare<'a>(
 /// matrices, inexact float operations).
 fn declares(spirv: &[u32]) -> (bool, bool, bool) {
     let (mut subgroup, mut coop, mut inexact) = (false, false, false);
-    let mut at = 5;
-    while at < spirv.len() {
-        let (count, op) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
-        if count == 0 {
-            break;
-        }
-        let operand = spirv.get(at + 1).copied().unwrap_or(0);
+    for (op, inst, _) in crate::words::instructions(spirv) {
+        let operand = inst.get(1).copied().unwrap_or(0);
         match op {
             // OpCapability: GroupNonUniform* (61..=68), rotate (6026), cooperative matrices.
             17 => {
@@ -209,7 +204,6 @@ fn declares(spirv: &[u32]) -> (bool, bool, bool) {
             133 | 136 | 140 | 141 => inexact = true,
             _ => {}
         }
-        at += count;
     }
     (subgroup, coop, inexact)
 }
@@ -242,18 +236,7 @@ fn carried(variants: &[u32], simulated: u32, got: u32, ty: Option<ScalarTy>) -> 
 
 /// Whether the module has an `OpSwitch`.
 fn has_switch(spirv: &[u32]) -> bool {
-    let mut at = 5;
-    while at < spirv.len() {
-        let (count, op) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
-        if count == 0 {
-            return false;
-        }
-        if op == 251 {
-            return true;
-        }
-        at += count;
-    }
-    false
+    crate::words::instructions(spirv).any(|(op, _, _)| op == 251)
 }
 
 /// The scalar type and path of the field holding byte `at` of resource `r`.

@@ -12,6 +12,7 @@
 pub mod compare;
 pub mod precision;
 pub mod vulkan;
+mod words;
 
 pub use compare::{compare, Class, Comparison, Difference};
 pub use vulkan::{devices, run, DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};

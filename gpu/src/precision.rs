@@ -36,43 +36,24 @@ pub enum Err {
     Down,
 }
 
-fn inst(op: u32, operands: &[u32]) -> Vec<u32> {
-    let mut v = vec![((operands.len() as u32 + 1) << 16) | op];
-    v.extend_from_slice(operands);
-    v
-}
-
 /// The module with every inexact 32-bit float result (scalar or vector) multiplied by
 /// `1 ± 2^-22` and every `fma` unfused; `None` when it has none or is malformed. Works on the
 /// words (a debug-information module has instructions a model reader may refuse).
 pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
-    // Each instruction as (start, word count, opcode).
-    let mut insts = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let (n, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-        if n == 0 || at + n > words.len() {
-            return None;
-        }
-        insts.push((at, n, op));
-        at += n;
+    if !crate::words::well_formed(words) {
+        return None;
     }
-    let string_is = |w: &[u32], text: &str| {
-        let bytes: Vec<u8> = w
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .take_while(|b| *b != 0)
-            .collect();
-        bytes == text.as_bytes()
-    };
+    let insts: Vec<(u32, &[u32], usize)> = crate::words::instructions(words).collect();
     let mut glsl = None;
     let mut f32_id = None;
     // 32-bit float types and vectors of them: (id, components).
     let mut floats: Vec<(u32, u32)> = Vec::new();
-    for &(at, n, op) in &insts {
-        let w = &words[at..at + n];
+    for &(op, w, _) in &insts {
+        let n = w.len();
         match op {
-            EXT_INST_IMPORT if n >= 3 && string_is(&w[2..], "GLSL.std.450") => glsl = Some(w[1]),
+            EXT_INST_IMPORT if n >= 3 && crate::words::string(w, 2) == "GLSL.std.450" => {
+                glsl = Some(w[1]);
+            }
             TYPE_FLOAT if n >= 3 && w[2] == 32 => {
                 f32_id = Some(w[1]);
                 floats.push((w[1], 1));
@@ -92,13 +73,13 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
         Err::Down => 1.0f32 - 2f32.powi(-22),
     };
     let scalar_k = fresh();
-    let mut constants = inst(CONSTANT, &[f32_id, scalar_k, factor.to_bits()]);
+    let mut constants = crate::words::inst(CONSTANT, &[f32_id, scalar_k, factor.to_bits()]);
     let mut vector_k: Vec<(u32, u32)> = Vec::new();
     let mut body = Vec::new();
     let mut first_function = None;
     let mut changed = false;
-    for &(at, n, op) in &insts {
-        let w = &words[at..at + n];
+    for &(op, w, at) in &insts {
+        let n = w.len();
         if op == FUNCTION && first_function.is_none() {
             first_function = Some(at);
         }
@@ -117,8 +98,8 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
         if glsl_op == Some(FMA) && n == 8 {
             // a * b + c, each rounded: the unfused form Vulkan allows.
             let t = fresh();
-            body.extend(inst(F_MUL, &[ty, t, w[5], w[6]]));
-            body.extend(inst(F_ADD, &[ty, id, t, w[7]]));
+            body.extend(crate::words::inst(F_MUL, &[ty, t, w[5], w[6]]));
+            body.extend(crate::words::inst(F_ADD, &[ty, id, t, w[7]]));
             changed = true;
             continue;
         }
@@ -136,7 +117,7 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
             let k = fresh();
             let mut ops = vec![ty, k];
             ops.extend(std::iter::repeat_n(scalar_k, components as usize));
-            constants.extend(inst(CONSTANT_COMPOSITE, &ops));
+            constants.extend(crate::words::inst(CONSTANT_COMPOSITE, &ops));
             vector_k.push((ty, k));
             k
         };
@@ -146,7 +127,7 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
         let mut moved = w.to_vec();
         moved[2] = t;
         body.extend(moved);
-        body.extend(inst(F_MUL, &[ty, id, t, k]));
+        body.extend(crate::words::inst(F_MUL, &[ty, id, t, k]));
         changed = true;
     }
     if !changed {

@@ -353,57 +353,33 @@ pub fn devices() -> Result<Vec<DeviceInfo>, GpuError> {
 
 /// The SPIR-V extensions a module declares (`OpExtension`).
 fn module_extensions(words: &[u32]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-        if count == 0 {
-            break;
-        }
-        if op == 10 {
-            out.push(extension_name(&words[at..(at + count).min(words.len())]));
-        }
-        // The extensions come before any function: stop at the first type declaration.
-        if (19..=39).contains(&op) {
-            break;
-        }
-        at += count;
-    }
-    out
+    crate::words::instructions(words)
+        // Capabilities and extensions come first.
+        .take_while(|(op, _, _)| matches!(op, 17 | 10))
+        .filter(|(op, _, _)| *op == 10)
+        .map(|(_, inst, _)| crate::words::string(inst, 1))
+        .collect()
 }
 
 /// The subgroup operation classes a module's capabilities ask for (`OpCapability`
 /// GroupNonUniform*), by the names [`DeviceInfo::subgroup_operations`] uses.
 fn module_subgroup_operations(words: &[u32]) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-        if count == 0 {
-            break;
-        }
-        if op == 17 {
-            let name = match words.get(at + 1) {
-                Some(61) => Some("basic"),
-                Some(62) => Some("vote"),
-                Some(63) => Some("arithmetic"),
-                Some(64) => Some("ballot"),
-                Some(65) => Some("shuffle"),
-                Some(66) => Some("shuffle_relative"),
-                Some(67) => Some("clustered"),
-                Some(68) => Some("quad"),
-                Some(6026) => Some("rotate"),
-                _ => None,
-            };
-            out.extend(name);
-        }
-        // Capabilities come first: stop at the first instruction past them and the extensions.
-        if !matches!(op, 17 | 10) {
-            break;
-        }
-        at += count;
-    }
-    out
+    crate::words::instructions(words)
+        .take_while(|(op, _, _)| matches!(op, 17 | 10))
+        .filter(|(op, _, _)| *op == 17)
+        .filter_map(|(_, inst, _)| match inst.get(1) {
+            Some(61) => Some("basic"),
+            Some(62) => Some("vote"),
+            Some(63) => Some("arithmetic"),
+            Some(64) => Some("ballot"),
+            Some(65) => Some("shuffle"),
+            Some(66) => Some("shuffle_relative"),
+            Some(67) => Some("clustered"),
+            Some(68) => Some("quad"),
+            Some(6026) => Some("rotate"),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `device` can run a module declaring what `words` declares: each extension it may
@@ -436,17 +412,14 @@ const MAXIMALLY_RECONVERGES: u32 = 6023;
 /// and every `MaximallyReconvergesKHR` execution mode left out), for a device without
 /// `VK_KHR_shader_maximal_reconvergence`; `None` when it declares none.
 pub fn without_maximal_reconvergence(words: &[u32]) -> Option<Vec<u32>> {
-    let mut out = words.get(..5)?.to_vec();
+    if !crate::words::well_formed(words) {
+        return None;
+    }
+    let mut out = words[..5].to_vec();
     let mut dropped = false;
-    let mut at = 5;
-    while at < words.len() {
-        let (count, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-        let Some(inst) = words.get(at..at + count.max(1)) else {
-            out.extend_from_slice(&words[at..]);
-            break;
-        };
+    for (op, inst, _) in crate::words::instructions(words) {
         let drop = match op {
-            10 => extension_name(inst) == "SPV_KHR_maximal_reconvergence",
+            10 => crate::words::string(inst, 1) == "SPV_KHR_maximal_reconvergence",
             16 => inst.get(2) == Some(&MAXIMALLY_RECONVERGES),
             _ => false,
         };
@@ -454,20 +427,8 @@ pub fn without_maximal_reconvergence(words: &[u32]) -> Option<Vec<u32>> {
         if !drop {
             out.extend_from_slice(inst);
         }
-        at += count.max(1);
     }
     dropped.then_some(out)
-}
-
-/// The literal string of an `OpExtension`.
-fn extension_name(inst: &[u32]) -> String {
-    let bytes: Vec<u8> = inst
-        .iter()
-        .skip(1)
-        .flat_map(|w| w.to_le_bytes())
-        .take_while(|b| *b != 0)
-        .collect();
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// What the device must offer for a module's extension, when it is one it may lack.
