@@ -59,7 +59,7 @@ fn failed(what: &'static str) -> impl Fn(vk::Result) -> GpuError {
 }
 
 /// What a device offers that a comparison depends on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct DeviceInfo {
     /// Its place in the loader's list (what `--gpu-device` takes).
     pub index: usize,
@@ -152,8 +152,11 @@ impl Instance {
             .api_version(vk::API_VERSION_1_3);
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: a valid create info with no extensions or layers.
-        let instance = unsafe { entry.create_instance(&info, None) }
-            .map_err(failed("creating a Vulkan instance"))?;
+        let instance = unsafe { entry.create_instance(&info, None) }.map_err(|e| match e {
+            // The loader found no driver at all.
+            vk::Result::ERROR_INCOMPATIBLE_DRIVER => GpuError::NoDevice,
+            e => failed("creating a Vulkan instance")(e),
+        })?;
         Ok(Self {
             _entry: entry,
             instance,

@@ -10,21 +10,10 @@ use lanescope_gpu::{DeviceInfo, GpuRun};
 /// A device that runs what the simulation runs, at subgroups of 8.
 fn device() -> DeviceInfo {
     DeviceInfo {
-        index: 0,
         name: "stand-in".into(),
-        kind: "cpu",
-        driver: "none".into(),
-        api_version: "1.3.0".into(),
         subgroup_size: 8,
-        subgroup_size_range: None,
-        full_subgroups: true,
         subgroup_operations: vec!["basic"],
-        maximal_reconvergence: false,
-        subgroup_rotate: false,
-        cooperative_matrix: false,
-        integer_dot_product: true,
-        storage_8bit: true,
-        storage_16bit: true,
+        ..DeviceInfo::default()
     }
 }
 

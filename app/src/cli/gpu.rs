@@ -251,3 +251,67 @@ pub(super) fn text(c: &Comparison) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lanescope_core::{load, LoadOptions};
+
+    /// `--gpu-amber`'s script, run by Lanescope's own AmberScript runner, passes: it holds the
+    /// dispatch (module, buffers, workgroups, subgroup size) and expects the simulation's words.
+    #[test]
+    fn the_amberscript_of_a_dispatch_passes_where_it_was_simulated() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../gpu/tests/data/transcendental.spv"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let spirv: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let a =
+            super::super::parse_run(&[path.into(), "--subgroup-size".into(), "8".into()]).unwrap();
+        let opts = LoadOptions {
+            subgroup_size: Some(8),
+            ..LoadOptions::default()
+        };
+        let prog = Arc::new(load(&bytes, &opts).unwrap());
+        let bindings = Bindings::for_example(&prog, u64::MAX).unwrap();
+        let cfg = Config {
+            subgroup_size: 8,
+            workgroups: [2, 1, 1],
+            ..Config::default()
+        };
+        let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings).unwrap();
+        sim.run(1_000_000).unwrap();
+        let s = Simulated {
+            opts: &opts,
+            prog: &prog,
+            cfg: &cfg,
+            bindings: &bindings,
+            sim: &sim,
+            spirv: &spirv,
+            schedules: 1,
+            max_steps: 1_000_000,
+        };
+        let device = DeviceInfo {
+            subgroup_size: 8,
+            ..DeviceInfo::default()
+        };
+        let (d, _) = lanescope_gpu::compare::prepare(&s, Vec::new(), &device).unwrap();
+        let text = amber(&a, &spirv, &prog, &d, &sim);
+        assert!(text.contains("EXPECT") && text.contains("RUN"), "{text}");
+        let file =
+            std::env::temp_dir().join(format!("lanescope-gpu-amber-{}.amber", std::process::id()));
+        std::fs::write(&file, &text).unwrap();
+        let report =
+            super::super::run(&super::super::parse_run(&[file.display().to_string()]).unwrap());
+        let _ = std::fs::remove_file(&file);
+        let report = report.unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        assert!(
+            report.starts_with("PASS") && report.contains("512 of 512"),
+            "{report}"
+        );
+    }
+}

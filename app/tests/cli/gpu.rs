@@ -99,3 +99,26 @@ fn run_gpu_refuses_what_the_device_cannot_run_by_name() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "--gpu-device needs --gpu");
 }
+
+#[test]
+fn no_vulkan_driver_is_a_clear_error() {
+    // The loader pointed at no driver (where there is no loader, the error names that instead).
+    let o = exe()
+        .args(["devices"])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("mesa-vulkan-drivers"), "{e}");
+    let o = exe()
+        .args(["run", &data("independent.spv"), "--gpu"])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("--gpu: ") && e.contains("no device"), "{e}");
+}
