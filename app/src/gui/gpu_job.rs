@@ -92,11 +92,7 @@ impl GpuJob {
         {
             let request = lanescope_gpu::Request {
                 module: s.bytes.clone(),
-                load: lanescope_core::LoadOptions {
-                    entry: s.entry.clone(),
-                    spec: s.spec.clone(),
-                    ..settings.load_options()
-                },
+                load: s.load_options(settings),
                 cfg: settings.config(),
                 bindings: s.initial.clone(),
                 device: 0,

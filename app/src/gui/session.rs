@@ -282,6 +282,17 @@ fn run_error(name: &str, e: &lanescope_core::RunError) -> String {
 }
 
 impl Session {
+    /// What the module loads with under `settings`: the session's entry point and
+    /// specialization with the settings' subgroup size and layout (every run of this module,
+    /// Compare's and the GPU's included, loads so).
+    pub fn load_options(&self, settings: &Settings) -> LoadOptions {
+        LoadOptions {
+            entry: self.entry.clone(),
+            spec: self.spec.clone(),
+            ..settings.load_options()
+        }
+    }
+
     /// Loads `bytes` and starts a simulator. Errors are ready for the error bar.
     pub fn open(name: &str, bytes: Vec<u8>, settings: &Settings) -> Result<Self, String> {
         // A module with several compute entry points opens on the first; Inputs offers the rest.
@@ -366,11 +377,7 @@ impl Session {
         } else {
             // Cooperative-matrix fragments depend on the subgroup size and the layout, constants
             // on the specialization, everything on the entry point: load again.
-            let opts = LoadOptions {
-                entry: self.entry.clone(),
-                spec: self.spec.clone(),
-                ..settings.load_options()
-            };
+            let opts = self.load_options(settings);
             let p = Arc::new(load(&self.bytes, &opts).map_err(|e| format!("{}: {e}", self.name))?);
             if p.resources() != self.program.resources() {
                 self.initial = carry_buffers(&p, &self.initial, settings)?;

@@ -146,3 +146,43 @@ fn run_on_gpu_compares_the_module_on_the_device_off_the_ui_thread() {
         }
     }
 }
+
+/// Compare's runs load as the session does: its specialization (and entry point), not the
+/// module's defaults.
+#[test]
+fn compare_runs_the_sessions_specialization() {
+    use crate::gui::ask::Action;
+    let mut h = harness("alu_loop");
+    // Three rounds of the loop instead of the module's 256.
+    h.state_mut()
+        .session
+        .as_mut()
+        .unwrap()
+        .spec
+        .insert(0, lanescope_core::SpecValue::Text("3".into()));
+    h.state_mut().ask(Action::Reset);
+    h.run_steps(2);
+    h.state_mut().ask(Action::Run);
+    for _ in 0..200 {
+        h.run_steps(1);
+        if h.state().session.as_ref().unwrap().sim().is_finished() {
+            break;
+        }
+    }
+    let steps = h.state().session.as_ref().unwrap().step_count();
+    h.get_by_label("Compare").click();
+    h.run_steps(2);
+    h.get_by_label("Run both").click();
+    for _ in 0..200 {
+        h.run_steps(1);
+        if h.state().comparison.is_some() {
+            break;
+        }
+    }
+    let c = h
+        .state()
+        .comparison
+        .as_ref()
+        .expect("the comparison finishes");
+    assert_eq!(c.steps[0], steps, "A is the session's run");
+}

@@ -62,7 +62,7 @@ pub fn refusal(s: &Session, base: &Settings, v: &Variant) -> Option<String> {
         return None;
     }
     let st = v.apply(base);
-    match load(&s.bytes, &st.load_options()) {
+    match load(&s.bytes, &s.load_options(&st)) {
         Err(e) => Some(e.to_string()),
         Ok(p) => Simulator::new(Arc::new(p), st.config(), &s.initial)
             .err()
@@ -83,7 +83,7 @@ impl Runner {
         let other = v.apply(base);
         let make = |st: &Settings| -> Result<Simulator, String> {
             let prog = Arc::new(
-                load(&s.bytes, &st.load_options())
+                load(&s.bytes, &s.load_options(st))
                     .map_err(|e| format!("{}: {e}", describe(st, v)))?,
             );
             Simulator::new(prog, st.config(), &s.initial)
