@@ -36,8 +36,27 @@ pub enum Err {
     Down,
 }
 
-/// The module with every inexact 32-bit float result (scalar or vector) multiplied by
-/// `1 ± 2^-22` and every `fma` unfused; `None` when it has none or is malformed. Works on the
+/// The literal words of `1 ± 2 ulp` (of 1) in a float of `width` bits: what a nudged result is
+/// multiplied by.
+fn factor(width: u32, way: Err) -> Vec<u32> {
+    match (width, way) {
+        (16, Err::Up) => vec![0x3C02],   // 1 + 2^-9
+        (16, Err::Down) => vec![0x3BFE], // 1 - 2^-10
+        (64, _) => {
+            let x = match way {
+                Err::Up => 1.0f64 + 2f64.powi(-51),
+                Err::Down => 1.0f64 - 2f64.powi(-52),
+            };
+            let b = x.to_bits();
+            vec![b as u32, (b >> 32) as u32]
+        }
+        (_, Err::Up) => vec![(1.0f32 + 2f32.powi(-22)).to_bits()],
+        (_, Err::Down) => vec![(1.0f32 - 2f32.powi(-23)).to_bits()],
+    }
+}
+
+/// The module with every inexact float result (16, 32 or 64 bits, scalar or vector)
+/// multiplied by `1 ± 2 ulp` and every `fma` unfused; `None` when it has none or is malformed. Works on the
 /// words (a debug-information module has instructions a model reader may refuse).
 pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
     if !crate::words::well_formed(words) {
@@ -45,36 +64,34 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
     }
     let insts: Vec<(u32, &[u32], usize)> = crate::words::instructions(words).collect();
     let mut glsl = None;
-    let mut f32_id = None;
-    // 32-bit float types and vectors of them: (id, components).
-    let mut floats: Vec<(u32, u32)> = Vec::new();
+    // Float types (16, 32 and 64 bits; not bfloat16) and vectors of them: (id, the scalar
+    // type, its width, components).
+    let mut floats: Vec<(u32, u32, u32, u32)> = Vec::new();
     for &(op, w, _) in &insts {
         let n = w.len();
         match op {
             EXT_INST_IMPORT if n >= 3 && crate::words::string(w, 2) == "GLSL.std.450" => {
                 glsl = Some(w[1]);
             }
-            TYPE_FLOAT if n >= 3 && w[2] == 32 => {
-                f32_id = Some(w[1]);
-                floats.push((w[1], 1));
+            TYPE_FLOAT if n == 3 && matches!(w[2], 16 | 32 | 64) => {
+                floats.push((w[1], w[1], w[2], 1));
             }
-            TYPE_VECTOR if n == 4 && Some(w[2]) == f32_id => floats.push((w[1], w[3])),
+            TYPE_VECTOR if n == 4 => {
+                if let Some(&(_, scalar, width, 1)) = floats.iter().find(|f| f.0 == w[2]) {
+                    floats.push((w[1], scalar, width, w[3]));
+                }
+            }
             _ => {}
         }
     }
-    let (f32_id, glsl) = (f32_id?, glsl);
     let mut bound = *words.get(3)?;
     let mut fresh = || {
         bound += 1;
         bound - 1
     };
-    let factor = match way {
-        Err::Up => 1.0f32 + 2f32.powi(-22),
-        Err::Down => 1.0f32 - 2f32.powi(-22),
-    };
-    let scalar_k = fresh();
-    let mut constants = crate::words::inst(CONSTANT, &[f32_id, scalar_k, factor.to_bits()]);
-    let mut vector_k: Vec<(u32, u32)> = Vec::new();
+    let mut constants = Vec::new();
+    // The factor per type (scalar, then vectors of it), made on first use.
+    let mut factors: Vec<(u32, u32)> = Vec::new();
     let mut body = Vec::new();
     let mut first_function = None;
     let mut changed = false;
@@ -89,7 +106,7 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
         let float = (n >= 3)
             .then(|| floats.iter().find(|f| f.0 == w[1]))
             .flatten();
-        let Some(&(ty, components)) = float else {
+        let Some(&(ty, scalar, width, components)) = float else {
             body.extend_from_slice(w);
             continue;
         };
@@ -109,16 +126,27 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
             body.extend_from_slice(w);
             continue;
         }
+        let scalar_k = match factors.iter().find(|f| f.0 == scalar) {
+            Some(&(_, k)) => k,
+            None => {
+                let k = fresh();
+                let mut ops = vec![scalar, k];
+                ops.extend(factor(width, way));
+                constants.extend(crate::words::inst(CONSTANT, &ops));
+                factors.push((scalar, k));
+                k
+            }
+        };
         let k = if components == 1 {
             scalar_k
-        } else if let Some((_, k)) = vector_k.iter().find(|v| v.0 == ty) {
-            *k
+        } else if let Some(&(_, k)) = factors.iter().find(|f| f.0 == ty) {
+            k
         } else {
             let k = fresh();
             let mut ops = vec![ty, k];
             ops.extend(std::iter::repeat_n(scalar_k, components as usize));
             constants.extend(crate::words::inst(CONSTANT_COMPOSITE, &ops));
-            vector_k.push((ty, k));
+            factors.push((ty, k));
             k
         };
         // The result under a new id, nudged into its old one (every use, decoration and debug
@@ -167,5 +195,26 @@ mod tests {
         }
         // Integer-only: nothing to vary.
         assert!(variant(&words("gpu/tests/data/independent.spv"), Err::Up).is_none());
+    }
+
+    /// 16-bit results are nudged too (in f16's own ulp): the stored products move.
+    #[test]
+    fn half_precision_results_are_nudged_in_their_own_format() {
+        use lanescope_core::{Bindings, Config, Simulator};
+        let w = words("gpu/tests/data/half.spv");
+        let outputs = |module: &[u32]| {
+            let bytes: Vec<u8> = module.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let prog =
+                std::sync::Arc::new(lanescope_core::load(&bytes, &Default::default()).unwrap());
+            let b = Bindings::for_example(&prog, u64::MAX).unwrap();
+            let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
+            sim.run(1_000_000).unwrap();
+            sim.buffer_element(0, 1, 0).unwrap()[..256].to_vec()
+        };
+        let plain = outputs(&w);
+        for way in [Err::Up, Err::Down] {
+            let v = variant(&w, way).expect("half.spv has sin and exp");
+            assert_ne!(outputs(&v), plain, "{way:?}: the f16 results moved");
+        }
     }
 }

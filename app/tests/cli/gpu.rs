@@ -122,3 +122,37 @@ fn no_vulkan_driver_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains("--gpu: ") && e.contains("no device"), "{e}");
 }
+
+/// Half-precision transcendentals on the device differ only as precision: the variants nudge
+/// 16-bit results in their own ulp. (Run through the binary: lavapipe's JIT resolves its
+/// half-float helpers from the process, which a test binary of the gpu crate lacks.)
+#[test]
+fn half_precision_results_differ_only_as_precision() {
+    if !has_device() {
+        return;
+    }
+    let input = tmp("half-in.bin");
+    let bytes: Vec<u8> = (0u32..64)
+        .flat_map(|i| (i * 37 + 11).to_le_bytes())
+        .collect();
+    std::fs::write(&input, bytes).unwrap();
+    let out = tmp("half-out.bin");
+    std::fs::write(&out, vec![0u8; 256]).unwrap();
+    let o = exe()
+        .args(["run", &data("half.spv"), "--gpu", "--json"])
+        .args(["--buffer", &format!("0:0={}", input.display())])
+        .args(["--buffer", &format!("0:1={}", out.display())])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    if !o.status.success() {
+        // A device without 16-bit floats refuses the pipeline, by name.
+        assert!(e.contains("--gpu: "), "{e}");
+        eprintln!("skipped: {e}");
+        return;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let g = &v["gpu"];
+    let differ = g["words"].as_u64().unwrap() - g["identical"].as_u64().unwrap();
+    assert_eq!(g["classes"]["precision"].as_u64().unwrap(), differ, "{g}");
+}
