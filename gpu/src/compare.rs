@@ -168,7 +168,7 @@ pub fn prepare<'a>(
     // A device without maximal reconvergence runs the module without it: what depends on how
     // invocations reconverge is then the device's (left open).
     let relaxed = (!device.maximal_reconvergence)
-        .then(|| crate::vulkan::without_maximal_reconvergence(s.spirv))
+        .then(|| crate::module::without_maximal_reconvergence(s.spirv))
         .flatten();
     let dispatch = Dispatch {
         without_maximal_reconvergence: relaxed.is_some(),

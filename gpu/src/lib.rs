@@ -10,12 +10,13 @@
 #![allow(unsafe_code)]
 
 pub mod compare;
+pub mod module;
 pub mod precision;
 pub mod vulkan;
 mod words;
 
 pub use compare::{compare, Class, Comparison, Difference};
-pub use vulkan::{devices, run, DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+pub use vulkan::{devices, pick, run, DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
 
 use lanescope_core::program::Program;
 use lanescope_core::value::ScalarTy;
@@ -88,15 +89,8 @@ pub struct Request {
 /// Loads the module at the subgroup size the device runs (the request's where it can),
 /// simulates it to the end, runs it on the device and compares.
 pub fn beside(r: &Request) -> Result<Comparison, String> {
-    let list = devices().map_err(|e| e.to_string())?;
-    let count = list.len();
-    let device = list.into_iter().nth(r.device).ok_or_else(|| {
-        GpuError::NoSuchDevice {
-            index: r.device,
-            count,
-        }
-        .to_string()
-    })?;
+    let device =
+        pick(&devices().map_err(|e| e.to_string())?, r.device).map_err(|e| e.to_string())?;
     let spirv: Vec<u32> = r
         .module
         .chunks_exact(4)
@@ -104,8 +98,8 @@ pub fn beside(r: &Request) -> Result<Comparison, String> {
         .collect();
     // What the device lacks is said before the simulation is made for it (a module it cannot
     // run may not even load at its subgroup size).
-    let check = vulkan::without_maximal_reconvergence(&spirv);
-    vulkan::check_module(check.as_deref().unwrap_or(&spirv), &device).map_err(|e| e.to_string())?;
+    let check = module::without_maximal_reconvergence(&spirv);
+    module::check_module(check.as_deref().unwrap_or(&spirv), &device).map_err(|e| e.to_string())?;
     let size = subgroup_size_for(&device, r.cfg.subgroup_size, true)?;
     let opts = LoadOptions {
         subgroup_size: Some(size),

@@ -23,6 +23,18 @@ fn yes(b: bool) -> &'static str {
     }
 }
 
+/// Device `index`, from the machine's list read once per process (the size choice and the
+/// comparison both ask).
+fn device(index: usize) -> Result<DeviceInfo, CliError> {
+    static LIST: std::sync::OnceLock<Result<Vec<DeviceInfo>, GpuError>> =
+        std::sync::OnceLock::new();
+    let list = LIST
+        .get_or_init(lanescope_gpu::devices)
+        .as_ref()
+        .map_err(gpu_error)?;
+    lanescope_gpu::pick(list, index).map_err(|e| gpu_error(&e))
+}
+
 /// `lanescope devices`.
 pub fn devices(json: bool) -> Result<String, CliError> {
     let list = lanescope_gpu::devices().map_err(|e| CliError::Failed(e.to_string()))?;
@@ -71,14 +83,7 @@ pub fn devices(json: bool) -> Result<String, CliError> {
 /// The subgroup size a `--gpu` run simulates with: `--subgroup-size` where the device can run
 /// it, the device's own where `--subgroup-size` was left at its default, else an error.
 pub(super) fn subgroup_size(a: &RunArgs) -> Result<(u32, DeviceInfo), CliError> {
-    let list = lanescope_gpu::devices().map_err(|e| gpu_error(&e))?;
-    let count = list.len();
-    let d = list.into_iter().nth(a.gpu_device).ok_or_else(|| {
-        gpu_error(&GpuError::NoSuchDevice {
-            index: a.gpu_device,
-            count,
-        })
-    })?;
+    let d = device(a.gpu_device)?;
     let default = a.subgroup_size == Config::default().subgroup_size;
     let size = lanescope_gpu::subgroup_size_for(&d, a.subgroup_size, default).map_err(|e| {
         CliError::Failed(format!(
@@ -131,11 +136,7 @@ pub(super) fn compare(
         schedules: a.explore.unwrap_or(SCHEDULES),
         max_steps: a.max_steps,
     };
-    let device = lanescope_gpu::devices()
-        .map_err(|e| gpu_error(&e))?
-        .into_iter()
-        .nth(a.gpu_device)
-        .ok_or_else(|| CliError::Failed(format!("--gpu: no Vulkan device {}", a.gpu_device)))?;
+    let device = device(a.gpu_device)?;
     let (dispatch, resources) = lanescope_gpu::compare::prepare(&s, spec_bytes(prog, a)?, &device)
         .map_err(|e| gpu_error(&e))?;
     let run = lanescope_gpu::run(&dispatch).map_err(|e| gpu_error(&e))?;

@@ -103,23 +103,19 @@ fn run_gpu_refuses_what_the_device_cannot_run_by_name() {
 #[test]
 fn no_vulkan_driver_is_a_clear_error() {
     // The loader pointed at no driver (where there is no loader, the error names that instead).
-    let o = exe()
-        .args(["devices"])
-        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
-        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{e}");
+    let without_driver = |args: &[&str]| {
+        let o = exe()
+            .args(args)
+            .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+            .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let e = without_driver(&["devices"]);
     assert!(e.contains("mesa-vulkan-drivers"), "{e}");
-    let o = exe()
-        .args(["run", &data("independent.spv"), "--gpu"])
-        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
-        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{e}");
+    let e = without_driver(&["run", &data("independent.spv"), "--gpu"]);
     assert!(e.contains("--gpu: ") && e.contains("no device"), "{e}");
 }
 

@@ -4,6 +4,7 @@ mod coop;
 mod ext;
 pub mod image;
 mod lanewise;
+mod marks;
 mod memops;
 pub mod memory;
 pub mod poison;
