@@ -50,7 +50,10 @@ pub fn start() {
         let result = eframe::WebRunner::new()
             .start(
                 canvas,
-                eframe::WebOptions::default(),
+                eframe::WebOptions {
+                    dithering: false,
+                    ..Default::default()
+                },
                 Box::new(move |cc| {
                     Ok(if floor {
                         Box::new(EmptyFrames) as Box<dyn eframe::App>

@@ -430,6 +430,8 @@ try {
   const emptyGaps = await frameGaps(empty);
   await empty.close();
   timing.emptyFrame = median(emptyGaps);
+  timing.emptyLongest = Math.max(...emptyGaps);
+  timing.emptyFrames = emptyGaps.length;
   check(emptyGaps.length >= 4, `an empty frame repaints (${emptyGaps.length} frames in 2 s, median ` +
     `${timing.emptyFrame.toFixed(0)} ms): F10 shows ${(timing.f10Shown - timing.emptyFrame).toFixed(0)} ms past it, ` +
     `a keystroke ${(timing.keyShown - timing.emptyFrame).toFixed(0)} ms`);
@@ -439,6 +441,9 @@ try {
   timing.steppingFrames = f10Gaps.length + animateGaps.length;
   timing.steppingOver = over(f10Gaps) + over(animateGaps);
   timing.steppingLongest = Math.max(...f10Gaps, ...animateGaps);
+  // Which frames were over, for the note: around F10 presses, and while animating.
+  timing.steppingOverF10 = f10Gaps.filter((g) => g > timing.emptyFrame + 20).map(Math.round);
+  timing.steppingOverAnimate = animateGaps.filter((g) => g > timing.emptyFrame + 20).map(Math.round);
   check(timing.steppingLongest < 1000, `while stepping, ${timing.steppingOver} of ${timing.steppingFrames} frames ` +
     `are longer than the floor plus 20 ms (longest ${timing.steppingLongest.toFixed(0)} ms; animating: median ` +
     `${timing.animateMedian.toFixed(0)} ms)`);

@@ -311,7 +311,12 @@ pub fn show(
         }
         if let Some((_, _, moved)) = runs_here {
             if moved {
-                ui.scroll_to_rect(r.expand(12.0), None);
+                // At once: an animated scroll is a dozen full repaints a step.
+                ui.scroll_to_rect_animation(
+                    r.expand(12.0),
+                    None,
+                    egui::style::ScrollAnimation::none(),
+                );
             }
             ui.ctx()
                 .data_mut(|d| d.insert_temp(running_rect_id(), (r, ui.clip_rect())));

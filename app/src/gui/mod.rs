@@ -111,14 +111,9 @@ impl LanescopeApp {
             self.apply(&ctx, a);
         }
         apply_presenter(&ctx, self.presenter);
-        // egui's pure red error text is under WCAG AA on both themes' panels (3.9:1 and 4.3:1):
-        // a darker red on light, a lighter one on dark.
-        for (theme, c) in [
-            (egui::Theme::Light, palette::LIGHT_ERROR),
-            (egui::Theme::Dark, palette::DARK_ERROR),
-        ] {
-            if ctx.style_of(theme).visuals.error_fg_color != c {
-                ctx.style_mut_of(theme, |s| s.visuals.error_fg_color = c);
+        for theme in [egui::Theme::Light, egui::Theme::Dark] {
+            if !palette::is_own(&ctx.style_of(theme).visuals, theme) {
+                ctx.style_mut_of(theme, |s| palette::own(&mut s.visuals, theme));
             }
         }
         if self.presenter != self.was_presenter {
@@ -168,7 +163,12 @@ impl LanescopeApp {
                     self.animating = false;
                 }
             }
-            ctx.request_repaint();
+            // A frame when the next step is due, none in between (at 8 steps a second, 8
+            // repaints rather than 60: each is a full repaint, ~40 ms of CPU under software
+            // WebGL in the browser).
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                (self.anim_due - ctx.input(|i| i.time)).max(0.0),
+            ));
         }
         if let Some(s) = &self.session {
             // Before any view asks for a tangle's colour: those alive now get hues apart.
@@ -215,6 +215,7 @@ fn apply_presenter(ctx: &egui::Context, on: bool) {
             v.window_fill = egui::Color32::BLACK;
             v.extreme_bg_color = egui::Color32::BLACK;
         }
+        palette::own(&mut v, ctx.theme());
         ctx.set_visuals(v);
     }
 }

@@ -433,7 +433,19 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             }
         }
         if let (true, Some(band)) = (follow, current_band) {
-            ui.scroll_to_rect(band, Some(egui::Align::Center));
+            // Centred when it would leave the view (two lines from an edge), left where it is
+            // while it stays in it, as debuggers do: stepping does not slide the text under the
+            // reader's eyes. At once, not animated: each animated scroll drew a dozen frames a
+            // step, every one a full repaint (software WebGL in the browser pays ~20 ms each).
+            let clip = ui.clip_rect();
+            let margin = 2.0 * band.height();
+            if !clip.shrink2(egui::vec2(0.0, margin)).contains_rect(band) {
+                ui.scroll_to_rect_animation(
+                    band,
+                    Some(egui::Align::Center),
+                    egui::style::ScrollAnimation::none(),
+                );
+            }
         }
         if let Some(band) = current_band {
             ui.ctx()

@@ -392,3 +392,92 @@ fn read_keys(ctx: &egui::Context, input: egui::RawInput, presenter: bool) -> Vec
     });
     asked.iter().map(|a| format!("{a:?}")).collect()
 }
+
+/// How long egui was asked to wait before the next frame (zero: at once).
+fn repaint_delay(h: &Harness<'_, LanescopeApp>) -> std::time::Duration {
+    h.output().viewport_output[&egui::ViewportId::ROOT].repaint_delay
+}
+
+/// Animating at 8 steps a second draws a frame when a step is due and none in between (each
+/// frame is a full repaint; in the browser without a GPU, ~40 ms of CPU), and still takes its 8
+/// steps a second.
+#[test]
+fn animating_repaints_only_when_a_step_is_due() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    assert_eq!(app.settings.speed, 8.0);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Animate").click();
+    h.step();
+    h.step();
+    assert!(h.state().animating);
+    let start = steps(&h);
+    let mut idle = 0;
+    for _ in 0..60 {
+        h.step();
+        let d = repaint_delay(&h);
+        assert!(d <= std::time::Duration::from_millis(125), "{d:?}");
+        if d >= std::time::Duration::from_millis(10) {
+            idle += 1;
+        }
+    }
+    let taken = steps(&h) - start;
+    assert!((7..=9).contains(&taken), "{taken} steps in one second");
+    // Most frames of that second asked for no repaint until the next step was due.
+    assert!(
+        idle >= 40,
+        "only {idle} of 60 frames waited for the next step"
+    );
+}
+
+/// Stepping while the current line stays in view leaves the source where it is (the text
+/// does not slide under the reader's eyes), and asks for no frames after the step's own: no
+/// animated scroll. In presenter mode at 1280x720 the source is taller than its pane.
+#[test]
+fn a_step_within_the_view_keeps_the_source_still() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("if_else");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.key_press(egui::Key::F2);
+    h.run_steps(3);
+    let band = |h: &Harness<'_, LanescopeApp>| {
+        h.ctx
+            .data(|d| d.get_temp::<(egui::Rect, egui::Rect)>(crate::gui::editor::current_line_id()))
+            .expect("the current line is drawn")
+    };
+    let mut stayed = 0;
+    for _ in 0..4 {
+        let (before, _) = band(&h);
+        let line = current_source_line(h.state()).unwrap();
+        h.key_press(egui::Key::F10);
+        h.run_steps(3);
+        let next = current_source_line(h.state()).unwrap();
+        let (after, clip) = band(&h);
+        assert!(
+            clip.contains_rect(after.shrink(1.0)),
+            "line {next} out of view"
+        );
+        assert!(repaint_delay(&h) > std::time::Duration::from_millis(100));
+        // Where the new line was already in view, the text did not move: the band moved by
+        // the lines stepped.
+        let pitch = after.height();
+        let was_in_view = clip
+            .contains_rect(before.translate(egui::vec2(0.0, (next as f32 - line as f32) * pitch)));
+        if was_in_view && next != line {
+            let moved = (after.center().y - before.center().y) / pitch;
+            assert!(
+                (moved - (next as f32 - line as f32)).abs() < 0.2,
+                "line {line} -> {next}: the band moved {moved} lines"
+            );
+            stayed += 1;
+        }
+    }
+    assert!(stayed >= 2, "only {stayed} steps stayed in view");
+}

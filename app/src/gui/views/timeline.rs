@@ -301,7 +301,8 @@ pub fn show(
                 row_y(a)..=(row_y(b) + tall(b)),
             );
             if scroll {
-                ui.scroll_to_rect(target, None);
+                // At once: an animated scroll is a dozen full repaints a step.
+                ui.scroll_to_rect_animation(target, None, egui::style::ScrollAnimation::none());
             }
             followed = Some(target);
         }
