@@ -80,6 +80,9 @@ pub struct Comparison {
     pub subgroup_size: u32,
     /// The device lacks maximal reconvergence: the module ran there without it.
     pub without_maximal_reconvergence: bool,
+    /// The cooperative-matrix layout the simulation ran under, for a module with cooperative
+    /// matrices (`measured on <device>` where the probe measured the device's).
+    pub coopmat_layout: Option<String>,
     /// Words compared, and how many were identical.
     pub words: usize,
     pub identical: usize,
@@ -520,6 +523,7 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
         device: gpu.device.clone(),
         subgroup_size: gpu.subgroup_size,
         without_maximal_reconvergence: gpu.without_maximal_reconvergence,
+        coopmat_layout: coop.then(|| s.opts.coopmat_layout.name()),
         words: total,
         identical: total - differing.len(),
         classes,

@@ -10,6 +10,7 @@
 #![allow(unsafe_code)]
 
 pub mod compare;
+pub mod layout;
 pub mod module;
 pub mod precision;
 pub mod vulkan;
@@ -101,10 +102,15 @@ pub fn beside(r: &Request) -> Result<Comparison, String> {
     let check = module::without_maximal_reconvergence(&spirv);
     module::check_module(check.as_deref().unwrap_or(&spirv), &device).map_err(|e| e.to_string())?;
     let size = subgroup_size_for(&device, r.cfg.subgroup_size, true)?;
-    let opts = LoadOptions {
+    // The device's own cooperative-matrix layout, measured (kept in the user's cache).
+    let cache = layout::Cache::user();
+    let mut opts = LoadOptions {
         subgroup_size: Some(size),
         ..r.load.clone()
     };
+    if let Some(l) = layout::device_layout(&device, &r.module, &opts, cache.as_ref())? {
+        opts.coopmat_layout = l;
+    }
     let cfg = Config {
         subgroup_size: size,
         record_trace: false,

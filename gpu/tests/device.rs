@@ -238,3 +238,47 @@ fn an_operation_class_the_device_lacks_is_named() {
     let e = lanescope_gpu::beside(&request).unwrap_err();
     assert!(e.contains("clustered subgroup operations"), "{e}");
 }
+
+/// Cooperative matrices beside the device: the layout is measured by the probe (each of the
+/// module's matrix types, a valid table), and the tiled f16 example then differs from the
+/// simulation under it in no unexplained word (a MulAdd's float order and precision are left
+/// open). Skipped where the device has no cooperative matrices (Mesa 22.3's lavapipe).
+#[test]
+fn cooperative_matrices_run_under_the_layout_measured_on_the_device() {
+    let Some(d) = device() else { return };
+    if !d.cooperative_matrix {
+        eprintln!("skipped: {} has no cooperative matrices", d.name);
+        return;
+    }
+    let module = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../assets/coopmat_tile_f16.spv"
+    ))
+    .expect("the example");
+    let base = lanescope_core::LoadOptions {
+        subgroup_size: Some(d.subgroup_size),
+        ..Default::default()
+    };
+    let layout = lanescope_gpu::layout::device_layout(&d, &module, &base, None)
+        .expect("measured")
+        .expect("the module has cooperative matrices");
+    let lanescope_core::coopmat::LayoutChoice::Table(t) = &layout else {
+        panic!("a measured table: {layout:?}");
+    };
+    assert!(t.check().is_ok() && t.matrices.len() >= 3, "{t:?}");
+    let prog = lanescope_core::load(&module, &base).expect("loads");
+    let c = lanescope_gpu::beside(&lanescope_gpu::Request {
+        module: module.clone(),
+        load: base.clone(),
+        cfg: lanescope_core::Config {
+            subgroup_size: d.subgroup_size,
+            ..Default::default()
+        },
+        bindings: lanescope_core::Bindings::for_example(&prog, 1 << 28).expect("buffers"),
+        device: d.index,
+        schedules: 4,
+        max_steps: 10_000_000,
+    })
+    .expect("compared");
+    assert_eq!(c.count(Class::Unexplained), 0, "{c:#?}");
+}

@@ -99,6 +99,32 @@ pub(super) fn subgroup_size(a: &RunArgs) -> Result<(u32, DeviceInfo), CliError> 
     Ok((size, d))
 }
 
+/// The cooperative-matrix layout of the device for the module's matrix types, when it has
+/// any and the device runs them: measured by a probe dispatch the first time, then read from
+/// the user's cache. A `--coopmat-layout` given too gives way, with a note.
+pub(super) fn measured_layout(
+    a: &RunArgs,
+    module: &[u8],
+    opts: &lanescope_core::LoadOptions,
+) -> Result<Option<lanescope_core::coopmat::LayoutChoice>, CliError> {
+    let d = device(a.gpu_device)?;
+    let cache = lanescope_gpu::layout::Cache::user();
+    let layout = lanescope_gpu::layout::device_layout(&d, module, opts, cache.as_ref())
+        .map_err(|e| CliError::Failed(format!("--gpu: {e}")))?;
+    if layout.is_some() {
+        let given = a
+            .coopmat_layout
+            .as_ref()
+            .map(|l| format!(" (in place of --coopmat-layout {l})"))
+            .unwrap_or_default();
+        eprintln!(
+            "note: the simulation lays cooperative matrices out as measured on {}{given}",
+            d.name
+        );
+    }
+    Ok(layout)
+}
+
 /// The `--spec` overrides as the device takes them.
 fn spec_bytes(prog: &Program, a: &RunArgs) -> Result<Vec<(u32, Vec<u8>)>, CliError> {
     let opts = lanescope_core::LoadOptions {
@@ -216,6 +242,9 @@ pub(super) fn text(c: &Comparison) -> String {
         c.identical,
         c.words - c.identical
     );
+    if let Some(l) = &c.coopmat_layout {
+        let _ = writeln!(out, "  cooperative matrices laid out as: {l}");
+    }
     if c.without_maximal_reconvergence {
         let _ = writeln!(
             out,

@@ -319,7 +319,7 @@ fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         .map_err(CliError::Failed)?,
         None => LayoutChoice::default(),
     };
-    let opts = LoadOptions {
+    let mut opts = LoadOptions {
         entry: a.entry.clone(),
         spec: a
             .spec
@@ -329,6 +329,12 @@ fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
         coopmat_layout,
         subgroup_size: Some(a.subgroup_size),
     };
+    if a.gpu {
+        // Beside the device, its own layout (measured by a probe, kept per device).
+        if let Some(l) = gpu::measured_layout(a, bytes, &opts)? {
+            opts.coopmat_layout = l;
+        }
+    }
     let mut bindings = Bindings::default();
     let buffer_limit = a.max_buffer_memory_mib.saturating_mul(1 << 20);
     let raise = " (raise it with --max-buffer-memory, in MiB)";

@@ -50,7 +50,7 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
     let d = &c.device;
     GpuReport {
         summary: format!(
-            "{} ({}), subgroups of {}{}: {} words compared, {} identical",
+            "{} ({}), subgroups of {}{}{}: {} words compared, {} identical",
             d.name,
             d.driver,
             c.subgroup_size,
@@ -59,6 +59,10 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
             } else {
                 ""
             },
+            c.coopmat_layout
+                .as_ref()
+                .map(|l| format!(", cooperative matrices laid out as {l}"))
+                .unwrap_or_default(),
             c.words,
             c.identical
         ),

@@ -187,8 +187,9 @@ impl Fragment {
     }
 }
 
-/// A user-defined layout read from JSON (format in `assets/README.md`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+/// A user-defined layout read from JSON (format in `assets/README.md`), or one measured on a
+/// device.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     /// The layout's name (in listings and messages).
     pub name: String,
@@ -199,7 +200,7 @@ pub struct Table {
 }
 
 /// One matrix type of a [`Table`]: which matrices it applies to and where their elements are.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TableMatrix {
     /// The `Use` it applies to.
     #[serde(rename = "use")]
@@ -220,14 +221,21 @@ impl Table {
     /// Parse and check a JSON table: every matrix entry must build a valid fragment.
     pub fn from_json(text: &str) -> Result<Self, String> {
         let t: Self = serde_json::from_str(text).map_err(|e| format!("layout table: {e}"))?;
-        if t.name.is_empty() || t.lanes == 0 || t.lanes > 4096 {
+        t.check()?;
+        Ok(t)
+    }
+
+    /// Checks the table as [`Table::from_json`] does: a name, 1 to 4096 lanes, and every
+    /// matrix entry a valid fragment (each element held, every entry inside the matrix).
+    pub fn check(&self) -> Result<(), String> {
+        if self.name.is_empty() || self.lanes == 0 || self.lanes > 4096 {
             return Err("layout table: needs a name and 1 to 4096 lanes".into());
         }
-        for (i, m) in t.matrices.iter().enumerate() {
-            t.build(m)
-                .map_err(|e| format!("layout table `{}`, matrix {i}: {e}", t.name))?;
+        for (i, m) in self.matrices.iter().enumerate() {
+            self.build(m)
+                .map_err(|e| format!("layout table `{}`, matrix {i}: {e}", self.name))?;
         }
-        Ok(t)
+        Ok(())
     }
 
     fn build(&self, m: &TableMatrix) -> Result<Fragment, String> {

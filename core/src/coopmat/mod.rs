@@ -27,7 +27,7 @@ pub mod exec;
 pub mod layout;
 
 pub use arith::{MulAddFlags, MulAddTypes};
-pub use layout::{Fragment, LayoutChoice, Shape, Table, Use};
+pub use layout::{Fragment, LayoutChoice, Shape, Table, TableMatrix, Use};
 
 use crate::program::{ConvOp, Inst, Opnd};
 use crate::value::ScalarTy;
