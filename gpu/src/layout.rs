@@ -295,9 +295,11 @@ OpFunctionEnd
                     (r, c) if (1..=self.rows).contains(&r) && (1..=self.cols).contains(&c) => {
                         Some([r - 1, c - 1])
                     }
-                    (r, c) => return Err(bad(format!(
+                    (r, c) => {
+                        return Err(bad(format!(
                         "lane {lane} component {i} holds row code {r}, column code {c}, no element"
-                    ))),
+                    )))
+                    }
                 });
             }
             components.push(held);

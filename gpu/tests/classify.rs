@@ -208,7 +208,8 @@ fn a_switch_grouped_the_other_way_the_specification_allows_is_left_open() {
 fn a_chaotic_float_loop_is_precision_carried_through_its_iterations() {
     use lanescope_core::SwitchTangles;
     let run = example("alu_loop", SwitchTangles::PerValue);
-    // What a device that computes fma unfused and its other inexact results 2 ulp high leaves.
+    // What a device that computes fma unfused and its other inexact results at the high edge
+    // of their bounds leaves.
     let unfused = lanescope_gpu::precision::variant(&run.spirv, lanescope_gpu::precision::Err::Up)
         .expect("alu_loop has an fma");
     let path = std::env::temp_dir().join(format!("lanescope-variant-{}.spv", std::process::id()));

@@ -120,6 +120,27 @@ fn transcendentals_differ_only_within_precision() {
     assert!(c.differences.iter().all(|x| x.word % 4 != 3), "{c:#?}");
 }
 
+/// Every operation of Vulkan's precision table, and each it says is inherited, on f32 scalars
+/// and vectors and on doubles: what differs is precision, each within its own bound carried
+/// through (none unexplained).
+#[test]
+fn every_bounded_operation_differs_only_within_precision() {
+    let Some(d) = device() else { return };
+    let c = on_device(
+        &d,
+        "inexact_all",
+        2,
+        &[
+            (0, words(64, 5)),
+            (1, vec![0; 4 * 32 * 64]),
+            (2, vec![0; 8 * 2 * 64]),
+        ],
+    )
+    .unwrap();
+    only(&c, 64 + 32 * 64 + 2 * 2 * 64, &[Class::Precision]);
+    assert!(c.count(Class::Precision) > 0, "{c:#?}");
+}
+
 #[test]
 fn integer_dot_products_agree_exactly() {
     let Some(d) = device() else { return };
