@@ -133,16 +133,25 @@ pub fn prepare<'a>(
     if !s.cfg.only_workgroups.is_empty() {
         return unsupported("the device runs every workgroup: drop --only-workgroup".into());
     }
-    if !s.bindings.aliases.is_empty() || !s.bindings.addresses.is_empty() {
+    if !s.bindings.addresses.is_empty() {
         return unsupported(
-            "buffers shared between bindings and buffer device addresses are not run on the device yet"
+            "buffer device addresses are not run on the device yet (the device picks its own)"
                 .into(),
         );
     }
     let fresh = Simulator::new(Arc::clone(s.prog), s.cfg.clone(), s.bindings)
         .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+    // The binding whose storage (set, binding, element) shares, if another's.
+    let shared_of = |r: &lanescope_core::program::Resource| {
+        s.bindings
+            .aliases
+            .iter()
+            .find(|a| (a.set, a.binding, a.element) == (r.set, r.binding, r.element()))
+            .map(|a| (a.of_set, a.of_binding, a.of_element))
+    };
     let mut buffers = Vec::new();
     let mut resources = Vec::new();
+    let mut sharing = Vec::new();
     for (ri, r) in s.prog.resources().iter().enumerate() {
         if r.push_constant {
             continue;
@@ -153,19 +162,37 @@ pub fn prepare<'a>(
                 r.name
             ));
         }
-        if r.element.is_some() {
-            return unsupported(format!(
-                "`{}` is a descriptor array; only single buffers are run on the device yet",
-                r.name
-            ));
-        }
-        buffers.push(GpuBuffer {
+        let b = GpuBuffer {
             set: r.set,
             binding: r.binding,
+            element: r.element(),
             uniform: r.uniform && r.read_only,
             data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),
-        });
-        resources.push(ri);
+            shares: None,
+        };
+        match shared_of(r) {
+            Some(of) => sharing.push((b, of)),
+            None => {
+                buffers.push(b);
+                resources.push(ri);
+            }
+        }
+    }
+    // A binding that shares another's storage binds that buffer; it is read back and compared
+    // once, as the buffer it shares (after the others, outside `resources`).
+    for (mut b, of) in sharing {
+        let Some(k) = buffers
+            .iter()
+            .position(|x| (x.set, x.binding, x.element) == of && x.shares.is_none())
+        else {
+            return unsupported(format!(
+                "set {} binding {} shares set {} binding {}, which holds no buffer of its own",
+                b.set, b.binding, of.0, of.1
+            ));
+        };
+        b.shares = Some(k);
+        b.data.clear();
+        buffers.push(b);
     }
     let size = s.cfg.subgroup_size;
     // A device without maximal reconvergence runs the module without it: what depends on how

@@ -403,10 +403,9 @@ impl Cache {
 pub fn measure(device: &DeviceInfo, p: &Probe) -> Result<TableMatrix, String> {
     let [rows, cols] = p.inputs()?;
     let buffer = |binding, data| GpuBuffer {
-        set: 0,
         binding,
-        uniform: false,
         data,
+        ..GpuBuffer::default()
     };
     let run = crate::vulkan::run(&Dispatch {
         spirv: p.module()?,

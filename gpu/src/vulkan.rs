@@ -92,14 +92,19 @@ pub struct DeviceInfo {
 }
 
 /// One buffer of a dispatch.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct GpuBuffer {
     pub set: u32,
     pub binding: u32,
+    /// Its element of a descriptor array (0 for a single buffer).
+    pub element: u32,
     /// Bound as a uniform buffer (else a storage buffer).
     pub uniform: bool,
-    /// Its contents before the dispatch.
+    /// Its contents before the dispatch (unused where it `shares`).
     pub data: Vec<u8>,
+    /// The buffer (an index into the dispatch's, an earlier one that shares nothing) whose
+    /// storage this binding binds too: what it reads back is that buffer's.
+    pub shares: Option<usize>,
 }
 
 /// One compute dispatch, as `lanescope run` describes it.
@@ -472,14 +477,46 @@ unsafe fn dispatch(
     let device = dev.device.clone();
     let memory = i.get_physical_device_memory_properties(probe.pdev);
 
+    // Each binding's buffer: its own, or the one whose storage it shares.
+    let mut slot = Vec::with_capacity(d.buffers.len());
+    let mut own = 0;
+    for (k, b) in d.buffers.iter().enumerate() {
+        match b.shares {
+            None => {
+                slot.push(own);
+                own += 1;
+            }
+            Some(j) if j < k && d.buffers[j].shares.is_none() => slot.push(usize::MAX),
+            Some(j) => return Err(GpuError::Unsupported(format!(
+                "set {} binding {} shares buffer {j}, which is not an earlier buffer of its own",
+                b.set, b.binding
+            ))),
+        }
+    }
+    for k in 0..slot.len() {
+        if let Some(j) = d.buffers[k].shares {
+            slot[k] = slot[j];
+        }
+    }
     // Buffers, host-visible and coherent: filled before, read after.
-    for b in &d.buffers {
+    for (k, b) in d.buffers.iter().enumerate() {
+        if b.shares.is_some() {
+            continue;
+        }
         let size = (b.data.len().max(4).div_ceil(4) * 4) as u64;
-        let usage = if b.uniform {
-            vk::BufferUsageFlags::UNIFORM_BUFFER
-        } else {
-            vk::BufferUsageFlags::STORAGE_BUFFER
-        };
+        // Every way it is bound: as itself, and by the bindings that share it.
+        let usage = d
+            .buffers
+            .iter()
+            .enumerate()
+            .filter(|(j, x)| *j == k || x.shares == Some(k))
+            .fold(vk::BufferUsageFlags::empty(), |u, (_, x)| {
+                u | if x.uniform {
+                    vk::BufferUsageFlags::UNIFORM_BUFFER
+                } else {
+                    vk::BufferUsageFlags::STORAGE_BUFFER
+                }
+            });
         let buffer = device
             .create_buffer(
                 &vk::BufferCreateInfo::default().size(size).usage(usage),
@@ -537,16 +574,28 @@ unsafe fn dispatch(
             vk::DescriptorType::STORAGE_BUFFER
         }
     };
+    // Per (set, binding): its type and descriptor count (a descriptor array's highest element
+    // bound, plus one).
+    let mut layout: std::collections::BTreeMap<(u32, u32), (vk::DescriptorType, u32)> =
+        std::collections::BTreeMap::new();
+    for b in &d.buffers {
+        let e = layout.entry((b.set, b.binding)).or_insert((kind(b), 0));
+        if e.0 != kind(b) {
+            return Err(GpuError::Unsupported(format!(
+                "set {} binding {} holds both uniform and storage buffers",
+                b.set, b.binding
+            )));
+        }
+        e.1 = e.1.max(b.element + 1);
+    }
     for s in 0..sets {
-        let bindings: Vec<vk::DescriptorSetLayoutBinding> = d
-            .buffers
-            .iter()
-            .filter(|b| b.set == s)
-            .map(|b| {
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = layout
+            .range((s, 0)..=(s, u32::MAX))
+            .map(|(&(_, binding), &(ty, count))| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(b.binding)
-                    .descriptor_type(kind(b))
-                    .descriptor_count(1)
+                    .binding(binding)
+                    .descriptor_type(ty)
+                    .descriptor_count(count)
                     .stage_flags(vk::ShaderStageFlags::COMPUTE)
             })
             .collect();
@@ -638,14 +687,21 @@ unsafe fn dispatch(
         })?;
     dev.pipeline = pipelines.first().copied().unwrap_or_default();
 
+    let count_of = |ty| {
+        layout
+            .values()
+            .filter(|(t, _)| *t == ty)
+            .map(|(_, n)| *n as usize)
+            .sum::<usize>()
+    };
     let counts = [
         (
             vk::DescriptorType::STORAGE_BUFFER,
-            d.buffers.iter().filter(|b| !b.uniform).count(),
+            count_of(vk::DescriptorType::STORAGE_BUFFER),
         ),
         (
             vk::DescriptorType::UNIFORM_BUFFER,
-            d.buffers.iter().filter(|b| b.uniform).count(),
+            count_of(vk::DescriptorType::UNIFORM_BUFFER),
         ),
     ];
     let sizes: Vec<vk::DescriptorPoolSize> = counts
@@ -675,12 +731,11 @@ unsafe fn dispatch(
             )
             .map_err(failed("allocating descriptor sets"))?
     };
-    let infos: Vec<[vk::DescriptorBufferInfo; 1]> = dev
-        .buffers
+    let infos: Vec<[vk::DescriptorBufferInfo; 1]> = slot
         .iter()
-        .map(|(b, ..)| {
+        .map(|&k| {
             [vk::DescriptorBufferInfo {
-                buffer: *b,
+                buffer: dev.buffers[k].0,
                 offset: 0,
                 range: vk::WHOLE_SIZE,
             }]
@@ -694,6 +749,7 @@ unsafe fn dispatch(
             vk::WriteDescriptorSet::default()
                 .dst_set(sets_made[b.set as usize])
                 .dst_binding(b.binding)
+                .dst_array_element(b.element)
                 .descriptor_type(kind(b))
                 .buffer_info(info)
         })
@@ -778,10 +834,12 @@ unsafe fn dispatch(
         }
         Err(e) => return Err(failed("waiting for the dispatch (the device was lost?)")(e)),
     }
-    let buffers = dev
-        .buffers
+    let buffers = slot
         .iter()
-        .map(|(_, _, ptr, len)| std::slice::from_raw_parts(*ptr, *len).to_vec())
+        .map(|&k| {
+            let (_, _, ptr, len) = dev.buffers[k];
+            std::slice::from_raw_parts(ptr, len).to_vec()
+        })
         .collect();
     Ok(GpuRun {
         device: info,

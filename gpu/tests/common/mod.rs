@@ -70,6 +70,52 @@ pub fn simulate_file(
             ..Bindings::default()
         }
     };
+    run_with(
+        path,
+        bytes,
+        opts,
+        prog,
+        bindings,
+        workgroups,
+        size,
+        switch_tangles,
+    )
+}
+
+/// `gpu/tests/data/NAME.spv` run to the end on `workgroups` with `bindings` (descriptor array
+/// elements, shared bindings).
+#[allow(dead_code)]
+pub fn simulate_bound(name: &str, workgroups: u32, bindings: Bindings, size: u32) -> Run {
+    let path = format!("{}/tests/data/{name}.spv", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let opts = LoadOptions {
+        subgroup_size: Some(size),
+        ..LoadOptions::default()
+    };
+    let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{path}: {e}")));
+    run_with(
+        &path,
+        bytes,
+        opts,
+        prog,
+        bindings,
+        workgroups,
+        size,
+        SwitchTangles::PerValue,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_with(
+    path: &str,
+    bytes: Vec<u8>,
+    opts: LoadOptions,
+    prog: Arc<Program>,
+    bindings: Bindings,
+    workgroups: u32,
+    size: u32,
+    switch_tangles: SwitchTangles,
+) -> Run {
     let cfg = Config {
         subgroup_size: size,
         workgroups: [workgroups, 1, 1],
