@@ -300,6 +300,7 @@ fn buffer(binding: u32, data: Vec<u8>, element: Option<&str>) -> SaveBuffer {
         data,
         element: element.map(|t| DataType::parse(t).unwrap()),
         expect: None,
+        expect_only: None,
     }
 }
 
@@ -770,4 +771,57 @@ EXPECT buf IDX 0 EQ 0 1 2 3
         "{:?}",
         r.runs[0].printf
     );
+}
+
+/// A script reduced to the words a report names (`--gpu-amber`'s unexplained words): one
+/// `EXPECT` per word, at its element, nothing else checked; a wrong expectation fails there.
+#[test]
+fn a_script_can_expect_only_the_words_named() {
+    let add = words_of(&dir().join("shaders/add.spv"));
+    // b[x] = a[x] * 2 + x.
+    let out = u32_bytes(&[2, 5, 8, 11, 14, 17, 20, 23]);
+    let mut b1 = buffer(1, u32_bytes(&[0; 8]), None);
+    b1.expect = Some(out.clone());
+    b1.expect_only = Some(vec![4, 20]);
+    let mut session = SaveSession {
+        shader: SaveShader {
+            format: ShaderFormat::SpirvHex,
+            text: String::new(),
+            target_env: None,
+            words: add,
+        },
+        entry: None,
+        buffers: vec![
+            buffer(0, u32_bytes(&[1, 2, 3, 4, 5, 6, 7, 8]), None),
+            b1,
+            buffer(2, f32_bytes(&[1.0; 8]), Some("float")),
+            buffer(3, u32_bytes(&[0; 8]), Some("int32")),
+        ],
+        aliases: Vec::new(),
+        push_constants: Vec::new(),
+        push_constant_type: None,
+        spec: BTreeMap::new(),
+        workgroups: [2, 1, 1],
+        settings: Settings::default(),
+    };
+    let text = to_amber(&session);
+    let expects: Vec<&str> = text.lines().filter(|l| l.starts_with("EXPECT")).collect();
+    assert_eq!(
+        expects,
+        ["EXPECT buf_0_1 IDX 4 EQ 5", "EXPECT buf_0_1 IDX 20 EQ 17"],
+        "{text}"
+    );
+    let r = amber::run_text(&text, &Prebuilt, &RunOptions::default());
+    assert!(
+        r.expects.iter().all(|e| e.pass) && r.expects.len() == 2,
+        "{r:#?}"
+    );
+    // The simulation's value wrong at one word: that EXPECT fails, naming it.
+    let mut wrong = out;
+    wrong[20] ^= 1;
+    session.buffers[1].expect = Some(wrong);
+    let r = amber::run_text(&to_amber(&session), &Prebuilt, &RunOptions::default());
+    let failed: Vec<_> = r.expects.iter().filter(|e| !e.pass).collect();
+    assert_eq!(failed.len(), 1, "{r:#?}");
+    assert_eq!(failed[0].index, Some(20));
 }

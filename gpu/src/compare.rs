@@ -60,6 +60,8 @@ impl Class {
 pub struct Difference {
     pub set: u32,
     pub binding: u32,
+    /// The descriptor array element (0 for a single buffer).
+    pub element: u32,
     /// Index of the 32-bit word in the buffer.
     pub word: usize,
     /// The scalar there as the shader declares it (`data[3].x`), when known.
@@ -540,6 +542,7 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
             differences.push(Difference {
                 set: r.set,
                 binding: r.binding,
+                element: r.element(),
                 word: w,
                 field: field.map(|(_, p)| p),
                 simulated,

@@ -487,10 +487,12 @@ unsafe fn dispatch(
                 own += 1;
             }
             Some(j) if j < k && d.buffers[j].shares.is_none() => slot.push(usize::MAX),
-            Some(j) => return Err(GpuError::Unsupported(format!(
+            Some(j) => {
+                return Err(GpuError::Unsupported(format!(
                 "set {} binding {} shares buffer {j}, which is not an earlier buffer of its own",
                 b.set, b.binding
-            ))),
+            )))
+            }
         }
     }
     for k in 0..slot.len() {

@@ -169,7 +169,7 @@ pub(super) fn compare(
     let c = lanescope_gpu::compare(&s, &resources, &run);
     if let Some(path) = &a.gpu_amber {
         if c.count(Class::Unexplained) > 0 {
-            let text = amber(a, &spirv, prog, &dispatch, sim);
+            let text = amber(a, &spirv, prog, &dispatch, sim, &c);
             std::fs::write(path, text)
                 .map_err(|e| CliError::Failed(format!("cannot write `{path}`: {e}")))?;
         }
@@ -177,9 +177,28 @@ pub(super) fn compare(
     Ok(c)
 }
 
-/// The dispatch as an AmberScript expecting the simulation's words.
-fn amber(a: &RunArgs, spirv: &[u32], prog: &Program, d: &Dispatch<'_>, sim: &Simulator) -> String {
+/// The dispatch as an AmberScript expecting the simulation's value at each unexplained word
+/// (every other word is left unchecked, so the script fails exactly where the device and the
+/// specification disagree).
+fn amber(
+    a: &RunArgs,
+    spirv: &[u32],
+    prog: &Program,
+    d: &Dispatch<'_>,
+    sim: &Simulator,
+    c: &Comparison,
+) -> String {
     use lanescope_front::amber::{self, SaveBuffer, SaveSession, SaveShader, ShaderFormat};
+    let unexplained = |b: &lanescope_gpu::GpuBuffer| -> Vec<usize> {
+        c.differences
+            .iter()
+            .filter(|x| {
+                x.class == Class::Unexplained
+                    && (x.set, x.binding, x.element) == (b.set, b.binding, b.element)
+            })
+            .map(|x| x.word * 4)
+            .collect()
+    };
     let (format, text) = match lanescope_core::spvtext::disassemble(spirv, &Default::default()) {
         Ok(t) => (ShaderFormat::SpirvAsm, t),
         Err(_) => (ShaderFormat::SpirvHex, String::new()),
@@ -199,17 +218,39 @@ fn amber(a: &RunArgs, spirv: &[u32], prog: &Program, d: &Dispatch<'_>, sim: &Sim
         buffers: d
             .buffers
             .iter()
-            .map(|b| SaveBuffer {
-                set: b.set,
-                binding: b.binding,
-                array_element: 0,
-                uniform: b.uniform,
-                data: b.data.clone(),
-                element: None,
-                expect: sim.buffer_element(b.set, b.binding, 0).map(<[u8]>::to_vec),
+            .filter(|b| b.shares.is_none())
+            .map(|b| {
+                let only = unexplained(b);
+                SaveBuffer {
+                    set: b.set,
+                    binding: b.binding,
+                    array_element: b.element,
+                    uniform: b.uniform,
+                    data: b.data.clone(),
+                    element: None,
+                    expect: (!only.is_empty())
+                        .then(|| sim.buffer_element(b.set, b.binding, b.element))
+                        .flatten()
+                        .map(<[u8]>::to_vec),
+                    expect_only: Some(only),
+                }
             })
             .collect(),
-        aliases: Vec::new(),
+        aliases: d
+            .buffers
+            .iter()
+            .filter_map(|b| {
+                let of = &d.buffers[b.shares?];
+                Some(lanescope_core::BufferAlias {
+                    set: b.set,
+                    binding: b.binding,
+                    element: b.element,
+                    of_set: of.set,
+                    of_binding: of.binding,
+                    of_element: of.element,
+                })
+            })
+            .collect(),
         push_constants: d.push_constants.clone(),
         push_constant_type: None,
         spec: a
@@ -264,9 +305,13 @@ pub(super) fn text(c: &Comparison) -> String {
             .field
             .as_ref()
             .map_or_else(String::new, |f| format!(" ({f})"));
+        let element = match x.element {
+            0 => String::new(),
+            e => format!("[{e}]"),
+        };
         let _ = writeln!(
             out,
-            "  set {} binding {} word {}{at}: simulated {:#010x}, GPU {:#010x}: {}: {}",
+            "  set {} binding {}{element} word {}{at}: simulated {:#010x}, GPU {:#010x}: {}: {}",
             x.set,
             x.binding,
             x.word,
@@ -288,7 +333,8 @@ mod tests {
     use lanescope_core::{load, LoadOptions};
 
     /// `--gpu-amber`'s script, run by Lanescope's own AmberScript runner, passes: it holds the
-    /// dispatch (module, buffers, workgroups, subgroup size) and expects the simulation's words.
+    /// dispatch (module, buffers, workgroups, subgroup size) and expects the simulation's value
+    /// at each unexplained word, and nowhere else.
     #[test]
     fn the_amberscript_of_a_dispatch_passes_where_it_was_simulated() {
         let path = concat!(
@@ -329,9 +375,35 @@ mod tests {
             subgroup_size: 8,
             ..DeviceInfo::default()
         };
-        let (d, _) = lanescope_gpu::compare::prepare(&s, Vec::new(), &device).unwrap();
-        let text = amber(&a, &spirv, &prog, &d, &sim);
-        assert!(text.contains("EXPECT") && text.contains("RUN"), "{text}");
+        let (d, resources) = lanescope_gpu::compare::prepare(&s, Vec::new(), &device).unwrap();
+        // A device that left three far-off floats (words 5, 9 and 200 of the output).
+        let mut buffers: Vec<Vec<u8>> = resources
+            .iter()
+            .map(|&r| sim.resource_buffer(&prog.resources()[r]).unwrap().to_vec())
+            .collect();
+        for w in [5, 9, 200] {
+            let b = &mut buffers[1][4 * w..4 * w + 4];
+            let x = f32::from_le_bytes([b[0], b[1], b[2], b[3]]) * 3.0 + 7.0;
+            b.copy_from_slice(&x.to_le_bytes());
+        }
+        let gpu = lanescope_gpu::GpuRun {
+            device: device.clone(),
+            subgroup_size: 8,
+            buffers,
+            without_maximal_reconvergence: false,
+        };
+        let c = lanescope_gpu::compare(&s, &resources, &gpu);
+        assert_eq!(c.count(Class::Unexplained), 3, "{c:#?}");
+        let text = amber(&a, &spirv, &prog, &d, &sim, &c);
+        let expects: Vec<&str> = text.lines().filter(|l| l.starts_with("EXPECT")).collect();
+        assert_eq!(expects.len(), 3, "{text}");
+        for (e, w) in expects.iter().zip([5, 9, 200]) {
+            assert!(
+                e.starts_with(&format!("EXPECT buf_0_1 IDX {} EQ ", 4 * w)),
+                "{e}"
+            );
+        }
+        assert!(text.contains("RUN"), "{text}");
         let file =
             std::env::temp_dir().join(format!("lanescope-gpu-amber-{}.amber", std::process::id()));
         std::fs::write(&file, &text).unwrap();
@@ -340,7 +412,7 @@ mod tests {
         let _ = std::fs::remove_file(&file);
         let report = report.unwrap_or_else(|e| panic!("{e:?}\n{text}"));
         assert!(
-            report.starts_with("PASS") && report.contains("512 of 512"),
+            report.starts_with("PASS") && report.contains("3 of 3"),
             "{report}"
         );
     }

@@ -41,7 +41,10 @@ pub struct GpuJob {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn place(x: &lanescope_gpu::Difference) -> String {
-    format!("set {} binding {} word {}", x.set, x.binding, x.word)
+    match x.element {
+        0 => format!("set {} binding {} word {}", x.set, x.binding, x.word),
+        e => format!("set {} binding {}[{e}] word {}", x.set, x.binding, x.word),
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -43,6 +43,10 @@ pub struct SaveBuffer {
     pub element: Option<DataType>,
     /// Contents to expect after the dispatch (the session's current outputs).
     pub expect: Option<Vec<u8>>,
+    /// Expect only the elements holding these bytes of `expect` (byte offsets of the words a
+    /// report names, each `EXPECT` covering the whole elements a word lies in); all of them
+    /// when `None`.
+    pub expect_only: Option<Vec<usize>>,
 }
 
 impl SaveBuffer {
@@ -325,6 +329,24 @@ pub fn to_amber(s: &SaveSession) -> String {
         let per = f.values_per_element().max(1);
         let stride = f.stride().max(1);
         let toks = tokens(f, e);
+        if let Some(only) = &b.expect_only {
+            let mut done = std::collections::BTreeSet::new();
+            for &at in only {
+                // The elements the word at byte `at` lies in.
+                let (first, last) = (at / stride, (at + 3) / stride);
+                let vals = toks.get(first * per..(last + 1) * per);
+                if let (Some(vals), true) = (vals, done.insert(first)) {
+                    let _ = writeln!(
+                        out,
+                        "EXPECT {} IDX {} EQ {}",
+                        b.name(),
+                        first * stride,
+                        vals.join(" ")
+                    );
+                }
+            }
+            continue;
+        }
         // Whole elements per line, so each EXPECT starts at an element.
         let per_line = (PER_LINE / per).max(1) * per;
         for (k, chunk) in toks.chunks(per_line).enumerate() {

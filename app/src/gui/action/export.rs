@@ -187,6 +187,7 @@ impl LanescopeApp {
                             .map(<[u8]>::to_vec)
                     })
                     .flatten(),
+                expect_only: None,
             })
             .collect();
         let st = &self.settings;
