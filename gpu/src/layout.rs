@@ -457,13 +457,13 @@ pub fn device_layout(
     };
     let prog = load(module, &opts).map_err(|e| e.to_string())?;
     let (probes, workgroup) = Probe::of_program(&prog, lanes);
-    if probes.is_empty() {
-        return Ok(None);
-    }
     if let Some(w) = workgroup.first() {
         return Err(format!(
             "{w}: a probe measures one subgroup's layout, so Workgroup-scope matrices cannot be compared on the device"
         ));
+    }
+    if probes.is_empty() {
+        return Ok(None);
     }
     let mut matrices = Vec::new();
     for p in &probes {

@@ -193,7 +193,6 @@ pub fn text_on(bg: egui::Color32) -> egui::Color32 {
     }
 }
 
-/// Error text in the light and the dark theme.
 /// The app's changes to egui's visuals for `theme`: egui's pure red error text is under WCAG AA
 /// on both themes' panels (3.9:1 and 4.3:1), so a darker red on light and a lighter one on dark;
 /// and widgets' corners rounded by 2 points instead of 6, whose rounded, feathered outline took
@@ -225,6 +224,7 @@ pub fn is_own(v: &egui::Visuals, theme: egui::Theme) -> bool {
 
 const WIDGET_RADIUS: egui::CornerRadius = egui::CornerRadius::same(2);
 
+/// Error text in the light and the dark theme.
 pub const LIGHT_ERROR: egui::Color32 = egui::Color32::from_rgb(180, 0, 0);
 pub const DARK_ERROR: egui::Color32 = egui::Color32::from_rgb(255, 90, 90);
 
