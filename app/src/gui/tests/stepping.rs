@@ -269,10 +269,8 @@ fn every_key_press_counts_even_within_one_frame() {
     assert_eq!(steps(&h), 5);
 }
 
-/// The source view keeps the current line in sight: in presenter mode at 1280x720 the if's
-/// lines lie below the first screenful, and stepping brings them into view.
-#[test]
-fn the_source_view_follows_the_current_line() {
+/// `if_else` in presenter mode at 1280x720, where its source is taller than the pane.
+fn presenter_if_else() -> Harness<'static, LanescopeApp> {
     let mut app = LanescopeApp::new(Settings::default());
     app.open_example("if_else");
     let mut h = Harness::builder()
@@ -281,6 +279,14 @@ fn the_source_view_follows_the_current_line() {
     h.run_steps(2);
     h.key_press(egui::Key::F2);
     h.run_steps(3);
+    h
+}
+
+/// The source view keeps the current line in sight: in presenter mode at 1280x720 the if's
+/// lines lie below the first screenful, and stepping brings them into view.
+#[test]
+fn the_source_view_follows_the_current_line() {
+    let mut h = presenter_if_else();
     for _ in 0..4 {
         h.key_press(egui::Key::F10);
         h.run_steps(3);
@@ -439,14 +445,7 @@ fn animating_repaints_only_when_a_step_is_due() {
 /// animated scroll. In presenter mode at 1280x720 the source is taller than its pane.
 #[test]
 fn a_step_within_the_view_keeps_the_source_still() {
-    let mut app = LanescopeApp::new(Settings::default());
-    app.open_example("if_else");
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(2);
-    h.key_press(egui::Key::F2);
-    h.run_steps(3);
+    let mut h = presenter_if_else();
     let band = |h: &Harness<'_, LanescopeApp>| {
         h.ctx
             .data(|d| d.get_temp::<(egui::Rect, egui::Rect)>(crate::gui::editor::current_line_id()))
