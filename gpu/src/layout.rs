@@ -492,19 +492,15 @@ pub fn device_layout(
 mod tests {
     use super::*;
     use lanescope_core::coopmat::Shape;
-    use lanescope_core::{Bindings, Config, Simulator};
-    use std::sync::Arc;
+    use lanescope_core::{Bindings, Config};
 
     /// The probe run on the simulator under `layout`: its output buffer.
     fn simulate(p: &Probe, layout: &LayoutChoice) -> Vec<u8> {
-        let words = p.module().expect("assembles");
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let opts = LoadOptions {
             subgroup_size: Some(p.lanes),
             coopmat_layout: layout.clone(),
             ..LoadOptions::default()
         };
-        let prog = Arc::new(load(&bytes, &opts).expect("the probe loads"));
         let [rows, cols] = p.inputs().expect("inputs");
         let b = Bindings {
             buffers: vec![
@@ -518,8 +514,8 @@ mod tests {
             subgroup_size: p.lanes,
             ..Config::default()
         };
-        let mut sim = Simulator::new(prog, cfg, &b).expect("starts");
-        sim.run(10_000_000).expect("runs");
+        let module = p.module().expect("assembles");
+        let sim = crate::testing::simulate(&module, &opts, cfg, Some(b));
         sim.buffer(0, 2).expect("the output").to_vec()
     }
 

@@ -13,6 +13,8 @@ pub mod compare;
 pub mod layout;
 pub mod module;
 pub mod precision;
+#[cfg(test)]
+mod testing;
 pub mod vulkan;
 mod words;
 
@@ -92,11 +94,7 @@ pub struct Request {
 pub fn beside(r: &Request) -> Result<Comparison, String> {
     let device =
         pick(&devices().map_err(|e| e.to_string())?, r.device).map_err(|e| e.to_string())?;
-    let spirv: Vec<u32> = r
-        .module
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let spirv = lanescope_core::explore::words(&r.module);
     // What the device lacks is said before the simulation is made for it (a module it cannot
     // run may not even load at its subgroup size).
     let check = module::without_maximal_reconvergence(&spirv);

@@ -80,6 +80,13 @@ pub enum Err {
 }
 
 impl Err {
+    fn flip(self) -> Self {
+        match self {
+            Err::Up => Err::Down,
+            Err::Down => Err::Up,
+        }
+    }
+
     fn sign(self) -> f64 {
         match self {
             Err::Up => 1.0,
@@ -357,15 +364,9 @@ impl Rewriter {
                 let s = self.abs(f, relaxed, s, 2f64.powi(-11), None);
                 let c = self.glsl(f.ty, G_COS, &[x]);
                 // The other way for the divisor, so the quotient reaches its edge.
-                self.way = match self.way {
-                    Err::Up => Err::Down,
-                    Err::Down => Err::Up,
-                };
+                self.way = self.way.flip();
                 let c = self.abs(f, relaxed, c, 2f64.powi(-11), None);
-                self.way = match self.way {
-                    Err::Up => Err::Down,
-                    Err::Down => Err::Up,
-                };
+                self.way = self.way.flip();
                 let q = self.op(F_DIV, f.ty, &[s, c]);
                 self.rel(f, relaxed, q, 2.5, into);
             }
@@ -515,14 +516,8 @@ pub fn variant(words: &[u32], way: Err) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(path: &str) -> Vec<u32> {
-        std::fs::read(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR")))
-            .unwrap()
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    }
+    use crate::testing::{bytes, file_words as words, simulate};
+    use lanescope_core::{Bindings, Config};
 
     #[test]
     fn fma_is_unfused_and_transcendentals_are_nudged_in_a_module_that_still_loads() {
@@ -531,8 +526,7 @@ mod tests {
             for way in [Err::Up, Err::Down] {
                 let v = variant(&w, way).unwrap_or_else(|| panic!("{path}: no variant"));
                 assert!(v.len() > w.len(), "{path}: instructions added");
-                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-                lanescope_core::load(&bytes, &Default::default())
+                lanescope_core::load(&bytes(&v), &Default::default())
                     .unwrap_or_else(|e| panic!("{path}: {e}"));
             }
         }
@@ -543,15 +537,9 @@ mod tests {
     /// 16-bit results are nudged too (in f16's own ulp): the stored products move.
     #[test]
     fn half_precision_results_are_nudged_in_their_own_format() {
-        use lanescope_core::{Bindings, Config, Simulator};
         let w = words("gpu/tests/data/half.spv");
         let outputs = |module: &[u32]| {
-            let bytes: Vec<u8> = module.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let prog =
-                std::sync::Arc::new(lanescope_core::load(&bytes, &Default::default()).unwrap());
-            let b = Bindings::for_example(&prog, u64::MAX).unwrap();
-            let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
-            sim.run(1_000_000).unwrap();
+            let sim = simulate(module, &Default::default(), Config::default(), None);
             sim.buffer_element(0, 1, 0).unwrap()[..256].to_vec()
         };
         let plain = outputs(&w);
@@ -567,16 +555,9 @@ mod tests {
     /// a division 2.5 ulp; the double by the single-precision ulp).
     #[test]
     fn each_operation_errs_to_the_edge_of_its_own_bound() {
-        use lanescope_core::{Bindings, Config, Simulator};
         let w = words("gpu/tests/data/inexact_all.spv");
         let run = |module: &[u32]| {
-            let bytes: Vec<u8> = module.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let prog = std::sync::Arc::new(
-                lanescope_core::load(&bytes, &Default::default()).expect("the variant loads"),
-            );
-            let b = Bindings::for_example(&prog, u64::MAX).unwrap();
-            let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
-            sim.run(10_000_000).unwrap();
+            let sim = simulate(module, &Default::default(), Config::default(), None);
             let f = |set, binding| sim.buffer_element(set, binding, 0).unwrap().to_vec();
             (f(0, 1), f(0, 2))
         };
@@ -625,7 +606,6 @@ mod tests {
     /// same sine undecorated errs by 2^-11.
     #[test]
     fn a_relaxed_precision_result_gets_the_16_bit_bound() {
-        use lanescope_core::{Bindings, Config, Simulator};
         let text = r#"
                OpCapability Shader
           %1 = OpExtInstImport "GLSL.std.450"
@@ -663,15 +643,11 @@ mod tests {
 "#;
         let w = lanescope_core::spvtext::assemble(text, &Default::default()).expect("assembles");
         let run = |module: &[u32]| {
-            let bytes: Vec<u8> = module.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let prog =
-                std::sync::Arc::new(lanescope_core::load(&bytes, &Default::default()).unwrap());
             let b = Bindings {
                 buffers: vec![(0, 0, vec![0; 8])],
                 ..Bindings::default()
             };
-            let mut sim = Simulator::new(prog, Config::default(), &b).unwrap();
-            sim.run(1000).unwrap();
+            let sim = simulate(module, &Default::default(), Config::default(), Some(b));
             let o = sim.buffer(0, 0).unwrap().to_vec();
             [0, 1].map(|i| f64::from(f32::from_le_bytes(o[4 * i..4 * i + 4].try_into().unwrap())))
         };

@@ -148,10 +148,7 @@ pub(super) fn compare(
     bindings: &Bindings,
     sim: &Simulator,
 ) -> Result<Comparison, CliError> {
-    let spirv: Vec<u32> = module
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let spirv = lanescope_core::explore::words(module);
     let s = Simulated {
         opts,
         prog,
@@ -342,10 +339,7 @@ mod tests {
             "/../gpu/tests/data/transcendental.spv"
         );
         let bytes = std::fs::read(path).unwrap();
-        let spirv: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let spirv = lanescope_core::explore::words(&bytes);
         let a =
             super::super::parse_run(&[path.into(), "--subgroup-size".into(), "8".into()]).unwrap();
         let opts = LoadOptions {
