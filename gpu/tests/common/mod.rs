@@ -56,30 +56,16 @@ pub fn simulate_file(
     size: u32,
     switch_tangles: SwitchTangles,
 ) -> Run {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let opts = LoadOptions {
-        subgroup_size: Some(size),
-        ..LoadOptions::default()
-    };
-    let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{path}: {e}")));
-    let bindings = if buffers.is_empty() {
-        Bindings::for_example(&prog, u64::MAX).expect("the example's buffers")
-    } else {
-        Bindings {
-            buffers: buffers.iter().map(|(b, d)| (0, *b, d.clone())).collect(),
-            ..Bindings::default()
+    run_with(path, workgroups, size, switch_tangles, |prog| {
+        if buffers.is_empty() {
+            Bindings::for_example(prog, u64::MAX).expect("the example's buffers")
+        } else {
+            Bindings {
+                buffers: buffers.iter().map(|(b, d)| (0, *b, d.clone())).collect(),
+                ..Bindings::default()
+            }
         }
-    };
-    run_with(
-        path,
-        bytes,
-        opts,
-        prog,
-        bindings,
-        workgroups,
-        size,
-        switch_tangles,
-    )
+    })
 }
 
 /// `gpu/tests/data/NAME.spv` run to the end on `workgroups` with `bindings` (descriptor array
@@ -87,35 +73,27 @@ pub fn simulate_file(
 #[allow(dead_code)]
 pub fn simulate_bound(name: &str, workgroups: u32, bindings: Bindings, size: u32) -> Run {
     let path = format!("{}/tests/data/{name}.spv", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    run_with(&path, workgroups, size, SwitchTangles::PerValue, |_| {
+        bindings
+    })
+}
+
+/// The module at `path` loaded at subgroup size `size`, bound as `bindings` says for it, and run
+/// to the end.
+fn run_with(
+    path: &str,
+    workgroups: u32,
+    size: u32,
+    switch_tangles: SwitchTangles,
+    bindings: impl FnOnce(&Program) -> Bindings,
+) -> Run {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let opts = LoadOptions {
         subgroup_size: Some(size),
         ..LoadOptions::default()
     };
     let prog = Arc::new(load(&bytes, &opts).unwrap_or_else(|e| panic!("{path}: {e}")));
-    run_with(
-        &path,
-        bytes,
-        opts,
-        prog,
-        bindings,
-        workgroups,
-        size,
-        SwitchTangles::PerValue,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_with(
-    path: &str,
-    bytes: Vec<u8>,
-    opts: LoadOptions,
-    prog: Arc<Program>,
-    bindings: Bindings,
-    workgroups: u32,
-    size: u32,
-    switch_tangles: SwitchTangles,
-) -> Run {
+    let bindings = bindings(&prog);
     let cfg = Config {
         subgroup_size: size,
         workgroups: [workgroups, 1, 1],
@@ -125,16 +103,12 @@ fn run_with(
     let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &bindings).expect("starts");
     sim.run(10_000_000).expect("runs");
     assert!(sim.is_finished(), "{path} finishes");
-    let spirv = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
     Run {
         opts,
         prog,
         cfg,
         bindings,
         sim,
-        spirv,
+        spirv: lanescope_core::explore::words(&bytes),
     }
 }
