@@ -2,7 +2,8 @@
 //! shared-memory tiled matmul and a cooperative-matrix GEMM, f16 inputs and f32 accumulation
 //! (tests/data/matmul_tiled.comp, matmul_coop.comp), at N = 128 (64 workgroups), on one
 //! thread and on every core. `LANESCOPE_MATMUL_N` sets another N (a multiple of 16), e.g. 512
-//! for the README's figures. Throughput is in lane-instructions per second.
+//! for the README's figures. Throughput is in lane-instructions per second; "detectors" runs
+//! with the bug detectors on (the default run's cost, targeted at 1.5x of the plain run).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator, SpecValue};
@@ -38,24 +39,28 @@ fn kernel(c: &mut Criterion, name: &str, file: &str) {
         ],
         ..Bindings::default()
     };
-    let cfg = Config {
+    let cfg = |detectors: bool| Config {
         workgroups: [n / 16, n / 16, 1],
-        detectors: false,
+        detectors,
         ..Config::default()
     };
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let run = |threads: usize| {
-        let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &b).expect("starts");
+    let run_with = |threads: usize, detectors: bool| {
+        let mut sim = Simulator::new(Arc::clone(&prog), cfg(detectors), &b).expect("starts");
         sim.run_threads(u64::MAX, threads).expect("runs");
         assert!(sim.is_finished());
         sim
     };
+    let run = |threads: usize| run_with(threads, false);
     let lane_instructions = run(1).stats().lane_instructions;
     let mut g = c.benchmark_group(format!("{name} {n}x{n}x{n}"));
     g.throughput(Throughput::Elements(lane_instructions));
     g.bench_function("1 thread", |bench| bench.iter(|| run(1)));
     g.bench_function(format!("{cores} threads"), |bench| {
         bench.iter(|| run(cores))
+    });
+    g.bench_function("1 thread, detectors", |bench| {
+        bench.iter(|| run_with(1, true))
     });
     g.finish();
 }

@@ -69,8 +69,8 @@ pub struct AccessLog {
     pub atomic: bool,
     /// Only buffer accesses are wanted (a parallel run's footprint, without the detectors).
     pub buffers_only: bool,
-    /// With `buffers_only`: storages whose reads are not wanted (the shader cannot write them,
-    /// so no run's reads of them can depend on another's writes).
+    /// Storages whose reads are not wanted: the shader cannot write them, so their reads race
+    /// with nothing and no run's reads of them can depend on another's writes.
     pub unlogged_reads: Vec<bool>,
 }
 

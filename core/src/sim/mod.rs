@@ -311,13 +311,31 @@ impl Simulator {
         if sim.cfg.detectors {
             sim.detect = Some(Box::default());
             sim.uninit = Some(Box::default());
-            sim.mem.log = Some(crate::exec::memory::AccessLog::default());
+            // Reads of memory nothing writes cannot race: not logged.
+            sim.mem.log = Some(crate::exec::memory::AccessLog {
+                unlogged_reads: sim.read_only_storages(),
+                ..Default::default()
+            });
         }
         sim.start_workgroup();
         if sim.cfg.detectors && sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES {
             sim.initial = Some(Arc::new(sim.clone()));
         }
         Ok(sim)
+    }
+
+    /// Per buffer storage, whether the shader can write none of its bindings (none are, when
+    /// device addresses can reach every buffer).
+    fn read_only_storages(&self) -> Vec<bool> {
+        let mut read_only = vec![!self.prog.physical_addresses; self.mem.buffers.len()];
+        for (r, s) in self.mem.storage_of.iter().enumerate() {
+            if !self.prog.resources.get(r).is_some_and(|r| r.read_only) {
+                if let Some(x) = read_only.get_mut(*s as usize) {
+                    *x = false;
+                }
+            }
+        }
+        read_only
     }
 
     /// The program being run.

@@ -120,16 +120,7 @@ impl Simulator {
         // runs give up and the serial run says where.
         let total = std::sync::atomic::AtomicU64::new(0);
         let total = &total;
-        // Storages every binding of which the shader cannot write (none when device addresses
-        // reach every buffer).
-        let mut read_only = vec![!self.prog.physical_addresses; self.mem.buffers.len()];
-        for (r, s) in self.mem.storage_of.iter().enumerate() {
-            if !self.prog.resources.get(r).is_some_and(|r| r.read_only) {
-                if let Some(x) = read_only.get_mut(*s as usize) {
-                    *x = false;
-                }
-            }
-        }
+        let read_only = self.read_only_storages();
         let read_only = &read_only;
         let runs: Vec<Option<Simulator>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunks
