@@ -158,17 +158,27 @@ pub fn prepare<'a>(
         if r.push_constant {
             continue;
         }
-        if r.image.is_some() || r.sampler {
+        if r.sampler {
             return unsupported(format!(
-                "`{}` is an image or sampler; only buffers are run on the device yet",
+                "`{}` is a sampler or a combined image sampler; samplers are not run on the device yet",
                 r.name
             ));
         }
+        let image = match (&r.image, fresh.image_of(ri)) {
+            (Some(ty), Some(desc)) => Some(
+                crate::vulkan::GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?,
+            ),
+            (Some(_), None) => {
+                return unsupported(format!("`{}` is an image with none bound", r.name))
+            }
+            (None, _) => None,
+        };
         let b = GpuBuffer {
             set: r.set,
             binding: r.binding,
             element: r.element(),
-            uniform: r.uniform && r.read_only,
+            uniform: r.uniform && r.read_only && image.is_none(),
+            image,
             data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),
             shares: None,
         };

@@ -241,3 +241,77 @@ fn a_chaotic_float_loop_is_precision_carried_through_its_iterations() {
         "{c:#?}"
     );
 }
+
+/// What the device cannot be given yet is refused before anything runs, naming the variable:
+/// a combined image sampler; an image is prepared as an image of its bound format and extent.
+#[test]
+fn a_sampler_is_refused_by_name_and_an_image_is_prepared_as_one() {
+    use lanescope_core::program::image::{ImageDesc, SamplerDesc, TexelFormat};
+    let image = |format: &str, data_len: usize| lanescope_core::ImageBinding {
+        set: 0,
+        binding: 0,
+        element: 0,
+        desc: ImageDesc::new(TexelFormat::by_name(format).expect("a format"), [4, 4, 1]),
+        data: vec![0; data_len],
+    };
+    let bindings = lanescope_core::Bindings {
+        buffers: vec![(0, 1, vec![0; 8 * 16])],
+        images: vec![image("rgba8", 64)],
+        samplers: vec![(0, 0, SamplerDesc::default())],
+        ..Default::default()
+    };
+    let run = common::simulate_bound("sampled", 1, bindings, 8);
+    let err = prepare(&run.simulated(1), Vec::new(), &device())
+        .expect_err("a sampler is refused")
+        .to_string();
+    assert!(
+        err.contains("`tex`") && err.contains("samplers are not run on the device yet"),
+        "{err}"
+    );
+
+    let mut bindings = lanescope_core::Bindings {
+        buffers: vec![(0, 7, vec![0; 64 * 16])],
+        ..Default::default()
+    };
+    for (binding, format, extent, bytes) in [
+        (0, "r32ui", [8, 8, 1], 256),
+        (1, "rgba8", [8, 8, 1], 256),
+        (2, "rgba16f", [8, 8, 4], 2048),
+        (3, "r32f", [8, 8, 4], 1024),
+        (4, "r32i", [64, 1, 1], 256),
+        (5, "rg32ui", [8, 8, 1], 512),
+        (6, "r32ui", [64, 1, 1], 256),
+    ] {
+        bindings.images.push(lanescope_core::ImageBinding {
+            set: 0,
+            binding,
+            element: 0,
+            desc: ImageDesc::new(TexelFormat::by_name(format).expect("a format"), extent),
+            data: vec![0; bytes],
+        });
+    }
+    let run = common::simulate_bound("images", 1, bindings, 8);
+    let (dispatch, _) = prepare(&run.simulated(1), Vec::new(), &device()).expect("prepares");
+    let kinds: Vec<_> = dispatch
+        .buffers
+        .iter()
+        .map(|b| {
+            b.image
+                .map(|i| (i.dim, i.arrayed, i.sampled, i.extent, b.data.len()))
+        })
+        .collect();
+    use lanescope_core::program::image::Dim;
+    assert_eq!(
+        kinds,
+        [
+            Some((Dim::D2, false, false, [8, 8, 1], 256)),
+            Some((Dim::D2, false, false, [8, 8, 1], 256)),
+            Some((Dim::D2, true, false, [8, 8, 4], 2048)),
+            Some((Dim::D3, false, false, [8, 8, 4], 1024)),
+            Some((Dim::Buffer, false, false, [64, 1, 1], 256)),
+            Some((Dim::D2, false, true, [8, 8, 1], 512)),
+            Some((Dim::Buffer, false, true, [64, 1, 1], 256)),
+            None,
+        ]
+    );
+}

@@ -367,3 +367,69 @@ fn bindings_sharing_a_buffer_share_it_on_the_device() {
     let src = u32::from_le_bytes(got[..4].try_into().unwrap());
     assert_eq!(first, src.wrapping_mul(2).wrapping_add(1));
 }
+
+/// Images of each kind the device binds without a sampler (storage images 2D, 2D array and 3D,
+/// one written from floats into a normalized format; storage and uniform texel buffers; a
+/// sampled image read by texelFetch) are made from the simulation's texels and read back
+/// texel for texel as it left them.
+#[test]
+fn images_and_texel_buffers_come_back_as_simulated() {
+    use lanescope_core::program::image::{ImageDesc, TexelFormat};
+    let Some(d) = device() else { return };
+    let image = |binding, format: &str, extent: [u32; 3], data: Vec<u8>| {
+        let format = TexelFormat::by_name(format).expect("a format");
+        lanescope_core::ImageBinding {
+            set: 0,
+            binding,
+            element: 0,
+            desc: ImageDesc::new(format, extent),
+            data,
+        }
+    };
+    // Small integers, exact in every format they are read as.
+    let halves: Vec<u8> = (0..8 * 8 * 4 * 4)
+        .flat_map(|k: u16| (0x3c00 + (k % 97) * 4).to_le_bytes())
+        .collect();
+    let floats: Vec<u8> = (0..8 * 8 * 4)
+        .flat_map(|k: u32| (k as f32 * 0.5).to_le_bytes())
+        .collect();
+    let bindings = lanescope_core::Bindings {
+        buffers: vec![(0, 7, vec![0; 64 * 16])],
+        images: vec![
+            image(0, "r32ui", [8, 8, 1], words(64, 3)),
+            image(1, "rgba8", [8, 8, 1], vec![0; 256]),
+            image(2, "rgba16f", [8, 8, 4], halves),
+            image(3, "r32f", [8, 8, 4], floats),
+            image(4, "r32i", [64, 1, 1], words(64, 5)),
+            image(5, "rg32ui", [8, 8, 1], words(128, 11)),
+            image(6, "r32ui", [64, 1, 1], words(64, 13)),
+        ],
+        ..Default::default()
+    };
+    let run = common::simulate_bound("images", 1, bindings, d.subgroup_size);
+    let s = run.simulated(2);
+    let (dispatch, resources) = match prepare(&s, Vec::new(), &d) {
+        Ok(x) => x,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(
+        dispatch
+            .buffers
+            .iter()
+            .filter(|b| b.image.is_some())
+            .count(),
+        7
+    );
+    let gpu = match lanescope_gpu::run(&dispatch) {
+        Err(GpuError::Unsupported(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        other => other.expect("runs"),
+    };
+    let c = compare(&s, &resources, &gpu);
+    // 64 + 64 + 512 + 256 + 64 + 128 + 64 texel words, and the buffer's 256.
+    let total = 64 + 64 + 512 + 256 + 64 + 128 + 64 + 256;
+    only(&c, total, &[]);
+    assert_eq!(c.identical, total, "{c:#?}");
+}

@@ -460,7 +460,10 @@ fn keep(recs: &mut Word, n: Rec, raced: bool) {
     // alike and wholly: one pass, as the byte-by-byte path below decides.
     if n.kind == Kind::Write && !raced {
         // A plain write that raced with nothing replaces every record of its bytes.
-        if recs.iter().all(|r| r.bytes & n.bytes == 0 || r.bytes & !n.bytes == 0) {
+        if recs
+            .iter()
+            .all(|r| r.bytes & n.bytes == 0 || r.bytes & !n.bytes == 0)
+        {
             recs.retain(|r| r.bytes & n.bytes == 0 && r.bytes != 0);
             recs.push(n);
             return;

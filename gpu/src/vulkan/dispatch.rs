@@ -1,7 +1,9 @@
 //! One compute dispatch run on a device: its buffers made host-visible and coherent, bound
-//! (descriptor arrays and shared bindings included), the pipeline at the subgroup size asked
-//! for, and every buffer read back as the device left it.
+//! (descriptor arrays and shared bindings included), its images and texel buffers made from
+//! their texels ([`GpuImage`]), the pipeline at the subgroup size asked for, and every buffer
+//! and image read back as the device left it.
 
+use super::image::GpuImage;
 use super::{failed, probe, DeviceInfo, GpuError, Instance, Probe, WANTED};
 use ash::vk;
 use std::ffi::CString;
@@ -16,6 +18,8 @@ pub struct GpuBuffer {
     pub element: u32,
     /// Bound as a uniform buffer (else a storage buffer).
     pub uniform: bool,
+    /// An image or texel buffer whose texels `data` holds (tightly packed), bound as one.
+    pub image: Option<GpuImage>,
     /// Its contents before the dispatch (unused where it `shares`).
     pub data: Vec<u8>,
     /// The buffer (an index into the dispatch's, an earlier one that shares nothing) whose
@@ -62,6 +66,10 @@ struct Device<'i> {
     _instance: &'i Instance,
     device: ash::Device,
     buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, usize)>,
+    /// Images (each filled from, and read back into, its binding's buffer) and texel buffers'
+    /// views.
+    images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    views: Vec<vk::BufferView>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pipeline_layout: vk::PipelineLayout,
     module: vk::ShaderModule,
@@ -86,6 +94,14 @@ impl Drop for Device<'_> {
             d.destroy_pipeline_layout(self.pipeline_layout, None);
             for l in &self.set_layouts {
                 d.destroy_descriptor_set_layout(*l, None);
+            }
+            for (image, m, view) in &self.images {
+                d.destroy_image_view(*view, None);
+                d.destroy_image(*image, None);
+                d.free_memory(*m, None);
+            }
+            for v in &self.views {
+                d.destroy_buffer_view(*v, None);
             }
             for (b, m, _, _) in &self.buffers {
                 d.destroy_buffer(*b, None);
@@ -156,6 +172,8 @@ unsafe fn dispatch(
         _instance: inst,
         device,
         buffers: Vec::new(),
+        images: Vec::new(),
+        views: Vec::new(),
         set_layouts: Vec::new(),
         pipeline_layout: vk::PipelineLayout::null(),
         module: vk::ShaderModule::null(),
@@ -181,10 +199,15 @@ unsafe fn dispatch(
             .enumerate()
             .filter(|(j, x)| *j == k || x.shares == Some(k))
             .fold(vk::BufferUsageFlags::empty(), |u, (_, x)| {
-                u | if x.uniform {
-                    vk::BufferUsageFlags::UNIFORM_BUFFER
-                } else {
-                    vk::BufferUsageFlags::STORAGE_BUFFER
+                u | match x.image.map(|i| (i.texel_buffer(), i.sampled)) {
+                    // An image's texels, copied in and out.
+                    Some((false, _)) => {
+                        vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST
+                    }
+                    Some((true, true)) => vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+                    Some((true, false)) => vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
+                    None if x.uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                    None => vk::BufferUsageFlags::STORAGE_BUFFER,
                 }
             });
         let buffer = device
@@ -235,14 +258,14 @@ unsafe fn dispatch(
         }
     }
 
+    let (image_of, view_of) = make_images(&mut dev, i, probe, d, &slot)?;
+
     // One layout per set up to the highest used (sets between are empty).
     let sets = d.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
-    let kind = |b: &GpuBuffer| {
-        if b.uniform {
-            vk::DescriptorType::UNIFORM_BUFFER
-        } else {
-            vk::DescriptorType::STORAGE_BUFFER
-        }
+    let kind = |b: &GpuBuffer| match b.image {
+        Some(img) => img.descriptor_type(),
+        None if b.uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        None => vk::DescriptorType::STORAGE_BUFFER,
     };
     // Per (set, binding): its type and descriptor count (a descriptor array's highest element
     // bound, plus one).
@@ -252,7 +275,7 @@ unsafe fn dispatch(
         let e = layout.entry((b.set, b.binding)).or_insert((kind(b), 0));
         if e.0 != kind(b) {
             return Err(GpuError::Unsupported(format!(
-                "set {} binding {} holds both uniform and storage buffers",
+                "set {} binding {} holds descriptors of two types",
                 b.set, b.binding
             )));
         }
@@ -364,24 +387,22 @@ unsafe fn dispatch(
             .map(|(_, n)| *n as usize)
             .sum::<usize>()
     };
-    let counts = [
-        (
-            vk::DescriptorType::STORAGE_BUFFER,
-            count_of(vk::DescriptorType::STORAGE_BUFFER),
-        ),
-        (
-            vk::DescriptorType::UNIFORM_BUFFER,
-            count_of(vk::DescriptorType::UNIFORM_BUFFER),
-        ),
-    ];
-    let sizes: Vec<vk::DescriptorPoolSize> = counts
-        .iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(ty, n)| vk::DescriptorPoolSize {
-            ty: *ty,
-            descriptor_count: *n as u32,
-        })
-        .collect();
+    let sizes: Vec<vk::DescriptorPoolSize> = [
+        vk::DescriptorType::STORAGE_BUFFER,
+        vk::DescriptorType::UNIFORM_BUFFER,
+        vk::DescriptorType::STORAGE_IMAGE,
+        vk::DescriptorType::SAMPLED_IMAGE,
+        vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+        vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+    ]
+    .into_iter()
+    .map(|ty| (ty, count_of(ty)))
+    .filter(|(_, n)| *n > 0)
+    .map(|(ty, n)| vk::DescriptorPoolSize {
+        ty,
+        descriptor_count: n as u32,
+    })
+    .collect();
     dev.pool = device
         .create_descriptor_pool(
             &vk::DescriptorPoolCreateInfo::default()
@@ -411,17 +432,37 @@ unsafe fn dispatch(
             }]
         })
         .collect();
+    let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = image_of
+        .iter()
+        .map(|k| {
+            [vk::DescriptorImageInfo {
+                sampler: vk::Sampler::null(),
+                image_view: k.map_or(vk::ImageView::null(), |k| dev.images[k].2),
+                image_layout: vk::ImageLayout::GENERAL,
+            }]
+        })
+        .collect();
+    let views: Vec<[vk::BufferView; 1]> = view_of
+        .iter()
+        .map(|k| [k.map_or(vk::BufferView::null(), |k| dev.views[k])])
+        .collect();
     let writes: Vec<vk::WriteDescriptorSet> = d
         .buffers
         .iter()
-        .zip(&infos)
-        .map(|(b, info)| {
-            vk::WriteDescriptorSet::default()
+        .enumerate()
+        .map(|(k, b)| {
+            let w = vk::WriteDescriptorSet::default()
                 .dst_set(sets_made[b.set as usize])
                 .dst_binding(b.binding)
                 .dst_array_element(b.element)
-                .descriptor_type(kind(b))
-                .buffer_info(info)
+                .descriptor_type(kind(b));
+            if image_of[k].is_some() {
+                w.image_info(&image_infos[k])
+            } else if view_of[k].is_some() {
+                w.texel_buffer_view(&views[k])
+            } else {
+                w.buffer_info(&infos[k])
+            }
         })
         .collect();
     device.update_descriptor_sets(&writes, &[]);
@@ -464,15 +505,69 @@ unsafe fn dispatch(
             &bytes,
         );
     }
+    // Images: filled from their bytes before the dispatch, read back into them after.
+    let images: Vec<(GpuImage, vk::Image, vk::Buffer)> = d
+        .buffers
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| Some((b.image?, dev.images[image_of[k]?].0, dev.buffers[slot[k]].0)))
+        .collect();
+    use vk::{AccessFlags as A, ImageLayout as L, PipelineStageFlags as S};
+    let stage = |from: S, to: S, barriers: &[vk::ImageMemoryBarrier]| {
+        device.cmd_pipeline_barrier(
+            cb,
+            from,
+            to,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            barriers,
+        );
+    };
+    let each = |(from, to): (L, L), access: (A, A)| -> Vec<vk::ImageMemoryBarrier> {
+        images
+            .iter()
+            .map(|(g, im, _)| g.barrier(*im, (from, to), access))
+            .collect()
+    };
+    if !images.is_empty() {
+        let into = L::TRANSFER_DST_OPTIMAL;
+        stage(
+            S::TOP_OF_PIPE,
+            S::TRANSFER,
+            &each((L::UNDEFINED, into), (A::empty(), A::TRANSFER_WRITE)),
+        );
+        for (g, im, buf) in &images {
+            device.cmd_copy_buffer_to_image(cb, *buf, *im, into, &[g.copy()]);
+        }
+        let used = (A::TRANSFER_WRITE, A::SHADER_READ | A::SHADER_WRITE);
+        stage(
+            S::TRANSFER,
+            S::COMPUTE_SHADER,
+            &each((into, L::GENERAL), used),
+        );
+    }
     let [x, y, z] = d.workgroups;
     device.cmd_dispatch(cb, x, y, z);
+    if !images.is_empty() {
+        let out = L::TRANSFER_SRC_OPTIMAL;
+        let read = (A::SHADER_WRITE, A::TRANSFER_READ);
+        stage(
+            S::COMPUTE_SHADER,
+            S::TRANSFER,
+            &each((L::GENERAL, out), read),
+        );
+        for (g, im, buf) in &images {
+            device.cmd_copy_image_to_buffer(cb, *im, out, *buf, &[g.copy()]);
+        }
+    }
     let barrier = vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-        .dst_access_mask(vk::AccessFlags::HOST_READ);
+        .src_access_mask(A::SHADER_WRITE | A::TRANSFER_WRITE)
+        .dst_access_mask(A::HOST_READ);
     device.cmd_pipeline_barrier(
         cb,
-        vk::PipelineStageFlags::COMPUTE_SHADER,
-        vk::PipelineStageFlags::HOST,
+        S::COMPUTE_SHADER | S::TRANSFER,
+        S::HOST,
         vk::DependencyFlags::empty(),
         &[barrier],
         &[],
@@ -517,6 +612,90 @@ unsafe fn dispatch(
         buffers,
         without_maximal_reconvergence: d.without_maximal_reconvergence,
     })
+}
+
+/// Images and texel buffer views for the bindings that hold them (their texels are in their
+/// buffers, `slot`): per binding, its index in `dev.images` or in `dev.views`.
+#[allow(clippy::type_complexity)]
+unsafe fn make_images(
+    dev: &mut Device<'_>,
+    i: &ash::Instance,
+    probe: &Probe,
+    d: &Dispatch<'_>,
+    slot: &[usize],
+) -> Result<(Vec<Option<usize>>, Vec<Option<usize>>), GpuError> {
+    let device = dev.device.clone();
+    let memory = i.get_physical_device_memory_properties(probe.pdev);
+    let mut image_of = vec![None; d.buffers.len()];
+    let mut view_of = vec![None; d.buffers.len()];
+    for (k, b) in d.buffers.iter().enumerate() {
+        let Some(img) = b.image else { continue };
+        let name = format!("set {} binding {}", b.set, b.binding);
+        img.check(
+            &name,
+            i.get_physical_device_format_properties(probe.pdev, img.format),
+        )?;
+        let buffer = dev.buffers[slot[k]].0;
+        if img.texel_buffer() {
+            let v = device
+                .create_buffer_view(
+                    &vk::BufferViewCreateInfo::default()
+                        .buffer(buffer)
+                        .format(img.format)
+                        .range(b.data.len() as u64),
+                    None,
+                )
+                .map_err(failed("creating a texel buffer view"))?;
+            dev.views.push(v);
+            view_of[k] = Some(dev.views.len() - 1);
+            continue;
+        }
+        let image = device
+            .create_image(&img.create_info(), None)
+            .map_err(failed("creating an image"))?;
+        let req = device.get_image_memory_requirements(image);
+        let fits = |k: &u32| req.memory_type_bits >> k & 1 == 1;
+        let local = |k: &u32| {
+            memory.memory_types[*k as usize]
+                .property_flags
+                .contains(vk::MemoryPropertyFlags::DEVICE_LOCAL)
+        };
+        let ty = (0..memory.memory_type_count)
+            .find(|k| fits(k) && local(k))
+            .or_else(|| (0..memory.memory_type_count).find(fits));
+        let mem = ty.map(|ty| {
+            device.allocate_memory(
+                &vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(ty),
+                None,
+            )
+        });
+        let mem = match mem {
+            Some(Ok(m)) => m,
+            other => {
+                device.destroy_image(image, None);
+                return Err(match other {
+                    Some(Err(e)) => failed("allocating image memory")(e),
+                    _ => {
+                        GpuError::Unsupported(format!("no device memory fits the image at {name}"))
+                    }
+                });
+            }
+        };
+        dev.images.push((image, mem, vk::ImageView::null()));
+        device
+            .bind_image_memory(image, mem, 0)
+            .map_err(failed("binding image memory"))?;
+        let view = device
+            .create_image_view(&img.view_info(image), None)
+            .map_err(failed("creating an image view"))?;
+        if let Some(last) = dev.images.last_mut() {
+            last.2 = view;
+        }
+        image_of[k] = Some(dev.images.len() - 1);
+    }
+    Ok((image_of, view_of))
 }
 
 /// Which of the device buffers each of `buffers` binds: its own (they are made in order, one

@@ -8,7 +8,9 @@ use std::fmt;
 use std::time::Duration;
 
 mod dispatch;
+mod image;
 pub use dispatch::{run, Dispatch, GpuBuffer, GpuRun};
+pub use image::GpuImage;
 
 /// Why a dispatch did not run on the device.
 #[derive(Clone, Debug, PartialEq, Eq)]
