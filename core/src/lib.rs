@@ -72,6 +72,6 @@ pub mod trace;
 pub use sched::{NamedSetting, Schedule, SiblingOrder, SwitchTangles};
 pub use sim::{
     default_address, slot_name, valid_subgroup_size, Bindings, BufferAddress, BufferAlias, Config,
-    ImageBinding, Limit, Outcome, RunError, Simulator, SourceValue, Stats, ADDRESS_ALIGN,
+    ImageBinding, Limit, Outcome, RunError, Simulator, SourceValue, Stats, SubTexel, ADDRESS_ALIGN,
     DEFAULT_MAX_STEPS, HARD_MAX_INVOCATIONS,
 };

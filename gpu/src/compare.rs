@@ -158,12 +158,6 @@ pub fn prepare<'a>(
         if r.push_constant {
             continue;
         }
-        if r.sampler {
-            return unsupported(format!(
-                "`{}` is a sampler or a combined image sampler; samplers are not run on the device yet",
-                r.name
-            ));
-        }
         let image = match (&r.image, fresh.image_of(ri)) {
             (Some(ty), Some(desc)) => Some(
                 crate::vulkan::GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?,
@@ -173,12 +167,22 @@ pub fn prepare<'a>(
             }
             (None, _) => None,
         };
+        // A sampler, alone or with its image; a texel buffer is read without one.
+        let sampler = (r.sampler && !image.is_some_and(|i| i.texel_buffer())).then(|| {
+            s.bindings
+                .samplers
+                .iter()
+                .find(|(set, binding, _)| (*set, *binding) == (r.set, r.binding))
+                .map(|x| x.2)
+                .unwrap_or_default()
+        });
         let b = GpuBuffer {
             set: r.set,
             binding: r.binding,
             element: r.element(),
             uniform: r.uniform && r.read_only && image.is_none(),
             image,
+            sampler,
             data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),
             shares: None,
         };
@@ -260,22 +264,31 @@ const REACH_FACTOR: f64 = 4.0;
 /// [`REACH_FACTOR`] times their largest distance from the simulation's; a word of another type
 /// that a variant changes at all depends on precision in ways its type does not bound (float
 /// bits hashed or converted).
-fn carried(variants: &[u32], simulated: u32, got: u32, ty: Option<ScalarTy>) -> Option<String> {
-    const HOW: &str = "a run whose inexact float operations err to the edge of Vulkan's bound for each (fma unfused)";
+/// The arithmetic precision variants, as a reason names them.
+const ARITHMETIC: &str =
+    "a run whose inexact float operations err to the edge of Vulkan's bound for each (fma unfused)";
+
+fn carried(
+    variants: &[u32],
+    simulated: u32,
+    got: u32,
+    ty: Option<ScalarTy>,
+    how: &str,
+) -> Option<String> {
     const SO: &str = "the word depends on precision the specification leaves to the device";
     if variants.contains(&got) {
-        return Some(format!("{HOW} leaves the device's value here: {SO}"));
+        return Some(format!("{how} leaves the device's value here: {SO}"));
     }
     let moved = variants.iter().find(|v| **v != simulated)?;
     if ty != Some(ScalarTy::Float { bits: 32 }) {
-        return Some(format!("{HOW} leaves {moved:#010x} here: {SO}"));
+        return Some(format!("{how} leaves {moved:#010x} here: {SO}"));
     }
     let value = |x: u32| f64::from(f32::from_bits(x));
     let off = |x: u32| (value(x) - value(simulated)).abs();
     let reach = variants.iter().map(|v| off(*v)).fold(0.0, f64::max);
     (off(got) <= REACH_FACTOR * reach).then(|| {
         format!(
-            "{HOW} moves it by up to {reach:.3e}; the device's value is {:.3e} away, within {REACH_FACTOR} times that: {SO}",
+            "{how} moves it by up to {reach:.3e}; the device's value is {:.3e} away, within {REACH_FACTOR} times that: {SO}",
             off(got)
         )
     })
@@ -430,6 +443,38 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
     }
     // The values the module's precision variants leave in the differing words.
     let mut nudged: Vec<Vec<u32>> = vec![Vec::new(); differing.len()];
+    let nudge = |sim: &Simulator, nudged: &mut Vec<Vec<u32>>| {
+        for (i, &(k, w, _, _)) in differing.iter().enumerate() {
+            let r = &s.prog.resources()[resources[k]];
+            if let Some(c) = sim.resource_buffer(r).and_then(|b| b.get(w * 4..w * 4 + 4)) {
+                nudged[i].push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            }
+        }
+    };
+    // Linear filtering's weights as coarse as the device may keep them, rounded each way.
+    let filters = s
+        .bindings
+        .samplers
+        .iter()
+        .any(|(_, _, d)| d.filter == lanescope_core::program::image::Filter::Linear);
+    if filters && !differing.is_empty() {
+        for up in [false, true] {
+            let cfg = Config {
+                record_trace: false,
+                sub_texel: Some(lanescope_core::SubTexel {
+                    bits: u8::try_from(gpu.device.sub_texel_bits.clamp(1, 30)).unwrap_or(8),
+                    up,
+                }),
+                ..s.cfg.clone()
+            };
+            let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) else {
+                continue;
+            };
+            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
+                nudge(&sim, &mut nudged);
+            }
+        }
+    }
     if inexact && !differing.is_empty() {
         for words in variants.iter().flatten() {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -443,17 +488,16 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
             let Ok(mut sim) = Simulator::new(Arc::new(prog), cfg, s.bindings) else {
                 continue;
             };
-            if !matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
-                continue;
-            }
-            for (i, &(k, w, _, _)) in differing.iter().enumerate() {
-                let r = &s.prog.resources()[resources[k]];
-                if let Some(c) = sim.resource_buffer(r).and_then(|b| b.get(w * 4..w * 4 + 4)) {
-                    nudged[i].push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-                }
+            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
+                nudge(&sim, &mut nudged);
             }
         }
     }
+    let how = match (inexact, filters) {
+        (true, true) => format!("{ARITHMETIC}, or whose linear filtering keeps {} bits of each weight (the device's sub-texel precision)", gpu.device.sub_texel_bits),
+        (false, true) => format!("a run whose linear filtering keeps {} bits of each weight (the device's sub-texel precision)", gpu.device.sub_texel_bits),
+        _ => ARITHMETIC.to_string(),
+    };
     let mut poisoned: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut fields: BTreeMap<usize, FieldMap> = BTreeMap::new();
     let mut classes: BTreeMap<&'static str, usize> =
@@ -530,7 +574,13 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
                 Class::LeftOpen,
                 "the entry point lacks MaximallyReconvergesKHR, so the device may group invocations into other tangles than the simulation's maximal reconvergence".to_string(),
             )
-        } else if let Some(why) = carried(&nudged[i], simulated, got, field.as_ref().map(|f| f.0)) {
+        } else if let Some(why) = carried(
+            &nudged[i],
+            simulated,
+            got,
+            field.as_ref().map(|f| f.0),
+            &how,
+        ) {
             (Class::Precision, why)
         } else if let Some(close) = field
             .as_ref()

@@ -242,10 +242,11 @@ fn a_chaotic_float_loop_is_precision_carried_through_its_iterations() {
     );
 }
 
-/// What the device cannot be given yet is refused before anything runs, naming the variable:
-/// a combined image sampler; an image is prepared as an image of its bound format and extent.
+/// Images and samplers are prepared as bound: a combined image sampler as its image (of the
+/// bound format and extent, read through a sampler) with the bound sampler; storage images,
+/// sampled images and texel buffers of each dimensionality as themselves.
 #[test]
-fn a_sampler_is_refused_by_name_and_an_image_is_prepared_as_one() {
+fn images_and_samplers_are_prepared_as_bound() {
     use lanescope_core::program::image::{ImageDesc, SamplerDesc, TexelFormat};
     let image = |format: &str, data_len: usize| lanescope_core::ImageBinding {
         set: 0,
@@ -254,20 +255,23 @@ fn a_sampler_is_refused_by_name_and_an_image_is_prepared_as_one() {
         desc: ImageDesc::new(TexelFormat::by_name(format).expect("a format"), [4, 4, 1]),
         data: vec![0; data_len],
     };
+    let linear = SamplerDesc::parse("linear,mirror").expect("a sampler");
     let bindings = lanescope_core::Bindings {
         buffers: vec![(0, 1, vec![0; 8 * 16])],
         images: vec![image("rgba8", 64)],
-        samplers: vec![(0, 0, SamplerDesc::default())],
+        samplers: vec![(0, 0, linear)],
         ..Default::default()
     };
     let run = common::simulate_bound("sampled", 1, bindings, 8);
-    let err = prepare(&run.simulated(1), Vec::new(), &device())
-        .expect_err("a sampler is refused")
-        .to_string();
-    assert!(
-        err.contains("`tex`") && err.contains("samplers are not run on the device yet"),
-        "{err}"
-    );
+    let (dispatch, _) = prepare(&run.simulated(1), Vec::new(), &device()).expect("prepares");
+    let tex = dispatch
+        .buffers
+        .iter()
+        .find(|b| b.binding == 0)
+        .expect("`tex`");
+    assert_eq!(tex.sampler, Some(linear));
+    let img = tex.image.expect("an image");
+    assert!(img.sampled && !img.integer && img.extent == [4, 4, 1]);
 
     let mut bindings = lanescope_core::Bindings {
         buffers: vec![(0, 7, vec![0; 64 * 16])],

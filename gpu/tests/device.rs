@@ -433,3 +433,65 @@ fn images_and_texel_buffers_come_back_as_simulated() {
     only(&c, total, &[]);
     assert_eq!(c.identical, total, "{c:#?}");
 }
+
+/// Samplers on the device: a linear one between texels, whose words may differ only as the
+/// device's sub-texel precision explains, and a nearest one at texel centres, exact.
+#[test]
+fn sampled_reads_differ_only_within_the_devices_filtering_precision() {
+    use lanescope_core::program::image::{ImageDesc, SamplerDesc, TexelFormat};
+    let Some(d) = device() else { return };
+    let image = |binding, format: &str, data: Vec<u8>| lanescope_core::ImageBinding {
+        set: 0,
+        binding,
+        element: 0,
+        desc: ImageDesc::new(TexelFormat::by_name(format).expect("a format"), [8, 8, 1]),
+        data,
+    };
+    let floats: Vec<u8> = (0..64u32)
+        .flat_map(|k| (k as f32 * 0.25 - 3.0).to_le_bytes())
+        .collect();
+    let sampler = |text| SamplerDesc::parse(text).expect("a sampler");
+    let bindings = lanescope_core::Bindings {
+        buffers: vec![(0, 3, vec![0; 128 * 16])],
+        images: vec![image(0, "rgba8", words(64, 21)), image(1, "r32f", floats)],
+        samplers: vec![
+            (0, 0, sampler("linear,repeat")),
+            (0, 2, sampler("nearest,clamp")),
+        ],
+        ..Default::default()
+    };
+    let run = common::simulate_bound("sampling", 1, bindings, d.subgroup_size);
+    let s = run.simulated(2);
+    let (dispatch, resources) = prepare(&s, Vec::new(), &d).expect("prepares");
+    let at = |binding| {
+        let b = dispatch.buffers.iter().find(|b| b.binding == binding);
+        b.map(|b| (b.image.is_some(), b.sampler.is_some()))
+    };
+    assert_eq!(
+        [at(0), at(1), at(2)],
+        [Some((true, true)), Some((true, false)), Some((false, true))]
+    );
+    let gpu = match lanescope_gpu::run(&dispatch) {
+        Err(GpuError::Unsupported(why)) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        other => other.expect("runs"),
+    };
+    let c = compare(&s, &resources, &gpu);
+    // The two images' texel words and the output's.
+    only(&c, 64 + 64 + 128 * 4, &[Class::Precision]);
+    // The nearest reads (odd vec4s) are exact.
+    for diff in &c.differences {
+        assert!(
+            diff.binding == 3 && diff.word % 8 < 4,
+            "only linear reads may differ: {diff:#?}"
+        );
+    }
+    eprintln!(
+        "linear filtering: {} words identical, {} within the device's {} sub-texel bits",
+        c.identical,
+        c.count(Class::Precision),
+        d.sub_texel_bits
+    );
+}

@@ -71,10 +71,11 @@ pub fn devices(json: bool) -> Result<String, CliError> {
         )?;
         writeln!(
             out,
-            "  8-bit storage: {}, 16-bit storage: {}, full subgroups: {}",
+            "  8-bit storage: {}, 16-bit storage: {}, full subgroups: {}, filtering weights: {} bits",
             yes(d.storage_8bit),
             yes(d.storage_16bit),
-            yes(d.full_subgroups)
+            yes(d.full_subgroups),
+            d.sub_texel_bits
         )?;
     }
     Ok(out)

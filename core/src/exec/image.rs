@@ -287,6 +287,9 @@ fn sample(
             let t = u[a] - 0.5;
             base[a] = t.floor() as i64 + offset[a];
             frac[a] = t - t.floor();
+            if let Some(q) = mem.sub_texel {
+                frac[a] = q.quantize(frac[a]);
+            }
         } else {
             base[a] = u[a].floor() as i64 + offset[a];
         }
@@ -333,6 +336,21 @@ fn sample(
                 }
             }
             i @ Texel::I(_) => nearest = i,
+        }
+    }
+    // A device may filter a normalized format in its own precision: the result then lies up
+    // to one step of the format away (taken the same way as the weights).
+    if let (true, Some(q)) = (linear, mem.sub_texel) {
+        if matches!(d.format.kind, ChannelKind::Unorm | ChannelKind::Snorm)
+            && d.format.packed.is_none()
+        {
+            let signed = d.format.kind == ChannelKind::Snorm;
+            let steps = bitmask(u32::from(d.format.bits) - u32::from(signed)) as f64;
+            let lo = if signed { -1.0 } else { 0.0 };
+            for v in &mut acc {
+                let step = if q.up { 1.0 } else { -1.0 } / steps;
+                *v = (*v + step).clamp(lo, 1.0);
+            }
         }
     }
     match nearest {

@@ -28,6 +28,8 @@ pub struct Memory {
     pub images: Vec<Option<crate::program::image::ImageDesc>>,
     /// By region: the bound sampler, for sampler and combined image sampler resources.
     pub samplers: Vec<Option<crate::program::image::SamplerDesc>>,
+    /// Linear filtering's weights quantized (`Config::sub_texel`).
+    pub sub_texel: Option<crate::sim::SubTexel>,
 }
 
 /// A bound buffer's device address range and the region (index in `storage_of`) naming it.

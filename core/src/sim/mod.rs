@@ -98,7 +98,7 @@ pub use bind::{
     default_address, slot_name, Bindings, BufferAddress, BufferAlias, ImageBinding, ADDRESS_ALIGN,
 };
 use config::{bind_err, setting};
-pub use config::{Config, Limit, Outcome, RunError, Stats, DEFAULT_MAX_STEPS};
+pub use config::{Config, Limit, Outcome, RunError, Stats, SubTexel, DEFAULT_MAX_STEPS};
 pub use source::SourceValue;
 
 use crate::load::{Warning, WarningCode};
@@ -308,6 +308,7 @@ impl Simulator {
             initial: None,
             steered: false,
         };
+        sim.mem.sub_texel = sim.cfg.sub_texel;
         if sim.cfg.detectors {
             sim.detect = Some(Box::default());
             sim.uninit = Some(Box::default());

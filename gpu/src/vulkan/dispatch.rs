@@ -20,6 +20,8 @@ pub struct GpuBuffer {
     pub uniform: bool,
     /// An image or texel buffer whose texels `data` holds (tightly packed), bound as one.
     pub image: Option<GpuImage>,
+    /// A sampler bound here: alone (no `image`), or with `image` as a combined image sampler.
+    pub sampler: Option<lanescope_core::program::image::SamplerDesc>,
     /// Its contents before the dispatch (unused where it `shares`).
     pub data: Vec<u8>,
     /// The buffer (an index into the dispatch's, an earlier one that shares nothing) whose
@@ -70,6 +72,7 @@ struct Device<'i> {
     /// views.
     images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
     views: Vec<vk::BufferView>,
+    samplers: Vec<vk::Sampler>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pipeline_layout: vk::PipelineLayout,
     module: vk::ShaderModule,
@@ -102,6 +105,9 @@ impl Drop for Device<'_> {
             }
             for v in &self.views {
                 d.destroy_buffer_view(*v, None);
+            }
+            for x in &self.samplers {
+                d.destroy_sampler(*x, None);
             }
             for (b, m, _, _) in &self.buffers {
                 d.destroy_buffer(*b, None);
@@ -174,6 +180,7 @@ unsafe fn dispatch(
         buffers: Vec::new(),
         images: Vec::new(),
         views: Vec::new(),
+        samplers: Vec::new(),
         set_layouts: Vec::new(),
         pipeline_layout: vk::PipelineLayout::null(),
         module: vk::ShaderModule::null(),
@@ -259,13 +266,29 @@ unsafe fn dispatch(
     }
 
     let (image_of, view_of) = make_images(&mut dev, i, probe, d, &slot)?;
+    // Per binding, its sampler (an index into `dev.samplers`).
+    let mut sampler_of = vec![None; d.buffers.len()];
+    for (k, b) in d.buffers.iter().enumerate() {
+        let Some(desc) = b.sampler else { continue };
+        let integer = b.image.is_some_and(|i| i.integer);
+        let create = super::image::sampler_info(&desc, integer).map_err(|why| {
+            GpuError::Unsupported(format!("set {} binding {}: {why}", b.set, b.binding))
+        })?;
+        let x = device
+            .create_sampler(&create, None)
+            .map_err(failed("creating a sampler"))?;
+        dev.samplers.push(x);
+        sampler_of[k] = Some(dev.samplers.len() - 1);
+    }
 
     // One layout per set up to the highest used (sets between are empty).
     let sets = d.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
-    let kind = |b: &GpuBuffer| match b.image {
-        Some(img) => img.descriptor_type(),
-        None if b.uniform => vk::DescriptorType::UNIFORM_BUFFER,
-        None => vk::DescriptorType::STORAGE_BUFFER,
+    let kind = |b: &GpuBuffer| match (b.image, b.sampler) {
+        (Some(_), Some(_)) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        (None, Some(_)) => vk::DescriptorType::SAMPLER,
+        (Some(img), None) => img.descriptor_type(),
+        (None, None) if b.uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        (None, None) => vk::DescriptorType::STORAGE_BUFFER,
     };
     // Per (set, binding): its type and descriptor count (a descriptor array's highest element
     // bound, plus one).
@@ -392,6 +415,8 @@ unsafe fn dispatch(
         vk::DescriptorType::UNIFORM_BUFFER,
         vk::DescriptorType::STORAGE_IMAGE,
         vk::DescriptorType::SAMPLED_IMAGE,
+        vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        vk::DescriptorType::SAMPLER,
         vk::DescriptorType::STORAGE_TEXEL_BUFFER,
         vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
     ]
@@ -434,9 +459,10 @@ unsafe fn dispatch(
         .collect();
     let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = image_of
         .iter()
-        .map(|k| {
+        .zip(&sampler_of)
+        .map(|(k, x)| {
             [vk::DescriptorImageInfo {
-                sampler: vk::Sampler::null(),
+                sampler: x.map_or(vk::Sampler::null(), |x| dev.samplers[x]),
                 image_view: k.map_or(vk::ImageView::null(), |k| dev.images[k].2),
                 image_layout: vk::ImageLayout::GENERAL,
             }]
@@ -456,7 +482,7 @@ unsafe fn dispatch(
                 .dst_binding(b.binding)
                 .dst_array_element(b.element)
                 .descriptor_type(kind(b));
-            if image_of[k].is_some() {
+            if image_of[k].is_some() || sampler_of[k].is_some() {
                 w.image_info(&image_infos[k])
             } else if view_of[k].is_some() {
                 w.texel_buffer_view(&views[k])

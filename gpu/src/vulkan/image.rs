@@ -4,7 +4,9 @@
 
 use super::GpuError;
 use ash::vk;
-use lanescope_core::program::image::{Dim, ImageDesc, ImageType, TexelFormat};
+use lanescope_core::program::image::{
+    AddressMode, Dim, Filter, ImageDesc, ImageType, SamplerDesc, TexelFormat,
+};
 
 /// An image binding as the device makes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +19,8 @@ pub struct GpuImage {
     pub extent: [u32; 3],
     /// Read through a sampled-image (or uniform texel buffer) descriptor, else a storage one.
     pub sampled: bool,
+    /// Its texels are integers (a sampler's border for it is integer black).
+    pub integer: bool,
 }
 
 impl GpuImage {
@@ -39,6 +43,7 @@ impl GpuImage {
             arrayed: ty.arrayed,
             extent: desc.extent,
             sampled: ty.sampled == 1,
+            integer: desc.format.is_integer(),
         })
     }
 
@@ -199,6 +204,51 @@ impl GpuImage {
     }
 }
 
+/// The device's sampler for `s` (one mip level: the simulation binds one); `integer`: it
+/// reads an integer image (its border is then integer black); `None` with the reason when Vulkan
+/// gives no such sampler (unnormalized coordinates with a repeating address mode).
+pub fn sampler_info(
+    s: &SamplerDesc,
+    integer: bool,
+) -> Result<vk::SamplerCreateInfo<'static>, String> {
+    let filter = match s.filter {
+        Filter::Nearest => vk::Filter::NEAREST,
+        Filter::Linear => vk::Filter::LINEAR,
+    };
+    let address = match s.address {
+        AddressMode::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        AddressMode::Repeat => vk::SamplerAddressMode::REPEAT,
+        AddressMode::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        AddressMode::ClampToBorder => vk::SamplerAddressMode::CLAMP_TO_BORDER,
+    };
+    if s.unnormalized
+        && !matches!(
+            s.address,
+            AddressMode::ClampToEdge | AddressMode::ClampToBorder
+        )
+    {
+        return Err(
+            "a sampler with unnormalized coordinates must clamp (Vulkan allows no other address mode with them)"
+                .into(),
+        );
+    }
+    Ok(vk::SamplerCreateInfo::default()
+        .mag_filter(filter)
+        .min_filter(filter)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(address)
+        .address_mode_v(address)
+        .address_mode_w(address)
+        .min_lod(0.0)
+        .max_lod(0.0)
+        .border_color(if integer {
+            vk::BorderColor::INT_TRANSPARENT_BLACK
+        } else {
+            vk::BorderColor::FLOAT_TRANSPARENT_BLACK
+        })
+        .unnormalized_coordinates(s.unnormalized))
+}
+
 /// The Vulkan format of a SPIR-V image format (Vulkan's table of compatible formats).
 pub fn vk_format(f: &TexelFormat) -> Option<vk::Format> {
     use vk::Format as F;
@@ -323,5 +373,19 @@ mod tests {
         assert!(GpuImage::new("m", &ms, &desc([2, 2, 1]))
             .unwrap_err()
             .contains("`m` is a multisampled image"));
+    }
+
+    #[test]
+    fn a_sampler_is_made_as_described_or_refused_with_the_reason() {
+        let d = |text| SamplerDesc::parse(text).expect("a sampler");
+        let s = sampler_info(&d("linear,mirror"), false).expect("a sampler");
+        assert_eq!(s.mag_filter, vk::Filter::LINEAR);
+        assert_eq!(s.address_mode_v, vk::SamplerAddressMode::MIRRORED_REPEAT);
+        assert_eq!(s.border_color, vk::BorderColor::FLOAT_TRANSPARENT_BLACK);
+        let s = sampler_info(&d("nearest,border,unnormalized"), true).expect("a sampler");
+        assert_eq!(s.unnormalized_coordinates, vk::TRUE);
+        assert_eq!(s.border_color, vk::BorderColor::INT_TRANSPARENT_BLACK);
+        let err = sampler_info(&d("nearest,repeat,unnormalized"), false).unwrap_err();
+        assert!(err.contains("unnormalized coordinates must clamp"), "{err}");
     }
 }

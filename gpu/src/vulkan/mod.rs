@@ -94,6 +94,9 @@ pub struct DeviceInfo {
     /// 8- and 16-bit storage buffer access.
     pub storage_8bit: bool,
     pub storage_16bit: bool,
+    /// Fractional bits of linear filtering's weights (`subTexelPrecisionBits`; Vulkan asks for
+    /// at least 4).
+    pub sub_texel_bits: u32,
 }
 
 /// An instance, destroyed when dropped.
@@ -279,6 +282,7 @@ fn probe(inst: &Instance, pdev: vk::PhysicalDevice, index: usize) -> Probe {
                     .contains(vk::ShaderStageFlags::COMPUTE))
             .then_some([size.min_subgroup_size, size.max_subgroup_size]),
             full_subgroups: f.f13.compute_full_subgroups != 0,
+            sub_texel_bits: props.limits.sub_texel_precision_bits,
             subgroup_operations: ops
                 .iter()
                 .filter(|(b, _)| compute && flags.contains(*b))
