@@ -41,9 +41,14 @@ if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unkno
     echo "the browser app links a compiler (it belongs in web/glsl, loaded on demand)" >&2
     exit 1
 fi
-# The device comparison is native only: no Vulkan loader in the page.
-if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unknown-unknown --prefix none | grep -E "^(lanescope_gpu|ash) "; then
-    echo "the browser app links the Vulkan device comparison (native only)" >&2
+# The page runs the comparison through WebGPU: lanescope_gpu without its Vulkan half, no
+# Vulkan loader.
+if cargo tree -p lanescope --no-default-features -e normal --target wasm32-unknown-unknown --prefix none | grep -E "^ash "; then
+    echo "the browser app links the Vulkan device (ash: native only)" >&2
+    exit 1
+fi
+if cargo tree -p lanescope --no-default-features -e features --target wasm32-unknown-unknown | grep -E 'lanescope_gpu feature "vulkan"'; then
+    echo "the browser app links lanescope_gpu with its Vulkan half (native only)" >&2
     exit 1
 fi
 if cargo tree -p lanescope_gpu -e normal --prefix none | grep -E '^(egui|eframe|wasm-bindgen|lanescope_front|lanescope )'; then

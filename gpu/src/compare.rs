@@ -7,7 +7,7 @@
 //! cooperative matrix MulAdd's order and precision), precision (a float word within the
 //! tolerance of the inexact operations the module uses), or it is unexplained.
 
-use crate::vulkan::{DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+use crate::device::{DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuImage, GpuRun};
 use lanescope_core::explore::words;
 use lanescope_core::program::Program;
 use lanescope_core::trace::DiagCode;
@@ -159,9 +159,9 @@ pub fn prepare<'a>(
             continue;
         }
         let image = match (&r.image, fresh.image_of(ri)) {
-            (Some(ty), Some(desc)) => Some(
-                crate::vulkan::GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?,
-            ),
+            (Some(ty), Some(desc)) => {
+                Some(GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?)
+            }
             (Some(_), None) => {
                 return unsupported(format!("`{}` is an image with none bound", r.name))
             }
@@ -181,6 +181,7 @@ pub fn prepare<'a>(
             binding: r.binding,
             element: r.element(),
             uniform: r.uniform && r.read_only && image.is_none(),
+            read_only: r.read_only,
             image,
             sampler,
             data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),

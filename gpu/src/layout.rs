@@ -11,7 +11,7 @@
 //! The probe is plain SPIR-V assembled here, so it runs on the simulator too: the tests check
 //! that the probe infers each built-in layout from a simulation under it.
 
-use crate::vulkan::{DeviceInfo, Dispatch, GpuBuffer};
+use crate::device::{DeviceInfo, Dispatch, GpuBuffer};
 use lanescope_core::coopmat::{LayoutChoice, Table, TableMatrix, Use};
 use lanescope_core::float::{from_f64, Format, Round};
 use lanescope_core::program::{scalar_name, Program, Type};

@@ -10,17 +10,23 @@
 #![allow(unsafe_code)]
 
 pub mod compare;
+pub mod device;
+#[cfg(feature = "vulkan")]
 pub mod layout;
 pub mod module;
 pub mod precision;
 #[cfg(test)]
 mod testing;
+#[cfg(feature = "vulkan")]
 pub mod vulkan;
 mod words;
 
 pub use compare::{compare, Class, Comparison, Difference};
-pub use vulkan::{devices, pick, run, DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuRun};
+pub use device::{DeviceInfo, Dispatch, GpuBuffer, GpuError, GpuImage, GpuRun};
+#[cfg(feature = "vulkan")]
+pub use vulkan::{devices, pick, run};
 
+use lanescope_core::coopmat::LayoutChoice;
 use lanescope_core::program::Program;
 use lanescope_core::value::ScalarTy;
 use lanescope_core::{load, Bindings, Config, LoadOptions, Outcome, Simulator};
@@ -89,55 +95,116 @@ pub struct Request {
     pub max_steps: u64,
 }
 
+/// A comparison up to the device's run: the module loaded at the subgroup size the device runs
+/// (the request's where it can) and simulated to the end. [`Prepared::dispatch`] is what the
+/// device runs, [`Prepared::finish`] compares what it left.
+pub struct Prepared {
+    opts: LoadOptions,
+    prog: Arc<Program>,
+    cfg: Config,
+    bindings: Bindings,
+    sim: Simulator,
+    spirv: Vec<u32>,
+    schedules: u64,
+    max_steps: u64,
+    device: DeviceInfo,
+}
+
+impl Prepared {
+    /// Checks that `device` can run the request's module, then loads it for the device (under
+    /// the cooperative-matrix layout `measure` gives for the load options, when it gives one)
+    /// and simulates it.
+    pub fn new(
+        r: &Request,
+        device: &DeviceInfo,
+        measure: impl FnOnce(&LoadOptions) -> Result<Option<LayoutChoice>, String>,
+    ) -> Result<Self, String> {
+        let spirv = lanescope_core::explore::words(&r.module);
+        // What the device lacks is said before the simulation is made for it (a module it
+        // cannot run may not even load at its subgroup size).
+        let check = module::without_maximal_reconvergence(&spirv);
+        module::check_module(check.as_deref().unwrap_or(&spirv), device)
+            .map_err(|e| e.to_string())?;
+        let size = subgroup_size_for(device, r.cfg.subgroup_size, true)?;
+        let mut opts = LoadOptions {
+            subgroup_size: Some(size),
+            ..r.load.clone()
+        };
+        if let Some(l) = measure(&opts)? {
+            opts.coopmat_layout = l;
+        }
+        let cfg = Config {
+            subgroup_size: size,
+            record_trace: false,
+            ..r.cfg.clone()
+        };
+        let prog = Arc::new(load(&r.module, &opts).map_err(|e| e.to_string())?);
+        let mut sim = Simulator::new(Arc::clone(&prog), cfg.clone(), &r.bindings)
+            .map_err(|e| e.to_string())?;
+        match sim.run(r.max_steps).map_err(|e| e.to_string())? {
+            Outcome::Finished => {}
+            Outcome::Budget => {
+                return Err(format!(
+                    "the simulation did not finish within {} steps",
+                    r.max_steps
+                ))
+            }
+        }
+        Ok(Self {
+            opts,
+            prog,
+            cfg,
+            bindings: r.bindings.clone(),
+            sim,
+            spirv,
+            schedules: r.schedules,
+            max_steps: r.max_steps,
+            device: device.clone(),
+        })
+    }
+
+    fn simulated(&self) -> compare::Simulated<'_> {
+        compare::Simulated {
+            opts: &self.opts,
+            prog: &self.prog,
+            cfg: &self.cfg,
+            bindings: &self.bindings,
+            sim: &self.sim,
+            spirv: &self.spirv,
+            schedules: self.schedules,
+            max_steps: self.max_steps,
+        }
+    }
+
+    /// The dispatch the device runs, and the resource each of its buffers is.
+    pub fn dispatch(&self) -> Result<(Dispatch<'_>, Vec<usize>), String> {
+        compare::prepare(
+            &self.simulated(),
+            spec_bytes(&self.prog, &self.opts)?,
+            &self.device,
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// Every word the device left (`gpu`, from [`Prepared::dispatch`]'s dispatch) beside the
+    /// simulation's, classified.
+    pub fn finish(&self, resources: &[usize], gpu: &GpuRun) -> Comparison {
+        compare(&self.simulated(), resources, gpu)
+    }
+}
+
 /// Loads the module at the subgroup size the device runs (the request's where it can),
 /// simulates it to the end, runs it on the device and compares.
+#[cfg(feature = "vulkan")]
 pub fn beside(r: &Request) -> Result<Comparison, String> {
     let device =
         pick(&devices().map_err(|e| e.to_string())?, r.device).map_err(|e| e.to_string())?;
-    let spirv = lanescope_core::explore::words(&r.module);
-    // What the device lacks is said before the simulation is made for it (a module it cannot
-    // run may not even load at its subgroup size).
-    let check = module::without_maximal_reconvergence(&spirv);
-    module::check_module(check.as_deref().unwrap_or(&spirv), &device).map_err(|e| e.to_string())?;
-    let size = subgroup_size_for(&device, r.cfg.subgroup_size, true)?;
     // The device's own cooperative-matrix layout, measured (kept in the user's cache).
     let cache = layout::Cache::user();
-    let mut opts = LoadOptions {
-        subgroup_size: Some(size),
-        ..r.load.clone()
-    };
-    if let Some(l) = layout::device_layout(&device, &r.module, &opts, cache.as_ref())? {
-        opts.coopmat_layout = l;
-    }
-    let cfg = Config {
-        subgroup_size: size,
-        record_trace: false,
-        ..r.cfg.clone()
-    };
-    let prog = Arc::new(load(&r.module, &opts).map_err(|e| e.to_string())?);
-    let mut sim =
-        Simulator::new(Arc::clone(&prog), cfg.clone(), &r.bindings).map_err(|e| e.to_string())?;
-    match sim.run(r.max_steps).map_err(|e| e.to_string())? {
-        Outcome::Finished => {}
-        Outcome::Budget => {
-            return Err(format!(
-                "the simulation did not finish within {} steps",
-                r.max_steps
-            ))
-        }
-    }
-    let s = compare::Simulated {
-        opts: &opts,
-        prog: &prog,
-        cfg: &cfg,
-        bindings: &r.bindings,
-        sim: &sim,
-        spirv: &spirv,
-        schedules: r.schedules,
-        max_steps: r.max_steps,
-    };
-    let (dispatch, resources) =
-        compare::prepare(&s, spec_bytes(&prog, &opts)?, &device).map_err(|e| e.to_string())?;
+    let p = Prepared::new(r, &device, |opts| {
+        layout::device_layout(&device, &r.module, opts, cache.as_ref())
+    })?;
+    let (dispatch, resources) = p.dispatch()?;
     let gpu = run(&dispatch).map_err(|e| e.to_string())?;
-    Ok(compare(&s, &resources, &gpu))
+    Ok(p.finish(&resources, &gpu))
 }

@@ -2,7 +2,7 @@
 //! subgroup operation classes), and the module without maximal reconvergence for a device that
 //! lacks it.
 
-use crate::vulkan::{DeviceInfo, GpuError};
+use crate::device::{DeviceInfo, GpuError};
 
 /// The SPIR-V extensions a module declares (`OpExtension`).
 fn module_extensions(words: &[u32]) -> Vec<String> {

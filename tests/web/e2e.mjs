@@ -33,14 +33,12 @@ for (let i = 0; ; i++) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-  ],
-});
+const chromiumArgs = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+];
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
 const errors = [];
 let failed = false;
 function check(ok, what) {
@@ -66,8 +64,10 @@ try {
   };
   const wasmEncoding = [];
   const glslRequests = [];
+  const webgpuRequests = [];
   page.on("request", (r) => {
     if (r.url().includes("/glsl/")) glslRequests.push(r.url());
+    if (r.url().endsWith("/webgpu.js")) webgpuRequests.push(r.url());
   });
   page.on("response", async (r) => {
     if (r.status() >= 400) errors.push(`${r.status()} for ${r.url()}`);
@@ -627,11 +627,83 @@ try {
     (await page.title()).includes("fail_hex") && distinctColours(amber) > 20,
     `an AmberScript with failing EXPECTs opens: "${await page.title()}"`,
   );
+  check(webgpuRequests.length === 0, `the WebGPU module is not downloaded unless Run on GPU is asked for (${webgpuRequests.length} requests)`);
+  await runOnWebGpu();
 } catch (e) {
   check(false, `browser test crashed: ${e.stack ?? e}`);
 } finally {
   await browser.close();
   server.kill();
+}
+
+// 8. Run on GPU in the browser: a WGSL source dispatched on the page's WebGPU adapter and
+// compared with the simulation, word by word. Chromium's own WebGPU adapter (SwiftShader, with
+// subgroups) is there behind --enable-unsafe-webgpu, in a browser of its own so the frame
+// figures above are not measured beside it.
+async function runOnWebGpu() {
+  const gpuBrowser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [...chromiumArgs, "--enable-unsafe-webgpu"],
+  });
+  try {
+    const gp = await gpuBrowser.newPage({ viewport: { width: 1400, height: 860 } });
+    const said = [];
+    gp.on("console", (m) => {
+      if (m.text().startsWith("Run on GPU:")) said.push(m.text());
+      else if (m.type() === "error") errors.push(m.text());
+    });
+    gp.on("pageerror", (e) => errors.push(String(e)));
+    const chooser = [];
+    gp.on("filechooser", (fc) => chooser.push(fc));
+    const answer = async (n, ms) => {
+      for (let i = 0; i < ms / 100 && said.length < n; i++) await gp.waitForTimeout(100);
+      return said[n - 1] ?? "(no answer)";
+    };
+    await gp.goto(base);
+    await gp.waitForSelector("#loading", { state: "detached", timeout: 120_000 });
+    await gp.waitForFunction(() => document.title.includes("step 0"), null, { timeout: 60_000 });
+    // The built-in example is SPIR-V: the browser says what it runs instead.
+    await gp.mouse.click(700, 400);
+    await gp.keyboard.press("Control+Shift+G");
+    const refused = await answer(1, 10_000);
+    check(refused.includes("runs a WGSL source"), `Run on GPU on a SPIR-V module says what the browser runs: "${refused}"`);
+    // A WGSL source with subgroup operations, written as the simulator's compiler takes it
+    // (no enable directive: the page adds the one the browser's WebGPU asks for).
+    const wgsl = join(shots, "subgroup_mix.wgsl");
+    await writeFile(wgsl, [
+      "@group(0) @binding(0) var<storage, read> inp: array<u32, 128>;",
+      "@group(0) @binding(1) var<storage, read_write> outp: array<u32, 128>;",
+      "@compute @workgroup_size(64)",
+      "fn main(@builtin(global_invocation_id) gid: vec3<u32>,",
+      "        @builtin(subgroup_invocation_id) lane: u32,",
+      "        @builtin(subgroup_size) size: u32) {",
+      "    let i = gid.x;",
+      "    let v = inp[i] & 0xffffu;",
+      "    let mixed = subgroupAdd(v) ^ (subgroupShuffleXor(v, 1u) << 16u) ^ subgroupMax(v * 3u);",
+      "    outp[i] = mixed ^ (lane << 24u) ^ (size << 28u) ^ dot4U8Packed(v, inp[i + 64u]);",
+      "}",
+      "",
+    ].join("\n"));
+    await gp.keyboard.press("Control+O");
+    for (let i = 0; i < 150 && chooser.length === 0; i++) await gp.waitForTimeout(100);
+    await chooser.shift().setFiles(wgsl);
+    await gp.getByRole("button", { name: "Ok" }).click();
+    await gp.waitForFunction(() => document.title.includes("subgroup_mix.wgsl — step 0"), null, { timeout: 60_000 }).catch(() => {});
+    check((await gp.title()).includes("subgroup_mix.wgsl — step 0"), `opened the WGSL to run on WebGPU: "${await gp.title()}"`);
+    await gp.mouse.click(700, 400);
+    const started = Date.now();
+    await gp.keyboard.press("Control+Shift+G");
+    const ran = await answer(2, 60_000);
+    const m = /subgroups of (\d+): (\d+) words compared, (\d+) identical/.exec(ran);
+    check(
+      m !== null && Number(m[2]) >= 256 && m[2] === m[3],
+      `Run on GPU ran the WGSL on the page's WebGPU, every word as simulated, in ${Date.now() - started} ms: "${ran}"`,
+    );
+    await gp.waitForTimeout(500);
+    await gp.screenshot({ path: join(shots, "webgpu-compare.png") });
+  } finally {
+    await gpuBrowser.close();
+  }
 }
 
 check(errors.length === 0, `no console errors${errors.length ? ":\n  " + errors.join("\n  ") : ""}`);

@@ -1,6 +1,7 @@
 //! Compare's *Run on GPU*: the session's dispatch on the machine's Vulkan device beside the
 //! simulation (`lanescope_gpu`), on a thread of its own so no frame waits for the device; the
-//! frame loop polls it. The browser build has no device access yet and says so.
+//! frame loop polls it. In the browser, a WGSL source's dispatch on the page's WebGPU adapter
+//! (`web/webgpu.js`), awaited between frames.
 
 use super::session::{Session, Settings};
 
@@ -29,17 +30,19 @@ pub struct GpuReport {
     pub more: usize,
 }
 
-/// Why the browser build has no Run on GPU.
-pub const BROWSER: &str = "The browser build has no access to a GPU yet: run the native app, or `lanescope run FILE --gpu`.";
+/// What the browser's Run on GPU runs, and where else to compare.
+pub const BROWSER: &str = "In the browser, Run on GPU runs a WGSL source (open or write a .wgsl file) on the page's WebGPU adapter; other modules run on the machine's Vulkan device in the native app, or with `lanescope run FILE --gpu`.";
 
 /// A run on the device in flight.
 pub struct GpuJob {
     /// The thread, until its outcome is taken.
     #[cfg(not(target_arch = "wasm32"))]
     handle: Option<std::thread::JoinHandle<Result<GpuReport, String>>>,
+    /// The page's dispatch, until its outcome is taken.
+    #[cfg(target_arch = "wasm32")]
+    rx: std::sync::mpsc::Receiver<Result<GpuReport, String>>,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 fn place(x: &lanescope_gpu::Difference) -> String {
     match x.element {
         0 => format!("set {} binding {} word {}", x.set, x.binding, x.word),
@@ -47,7 +50,6 @@ fn place(x: &lanescope_gpu::Difference) -> String {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
     use lanescope_gpu::Class;
     let d = &c.device;
@@ -93,19 +95,21 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
 
 impl GpuJob {
     /// Starts the session's dispatch (its module, entry point, specialization, initial buffers
-    /// and settings) on the first device and returns at once.
-    pub fn start(s: &Session, settings: &Settings) -> Result<Self, String> {
+    /// and settings) on the first device and returns at once; `wgsl`: the WGSL source the
+    /// session was compiled from, if it was (what the browser's WebGPU runs).
+    pub fn start(s: &Session, settings: &Settings, wgsl: Option<String>) -> Result<Self, String> {
+        let request = lanescope_gpu::Request {
+            module: s.bytes.clone(),
+            load: s.load_options(settings),
+            cfg: settings.config(),
+            bindings: s.initial.clone(),
+            device: 0,
+            schedules: 8,
+            max_steps: settings.max_steps,
+        };
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let request = lanescope_gpu::Request {
-                module: s.bytes.clone(),
-                load: s.load_options(settings),
-                cfg: settings.config(),
-                bindings: s.initial.clone(),
-                device: 0,
-                schedules: 8,
-                max_steps: settings.max_steps,
-            };
+            let _ = wgsl;
             let handle = std::thread::Builder::new()
                 .name("run on GPU".into())
                 .spawn(move || lanescope_gpu::beside(&request).map(|c| report(&c)))
@@ -116,8 +120,13 @@ impl GpuJob {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let _ = (s, settings);
-            Err(BROWSER.to_string())
+            let wgsl = wgsl.ok_or_else(|| BROWSER.to_string())?;
+            let (tx, rx) = std::sync::mpsc::channel();
+            wasm_bindgen_futures::spawn_local(async move {
+                let r = web::beside(&request, &wgsl).await.map(|c| report(&c));
+                let _ = tx.send(r);
+            });
+            Ok(Self { rx })
         }
     }
 
@@ -133,7 +142,201 @@ impl GpuJob {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            None
+            match self.rx.try_recv() {
+                Ok(r) => Some(r),
+                Err(std::sync::mpsc::TryRecvError::Empty) => None,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    Some(Err("the WebGPU run stopped unexpectedly".into()))
+                }
+            }
         }
+    }
+}
+
+/// WGSL for the browser's WebGPU, which asks for `enable subgroups;` before the subgroup
+/// builtins where the simulator's compiler (naga) takes them without it.
+pub fn for_webgpu(wgsl: &str) -> String {
+    let uses =
+        wgsl.contains("subgroup") || wgsl.contains("quadBroadcast") || wgsl.contains("quadSwap");
+    let enabled = wgsl
+        .lines()
+        .any(|l| l.trim_start().starts_with("enable") && l.contains("subgroups"));
+    if uses && !enabled {
+        format!("enable subgroups;\n{wgsl}")
+    } else {
+        wgsl.to_string()
+    }
+}
+
+/// The page's side: `index.html` defines `lanescopeWebGpu("adapter")` (a promise of what the
+/// adapter is) and `lanescopeWebGpu("run", request)` (a promise of the buffers' bytes after the
+/// dispatch); both reject with a sentence.
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use lanescope_gpu::{Comparison, DeviceInfo, GpuRun, Prepared, Request};
+    use wasm_bindgen::{JsCast, JsValue};
+
+    async fn call(what: &str, request: &JsValue) -> Result<JsValue, String> {
+        let hook = web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("lanescopeWebGpu")).ok())
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .ok_or("this page has no WebGPU module: scripts/build-web.sh puts it beside the app")?;
+        let promise = hook
+            .call2(&JsValue::NULL, &JsValue::from_str(what), request)
+            .ok()
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+            .ok_or("the WebGPU module could not be asked")?;
+        wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+    }
+
+    fn get(o: &JsValue, key: &str) -> JsValue {
+        js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    fn set(o: &js_sys::Object, key: &str, v: &JsValue) {
+        let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), v);
+    }
+
+    /// The adapter as a device the comparison knows: WGSL's subgroup operations where it has
+    /// the `subgroups` feature, at the one subgroup size it runs.
+    fn device(a: &JsValue) -> Result<DeviceInfo, String> {
+        let text = |k| get(a, k).as_string().unwrap_or_default();
+        let size = |k| get(a, k).as_f64().unwrap_or(0.0) as u32;
+        let features: Vec<String> = js_sys::Array::from(&get(a, "features"))
+            .iter()
+            .filter_map(|f| f.as_string())
+            .collect();
+        let has = |f: &str| features.iter().any(|x| x == f);
+        let name = format!("{} {}", text("vendor"), text("architecture"))
+            .trim()
+            .to_string();
+        let name = if name.is_empty() {
+            "the WebGPU adapter".to_string()
+        } else {
+            name
+        };
+        let (lo, hi) = (size("subgroupMinSize"), size("subgroupMaxSize"));
+        if !has("subgroups") {
+            return Err(format!(
+                "{name} has no `subgroups` feature: this browser's WebGPU runs no subgroup operations"
+            ));
+        }
+        if lo == 0 || lo != hi {
+            return Err(format!(
+                "{name} runs subgroups of {lo} to {hi} invocations and WebGPU cannot fix one, so no simulation can be made at the device's size: compare in the native app (Vulkan fixes it)"
+            ));
+        }
+        Ok(DeviceInfo {
+            name,
+            kind: "WebGPU",
+            // (what the summary names after the device: its API, and the adapter's own words)
+            driver: match text("description") {
+                d if d.is_empty() => "WebGPU".into(),
+                d => format!("WebGPU: {d}"),
+            },
+            api_version: "WebGPU".into(),
+            subgroup_size: lo,
+            subgroup_operations: vec![
+                "basic",
+                "vote",
+                "arithmetic",
+                "ballot",
+                "shuffle",
+                "shuffle_relative",
+                "quad",
+            ],
+            integer_dot_product: true,
+            storage_16bit: has("shader-f16"),
+            sub_texel_bits: 8,
+            ..DeviceInfo::default()
+        })
+    }
+
+    /// Simulates `r` at the adapter's subgroup size, runs `wgsl` (its source) through WebGPU
+    /// and compares.
+    pub async fn beside(r: &Request, wgsl: &str) -> Result<Comparison, String> {
+        let adapter = call("adapter", &JsValue::NULL).await?;
+        let device = device(&adapter)?;
+        let p = Prepared::new(r, &device, |_| Ok(None))?;
+        let (dispatch, resources) = p.dispatch()?;
+        if let Some(b) = dispatch
+            .buffers
+            .iter()
+            .find(|b| b.image.is_some() || b.sampler.is_some())
+        {
+            return Err(format!(
+                "set {} binding {} is an image or sampler: the browser's WebGPU runs buffers only yet",
+                b.set, b.binding
+            ));
+        }
+        if !dispatch.spec.is_empty() || !dispatch.push_constants.is_empty() {
+            return Err(
+                "overrides and push constants are not given to the browser's WebGPU yet".into(),
+            );
+        }
+        if dispatch
+            .buffers
+            .iter()
+            .any(|b| b.element != 0 || b.shares.is_some())
+        {
+            return Err(
+                "binding arrays and shared buffers are not given to the browser's WebGPU yet"
+                    .into(),
+            );
+        }
+        let request = js_sys::Object::new();
+        set(
+            &request,
+            "wgsl",
+            &JsValue::from_str(&crate::gui::gpu_job::for_webgpu(wgsl)),
+        );
+        set(&request, "entry", &JsValue::from_str(dispatch.entry));
+        let groups = js_sys::Array::new();
+        for n in dispatch.workgroups {
+            groups.push(&JsValue::from_f64(f64::from(n)));
+        }
+        set(&request, "workgroups", &groups);
+        let buffers = js_sys::Array::new();
+        for b in &dispatch.buffers {
+            let o = js_sys::Object::new();
+            set(&o, "group", &JsValue::from_f64(f64::from(b.set)));
+            set(&o, "binding", &JsValue::from_f64(f64::from(b.binding)));
+            set(&o, "uniform", &JsValue::from_bool(b.uniform));
+            set(&o, "readOnly", &JsValue::from_bool(b.read_only));
+            set(&o, "data", &js_sys::Uint8Array::from(&b.data[..]).into());
+            buffers.push(&o);
+        }
+        set(&request, "buffers", &buffers);
+        let reply = call("run", &request.into()).await?;
+        let buffers = js_sys::Array::from(&reply)
+            .iter()
+            .map(|b| js_sys::Uint8Array::new(&b).to_vec())
+            .collect();
+        let gpu = GpuRun {
+            subgroup_size: device.subgroup_size,
+            device,
+            buffers,
+            without_maximal_reconvergence: dispatch.without_maximal_reconvergence,
+        };
+        Ok(p.finish(&resources, &gpu))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gui::gpu_job::for_webgpu;
+
+    #[test]
+    fn the_browser_gets_the_enable_directive_its_wgsl_asks_for() {
+        let plain = "@compute @workgroup_size(4) fn main() {}\n";
+        assert_eq!(for_webgpu(plain), plain);
+        let sg = "fn f(x: u32) -> u32 { return subgroupAdd(x); }\n";
+        assert_eq!(for_webgpu(sg), format!("enable subgroups;\n{sg}"));
+        let enabled = format!("enable subgroups;\n{sg}");
+        assert_eq!(for_webgpu(&enabled), enabled);
+        let builtin = "@builtin(subgroup_size) s: u32";
+        assert!(for_webgpu(builtin).starts_with("enable subgroups;\n"));
     }
 }

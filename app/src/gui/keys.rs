@@ -15,13 +15,17 @@ pub(super) fn read(ctx: &egui::Context, presenter: bool) -> Vec<Action> {
     let toggle = ctx.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2));
     let presenter = (presenter ^ toggle) && !typing;
     let shift_cmd = Modifiers::COMMAND.plus(Modifiers::SHIFT);
-    let (png, trace, link) = ctx.input_mut(|i| {
+    let (png, trace, link, gpu) = ctx.input_mut(|i| {
         (
             i.consume_key(shift_cmd, Key::S),
             i.consume_key(shift_cmd, Key::E),
             i.consume_key(shift_cmd, Key::L),
+            i.consume_key(shift_cmd, Key::G),
         )
     });
+    if gpu {
+        asked.push(Action::RunOnGpu);
+    }
     if png {
         asked.push(Action::ExportPng);
     }

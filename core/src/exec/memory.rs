@@ -29,7 +29,7 @@ pub struct Memory {
     /// By region: the bound sampler, for sampler and combined image sampler resources.
     pub samplers: Vec<Option<crate::program::image::SamplerDesc>>,
     /// Linear filtering's weights quantized (`Config::sub_texel`).
-    pub sub_texel: Option<crate::sim::SubTexel>,
+    pub sub_texel: Option<crate::program::image::SubTexel>,
 }
 
 /// A bound buffer's device address range and the region (index in `storage_of`) naming it.

@@ -1,5 +1,6 @@
 //! A run's settings, its limits and errors, and what it reports when it stops.
 
+use crate::program::image::SubTexel;
 use crate::sched::{Schedule, SiblingOrder, SwitchTangles};
 
 /// Settings of a run.
@@ -40,32 +41,6 @@ pub struct Config {
     /// Linear filtering with its weights quantized as a device's sampler may quantize them
     /// (`None`: exact weights, what the specification describes).
     pub sub_texel: Option<SubTexel>,
-}
-
-/// Linear filtering's weights quantized to `bits` fractional bits, rounded down or (`up`) up:
-/// the least precision Vulkan lets a device's sampler use is its
-/// `VkPhysicalDeviceLimits::subTexelPrecisionBits`; and a normalized format's filtered value
-/// moved one step of the format the same way (a device may filter in the format's own
-/// precision). The device comparison runs the simulation with it both ways to bound what
-/// filtering may leave in a word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct SubTexel {
-    /// Fractional bits kept of each weight.
-    pub bits: u8,
-    /// Rounded up (else down).
-    pub up: bool,
-}
-
-impl SubTexel {
-    /// Weight `w` (in 0..1) quantized.
-    pub fn quantize(self, w: f64) -> f64 {
-        let q = f64::from(1u32 << self.bits.min(30));
-        if self.up {
-            (w * q).ceil() / q
-        } else {
-            (w * q).floor() / q
-        }
-    }
 }
 
 /// Steps a headless run takes before it stops as endless (the CLI's `--max-steps` default).

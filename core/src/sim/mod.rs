@@ -93,12 +93,13 @@ mod uninit;
 mod views;
 mod workgroup;
 
+pub use crate::program::image::SubTexel;
 use bind::bind_buffers;
 pub use bind::{
     default_address, slot_name, Bindings, BufferAddress, BufferAlias, ImageBinding, ADDRESS_ALIGN,
 };
 use config::{bind_err, setting};
-pub use config::{Config, Limit, Outcome, RunError, Stats, SubTexel, DEFAULT_MAX_STEPS};
+pub use config::{Config, Limit, Outcome, RunError, Stats, DEFAULT_MAX_STEPS};
 pub use source::SourceValue;
 
 use crate::load::{Warning, WarningCode};

@@ -3,65 +3,10 @@
 //! their texels ([`GpuImage`]), the pipeline at the subgroup size asked for, and every buffer
 //! and image read back as the device left it.
 
-use super::image::GpuImage;
-use super::{failed, probe, DeviceInfo, GpuError, Instance, Probe, WANTED};
+use super::{failed, probe, Instance, Probe, WANTED};
+use crate::device::{Dispatch, GpuBuffer, GpuError, GpuImage, GpuRun};
 use ash::vk;
 use std::ffi::CString;
-use std::time::Duration;
-
-/// One buffer of a dispatch.
-#[derive(Clone, Debug, Default)]
-pub struct GpuBuffer {
-    pub set: u32,
-    pub binding: u32,
-    /// Its element of a descriptor array (0 for a single buffer).
-    pub element: u32,
-    /// Bound as a uniform buffer (else a storage buffer).
-    pub uniform: bool,
-    /// An image or texel buffer whose texels `data` holds (tightly packed), bound as one.
-    pub image: Option<GpuImage>,
-    /// A sampler bound here: alone (no `image`), or with `image` as a combined image sampler.
-    pub sampler: Option<lanescope_core::program::image::SamplerDesc>,
-    /// Its contents before the dispatch (unused where it `shares`).
-    pub data: Vec<u8>,
-    /// The buffer (an index into the dispatch's, an earlier one that shares nothing) whose
-    /// storage this binding binds too: what it reads back is that buffer's.
-    pub shares: Option<usize>,
-}
-
-/// One compute dispatch, as `lanescope run` describes it.
-#[derive(Clone, Debug)]
-pub struct Dispatch<'a> {
-    /// The module as the device runs it (see [`crate::module::without_maximal_reconvergence`]).
-    pub spirv: Vec<u32>,
-    pub entry: &'a str,
-    /// Specialization constants: (SpecId, the value's bytes).
-    pub spec: Vec<(u32, Vec<u8>)>,
-    pub push_constants: Vec<u8>,
-    pub buffers: Vec<GpuBuffer>,
-    pub workgroups: [u32; 3],
-    /// The subgroup size to require where the device lets a pipeline require one.
-    pub subgroup_size: Option<u32>,
-    /// Require full subgroups (the workgroup's x size is a multiple of the subgroup size).
-    pub full_subgroups: bool,
-    /// Which device ([`DeviceInfo::index`]).
-    pub device: usize,
-    /// How long to wait for the dispatch.
-    pub timeout: Duration,
-    /// The module's MaximallyReconvergesKHR was left out (the device lacks it).
-    pub without_maximal_reconvergence: bool,
-}
-
-/// What the device left in the buffers, in the dispatch's order.
-#[derive(Clone, Debug)]
-pub struct GpuRun {
-    pub device: DeviceInfo,
-    /// The subgroup size the pipeline ran with (required, or the device's default).
-    pub subgroup_size: u32,
-    pub buffers: Vec<Vec<u8>>,
-    /// As [`Dispatch::without_maximal_reconvergence`].
-    pub without_maximal_reconvergence: bool,
-}
 
 /// Vulkan objects of one dispatch, destroyed (after the device is idle) when dropped.
 struct Device<'i> {
@@ -659,7 +604,7 @@ unsafe fn make_images(
         let name = format!("set {} binding {}", b.set, b.binding);
         img.check(
             &name,
-            i.get_physical_device_format_properties(probe.pdev, img.format),
+            i.get_physical_device_format_properties(probe.pdev, img.vk_format()),
         )?;
         let buffer = dev.buffers[slot[k]].0;
         if img.texel_buffer() {
@@ -667,7 +612,7 @@ unsafe fn make_images(
                 .create_buffer_view(
                     &vk::BufferViewCreateInfo::default()
                         .buffer(buffer)
-                        .format(img.format)
+                        .format(img.vk_format())
                         .range(b.data.len() as u64),
                     None,
                 )

@@ -2,53 +2,14 @@
 //! (`OpImageFetch`) and texel buffers, made from what the simulation binds (format, extent,
 //! texels tightly packed) and read back in the same packing.
 
-use super::GpuError;
+use crate::device::{GpuError, GpuImage};
 use ash::vk;
-use lanescope_core::program::image::{
-    AddressMode, Dim, Filter, ImageDesc, ImageType, SamplerDesc, TexelFormat,
-};
-
-/// An image binding as the device makes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GpuImage {
-    pub format: vk::Format,
-    pub dim: Dim,
-    pub arrayed: bool,
-    /// As [`ImageDesc::extent`]: array layers (six faces a cube) along the first dimension the
-    /// image does not use.
-    pub extent: [u32; 3],
-    /// Read through a sampled-image (or uniform texel buffer) descriptor, else a storage one.
-    pub sampled: bool,
-    /// Its texels are integers (a sampler's border for it is integer black).
-    pub integer: bool,
-}
+use lanescope_core::program::image::{AddressMode, Dim, Filter, SamplerDesc, TexelFormat};
 
 impl GpuImage {
-    /// The device's image for a resource of type `ty` bound as `desc`, or why there is none.
-    pub fn new(name: &str, ty: &ImageType, desc: &ImageDesc) -> Result<Self, String> {
-        if ty.multisampled || desc.samples > 1 {
-            return Err(format!(
-                "`{name}` is a multisampled image; those are not run on the device yet"
-            ));
-        }
-        let format = vk_format(&desc.format).ok_or_else(|| {
-            format!(
-                "`{name}` has format {}, which has no Vulkan format here",
-                desc.format.name
-            )
-        })?;
-        Ok(Self {
-            format,
-            dim: ty.dim,
-            arrayed: ty.arrayed,
-            extent: desc.extent,
-            sampled: ty.sampled == 1,
-            integer: desc.format.is_integer(),
-        })
-    }
-
-    pub fn texel_buffer(&self) -> bool {
-        self.dim == Dim::Buffer
+    /// Its Vulkan format (UNDEFINED for none: [`GpuImage::check`] refuses it).
+    pub fn vk_format(&self) -> vk::Format {
+        format_of(&self.format).unwrap_or(vk::Format::UNDEFINED)
     }
 
     pub fn descriptor_type(&self) -> vk::DescriptorType {
@@ -123,6 +84,12 @@ impl GpuImage {
     /// What the device must offer for this format and use, checked against `features`
     /// (optimal tiling for images, buffer features for texel buffers).
     pub fn check(&self, name: &str, props: vk::FormatProperties) -> Result<(), GpuError> {
+        if self.vk_format() == vk::Format::UNDEFINED {
+            return Err(GpuError::Unsupported(format!(
+                "`{name}` has format {}, which has no Vulkan format here",
+                self.format.name
+            )));
+        }
         let (have, need, what) = if self.texel_buffer() {
             let need = if self.sampled {
                 vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
@@ -142,9 +109,9 @@ impl GpuImage {
             Ok(())
         } else {
             Err(GpuError::Unsupported(format!(
-                "the device cannot bind `{name}` as a {}{what} of format {:?}",
+                "the device cannot bind `{name}` as a {}{what} of format {}",
                 if self.sampled { "sampled " } else { "storage " },
-                self.format
+                self.format.name
             )))
         }
     }
@@ -167,7 +134,7 @@ impl GpuImage {
         vk::ImageCreateInfo::default()
             .flags(flags)
             .image_type(self.image_type())
-            .format(self.format)
+            .format(self.vk_format())
             .extent(extent)
             .mip_levels(1)
             .array_layers(layers)
@@ -181,7 +148,7 @@ impl GpuImage {
         vk::ImageViewCreateInfo::default()
             .image(image)
             .view_type(self.view_type())
-            .format(self.format)
+            .format(self.vk_format())
             .subresource_range(self.range())
     }
 
@@ -250,7 +217,7 @@ pub fn sampler_info(
 }
 
 /// The Vulkan format of a SPIR-V image format (Vulkan's table of compatible formats).
-pub fn vk_format(f: &TexelFormat) -> Option<vk::Format> {
+pub fn format_of(f: &TexelFormat) -> Option<vk::Format> {
     use vk::Format as F;
     Some(match f.name {
         "rgba32f" => F::R32G32B32A32_SFLOAT,
@@ -301,14 +268,14 @@ pub fn vk_format(f: &TexelFormat) -> Option<vk::Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lanescope_core::program::image::{ChannelKind, FORMATS};
+    use lanescope_core::program::image::{ChannelKind, Dim, ImageDesc, ImageType, FORMATS};
 
     /// Every format the simulator stores has a Vulkan format of the same kind, channel count and
     /// texel size (so the tightly packed bytes mean the same on both sides).
     #[test]
     fn every_format_has_its_vulkan_format() {
         for f in FORMATS {
-            let v = vk_format(f).unwrap_or_else(|| panic!("{}", f.name));
+            let v = format_of(f).unwrap_or_else(|| panic!("{}", f.name));
             let name = format!("{v:?}");
             let kind = match f.kind {
                 ChannelKind::Unorm => "UNORM",

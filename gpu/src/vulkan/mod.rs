@@ -1,102 +1,19 @@
 //! The machine's Vulkan devices: what each offers ([`devices`]), and one compute dispatch run on
 //! one of them ([`run`]), every buffer host-visible so its words come back as they were left.
 
+use crate::device::{DeviceInfo, GpuError};
 use ash::vk;
-use serde::Serialize;
 use std::ffi::{c_void, CStr};
-use std::fmt;
-use std::time::Duration;
 
 mod dispatch;
 mod image;
-pub use dispatch::{run, Dispatch, GpuBuffer, GpuRun};
-pub use image::GpuImage;
-
-/// Why a dispatch did not run on the device.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GpuError {
-    /// No Vulkan loader could be opened (`libvulkan.so.1`).
-    NoLoader(String),
-    /// The loader found no device.
-    NoDevice,
-    /// `--gpu-device` named a device the machine lacks.
-    NoSuchDevice { index: usize, count: usize },
-    /// A Vulkan call failed: what was being done, and the result.
-    Vulkan { what: &'static str, result: String },
-    /// The dispatch needs something the device does not offer.
-    Unsupported(String),
-    /// The dispatch had not finished when the wait gave up (the device is left to it).
-    Timeout(Duration),
-}
-
-impl fmt::Display for GpuError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::NoLoader(e) => write!(
-                f,
-                "no Vulkan loader on this machine ({e}); install one (Debian: libvulkan1) and a driver (mesa-vulkan-drivers gives the software device lavapipe)"
-            ),
-            Self::NoDevice => f.write_str(
-                "the Vulkan loader found no device (Debian: mesa-vulkan-drivers gives the software device lavapipe)",
-            ),
-            Self::NoSuchDevice { index, count } => write!(
-                f,
-                "there is no Vulkan device {index}: this machine has {count} (`lanescope devices` lists them)"
-            ),
-            Self::Vulkan { what, result } => write!(f, "{what}: {result}"),
-            Self::Unsupported(what) => f.write_str(what),
-            Self::Timeout(d) => write!(
-                f,
-                "the dispatch had not finished on the device after {} s",
-                d.as_secs()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GpuError {}
+pub use dispatch::run;
 
 fn failed(what: &'static str) -> impl Fn(vk::Result) -> GpuError {
     move |r| GpuError::Vulkan {
         what,
         result: format!("{r}"),
     }
-}
-
-/// What a device offers that a comparison depends on.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct DeviceInfo {
-    /// Its place in the loader's list (what `--gpu-device` takes).
-    pub index: usize,
-    pub name: String,
-    /// `cpu`, `discrete GPU`, `integrated GPU`, `virtual GPU` or `other`.
-    pub kind: &'static str,
-    /// The driver's name and version text, when the driver says.
-    pub driver: String,
-    /// The Vulkan version the device supports.
-    pub api_version: String,
-    /// The subgroup size a pipeline gets by default.
-    pub subgroup_size: u32,
-    /// The sizes a pipeline may require (subgroup size control), when it may.
-    pub subgroup_size_range: Option<[u32; 2]>,
-    /// Whether a pipeline may require full subgroups.
-    pub full_subgroups: bool,
-    /// The subgroup operation classes compute shaders may use.
-    pub subgroup_operations: Vec<&'static str>,
-    /// `VK_KHR_shader_maximal_reconvergence`.
-    pub maximal_reconvergence: bool,
-    /// `VK_KHR_shader_subgroup_rotate`.
-    pub subgroup_rotate: bool,
-    /// `VK_KHR_cooperative_matrix`.
-    pub cooperative_matrix: bool,
-    /// Integer dot products (`VK_KHR_shader_integer_dot_product` or Vulkan 1.3).
-    pub integer_dot_product: bool,
-    /// 8- and 16-bit storage buffer access.
-    pub storage_8bit: bool,
-    pub storage_16bit: bool,
-    /// Fractional bits of linear filtering's weights (`subTexelPrecisionBits`; Vulkan asks for
-    /// at least 4).
-    pub sub_texel_bits: u32,
 }
 
 /// An instance, destroyed when dropped.

@@ -20,16 +20,29 @@ impl LanescopeApp {
     /// Starts Compare's run on the GPU (a thread; polled each frame).
     pub(super) fn start_gpu(&mut self) {
         let Some(s) = &self.session else { return };
+        // (asked from the keyboard too: the result shows in Compare)
+        self.tab = crate::gui::views::Tab::Compare;
         self.gpu_report = None;
-        match crate::gui::gpu_job::GpuJob::start(s, &self.settings) {
+        // The WGSL the session was compiled from, if it was (the browser's WebGPU runs it).
+        let wgsl = self
+            .editor
+            .as_ref()
+            .filter(|e| e.language == lanescope_front::Language::Wgsl && !e.stale)
+            .map(|e| e.text.clone());
+        match crate::gui::gpu_job::GpuJob::start(s, &self.settings, wgsl) {
             Ok(j) => self.gpu_job = Some(j),
-            Err(e) => self.gpu_report = Some(Err(e)),
+            Err(e) => {
+                let r = Err(e);
+                tell(&r);
+                self.gpu_report = Some(r);
+            }
         }
     }
 
     /// Takes the GPU run's outcome once it has finished.
     pub(in crate::gui) fn poll_gpu(&mut self) {
         if let Some(r) = self.gpu_job.as_mut().and_then(|j| j.poll()) {
+            tell(&r);
             self.gpu_report = Some(r);
             self.gpu_job = None;
         }
@@ -285,4 +298,19 @@ impl LanescopeApp {
             self.follow();
         }
     }
+}
+
+/// In the browser, the page's console says how a Run on GPU ended too (for whoever drives the
+/// page or reads its log).
+fn tell(r: &Result<crate::gui::gpu_job::GpuReport, String>) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::info_1(
+        &match r {
+            Ok(g) => format!("Run on GPU: {}; {}", g.summary, g.explained),
+            Err(e) => format!("Run on GPU: {e}"),
+        }
+        .into(),
+    );
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = r;
 }

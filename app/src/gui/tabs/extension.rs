@@ -188,12 +188,20 @@ pub(super) fn compare_tab(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             ui.spinner();
             ui.label("running on the GPU…");
         } else {
-            let native = cfg!(not(target_arch = "wasm32"));
-            let r = ui.add_enabled(native, egui::Button::new("Run on GPU"));
+            // In the browser: a WGSL source, through the page's WebGPU.
+            let can = cfg!(not(target_arch = "wasm32"))
+                || app.editor.as_ref().is_some_and(|e| {
+                    e.language == lanescope_front::Language::Wgsl && !e.stale
+                });
+            let r = ui.add_enabled(can, egui::Button::new("Run on GPU").shortcut_text("Ctrl+Shift+G"));
             if r.clicked() {
                 app.ask(crate::gui::ask::Action::RunOnGpu);
             }
-            r.on_hover_text("The same dispatch on this machine's Vulkan device: every buffer word compared with the simulation's, each difference explained (undefined, schedule, left open, precision, unexplained).")
+            r.on_hover_text(if cfg!(target_arch = "wasm32") {
+                "The same dispatch on this page's WebGPU adapter: every buffer word compared with the simulation's, each difference explained (undefined, schedule, left open, precision, unexplained)."
+            } else {
+                "The same dispatch on this machine's Vulkan device: every buffer word compared with the simulation's, each difference explained (undefined, schedule, left open, precision, unexplained)."
+            })
                 .on_disabled_hover_text(crate::gui::gpu_job::BROWSER);
         }
     });

@@ -119,7 +119,7 @@ fn run_on_gpu_compares_the_module_on_the_device_off_the_ui_thread() {
     h.run_steps(2);
     h.get_by_label("Compare").click();
     h.run_steps(2);
-    h.get_by_label("Run on GPU").click();
+    h.get_by_label("Run on GPU Ctrl+Shift+G").click();
     h.run_steps(1);
     let mut frames = 0;
     while h.state().gpu_report.is_none() && frames < 600 {

@@ -350,6 +350,10 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
         (egui::Key::F10, egui::Modifiers::NONE),
         (egui::Key::F10, egui::Modifiers::SHIFT),
         (egui::Key::F5, egui::Modifiers::NONE),
+        (
+            egui::Key::G,
+            egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        ),
     ] {
         input.events.push(egui::Event::Key {
             key,
@@ -363,6 +367,8 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
     assert_eq!(
         names,
         [
+            // (the exports' and Run on GPU's keys are read first)
+            format!("{:?}", Action::RunOnGpu),
             format!("{:?}", Action::StepLine(LineStep::Over)),
             format!("{:?}", Action::StepLine(LineStep::Over)),
             format!("{:?}", Action::StepBack),
