@@ -34,6 +34,18 @@ fn on_device(
     Ok(compare(&s, &resources, &gpu))
 }
 
+/// `dispatch` on its device, or `None` (saying why) where the device lacks what it needs (a
+/// format, a sampler's kind).
+fn run_or_skip(dispatch: &lanescope_gpu::Dispatch<'_>) -> Option<lanescope_gpu::GpuRun> {
+    match lanescope_gpu::run(dispatch) {
+        Err(GpuError::Unsupported(why)) => {
+            eprintln!("skipped: {why}");
+            None
+        }
+        other => Some(other.expect("runs")),
+    }
+}
+
 /// Every differing word has one of `allowed` classes; the words compared are all there.
 fn only(c: &Comparison, words: usize, allowed: &[Class]) {
     assert_eq!(c.words, words, "{c:#?}");
@@ -420,12 +432,8 @@ fn images_and_texel_buffers_come_back_as_simulated() {
             .count(),
         7
     );
-    let gpu = match lanescope_gpu::run(&dispatch) {
-        Err(GpuError::Unsupported(why)) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
-        other => other.expect("runs"),
+    let Some(gpu) = run_or_skip(&dispatch) else {
+        return;
     };
     let c = compare(&s, &resources, &gpu);
     // 64 + 64 + 512 + 256 + 64 + 128 + 64 texel words, and the buffer's 256.
@@ -471,12 +479,8 @@ fn sampled_reads_differ_only_within_the_devices_filtering_precision() {
         [at(0), at(1), at(2)],
         [Some((true, true)), Some((true, false)), Some((false, true))]
     );
-    let gpu = match lanescope_gpu::run(&dispatch) {
-        Err(GpuError::Unsupported(why)) => {
-            eprintln!("skipped: {why}");
-            return;
-        }
-        other => other.expect("runs"),
+    let Some(gpu) = run_or_skip(&dispatch) else {
+        return;
     };
     let c = compare(&s, &resources, &gpu);
     // The two images' texel words and the output's.
