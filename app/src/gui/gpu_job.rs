@@ -168,12 +168,85 @@ pub fn for_webgpu(wgsl: &str) -> String {
     }
 }
 
+/// What a page's WebGPU adapter says it is (`web/webgpu.js`).
+#[derive(Clone, Debug, Default)]
+pub struct WebGpuAdapter {
+    pub vendor: String,
+    pub architecture: String,
+    pub description: String,
+    /// `subgroupMinSize`, `subgroupMaxSize` (0: the browser does not say).
+    pub subgroup_sizes: [u32; 2],
+    pub features: Vec<String>,
+}
+
+/// The adapter as a device the comparison knows (WGSL's subgroup operations, at the one
+/// subgroup size it runs), or why no comparison can be made on it.
+pub fn webgpu_device(a: &WebGpuAdapter) -> Result<lanescope_gpu::DeviceInfo, String> {
+    let has = |f: &str| a.features.iter().any(|x| x == f);
+    let name = format!("{} {}", a.vendor, a.architecture)
+        .trim()
+        .to_string();
+    let name = if name.is_empty() {
+        "the WebGPU adapter".to_string()
+    } else {
+        name
+    };
+    if !has("subgroups") {
+        return Err(format!(
+            "{name} has no `subgroups` feature: this browser's WebGPU runs no subgroup operations"
+        ));
+    }
+    let size = match a.subgroup_sizes {
+        [0, _] | [_, 0] => {
+            return Err(format!(
+                "{name} does not say its subgroup size, so no simulation can be made at it: compare in the native app"
+            ))
+        }
+        [lo, hi] if lo != hi => {
+            return Err(format!(
+                "{name} runs subgroups of {lo} to {hi} invocations and WebGPU cannot fix one, so no simulation can be made at the device's size: compare in the native app (Vulkan fixes it)"
+            ))
+        }
+        [lo, _] => lo,
+    };
+    if !lanescope_core::valid_subgroup_size(size) {
+        return Err(format!(
+            "{name} runs subgroups of {size} invocations, which the simulator does not (4 to 128, a power of two)"
+        ));
+    }
+    Ok(lanescope_gpu::DeviceInfo {
+        name,
+        kind: "WebGPU",
+        // (what the summary names after the device: its API, and the adapter's own words)
+        driver: match a.description.as_str() {
+            "" => "WebGPU".into(),
+            d => format!("WebGPU: {d}"),
+        },
+        api_version: "WebGPU".into(),
+        subgroup_size: size,
+        subgroup_operations: vec![
+            "basic",
+            "vote",
+            "arithmetic",
+            "ballot",
+            "shuffle",
+            "shuffle_relative",
+            "quad",
+        ],
+        integer_dot_product: true,
+        storage_16bit: has("shader-f16"),
+        // WebGPU does not say; 8 is what the common devices keep
+        sub_texel_bits: 8,
+        ..lanescope_gpu::DeviceInfo::default()
+    })
+}
+
 /// The page's side: `index.html` defines `lanescopeWebGpu("adapter")` (a promise of what the
 /// adapter is) and `lanescopeWebGpu("run", request)` (a promise of the buffers' bytes after the
 /// dispatch); both reject with a sentence.
 #[cfg(target_arch = "wasm32")]
 mod web {
-    use lanescope_gpu::{Comparison, DeviceInfo, GpuRun, Prepared, Request};
+    use lanescope_gpu::{Comparison, GpuRun, Prepared, Request};
     use wasm_bindgen::{JsCast, JsValue};
 
     async fn call(what: &str, request: &JsValue) -> Result<JsValue, String> {
@@ -199,66 +272,27 @@ mod web {
         let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), v);
     }
 
-    /// The adapter as a device the comparison knows: WGSL's subgroup operations where it has
-    /// the `subgroups` feature, at the one subgroup size it runs.
-    fn device(a: &JsValue) -> Result<DeviceInfo, String> {
+    /// What the page's `lanescopeWebGpu("adapter")` says.
+    fn adapter(a: &JsValue) -> crate::gui::gpu_job::WebGpuAdapter {
         let text = |k| get(a, k).as_string().unwrap_or_default();
         let size = |k| get(a, k).as_f64().unwrap_or(0.0) as u32;
-        let features: Vec<String> = js_sys::Array::from(&get(a, "features"))
-            .iter()
-            .filter_map(|f| f.as_string())
-            .collect();
-        let has = |f: &str| features.iter().any(|x| x == f);
-        let name = format!("{} {}", text("vendor"), text("architecture"))
-            .trim()
-            .to_string();
-        let name = if name.is_empty() {
-            "the WebGPU adapter".to_string()
-        } else {
-            name
-        };
-        let (lo, hi) = (size("subgroupMinSize"), size("subgroupMaxSize"));
-        if !has("subgroups") {
-            return Err(format!(
-                "{name} has no `subgroups` feature: this browser's WebGPU runs no subgroup operations"
-            ));
+        crate::gui::gpu_job::WebGpuAdapter {
+            vendor: text("vendor"),
+            architecture: text("architecture"),
+            description: text("description"),
+            subgroup_sizes: [size("subgroupMinSize"), size("subgroupMaxSize")],
+            features: js_sys::Array::from(&get(a, "features"))
+                .iter()
+                .filter_map(|f| f.as_string())
+                .collect(),
         }
-        if lo == 0 || lo != hi {
-            return Err(format!(
-                "{name} runs subgroups of {lo} to {hi} invocations and WebGPU cannot fix one, so no simulation can be made at the device's size: compare in the native app (Vulkan fixes it)"
-            ));
-        }
-        Ok(DeviceInfo {
-            name,
-            kind: "WebGPU",
-            // (what the summary names after the device: its API, and the adapter's own words)
-            driver: match text("description") {
-                d if d.is_empty() => "WebGPU".into(),
-                d => format!("WebGPU: {d}"),
-            },
-            api_version: "WebGPU".into(),
-            subgroup_size: lo,
-            subgroup_operations: vec![
-                "basic",
-                "vote",
-                "arithmetic",
-                "ballot",
-                "shuffle",
-                "shuffle_relative",
-                "quad",
-            ],
-            integer_dot_product: true,
-            storage_16bit: has("shader-f16"),
-            sub_texel_bits: 8,
-            ..DeviceInfo::default()
-        })
     }
 
     /// Simulates `r` at the adapter's subgroup size, runs `wgsl` (its source) through WebGPU
     /// and compares.
     pub async fn beside(r: &Request, wgsl: &str) -> Result<Comparison, String> {
-        let adapter = call("adapter", &JsValue::NULL).await?;
-        let device = device(&adapter)?;
+        let device =
+            crate::gui::gpu_job::webgpu_device(&adapter(&call("adapter", &JsValue::NULL).await?))?;
         let p = Prepared::new(r, &device, |_| Ok(None))?;
         let (dispatch, resources) = p.dispatch()?;
         if let Some(b) = dispatch
@@ -326,7 +360,51 @@ mod web {
 
 #[cfg(test)]
 mod tests {
-    use crate::gui::gpu_job::for_webgpu;
+    use crate::gui::gpu_job::{for_webgpu, webgpu_device, WebGpuAdapter};
+
+    #[test]
+    fn a_webgpu_adapter_is_a_device_at_its_one_subgroup_size_or_says_why_not() {
+        let swiftshader = WebGpuAdapter {
+            vendor: "google".into(),
+            architecture: "swiftshader".into(),
+            subgroup_sizes: [4, 4],
+            features: vec!["subgroups".into(), "shader-f16".into()],
+            ..WebGpuAdapter::default()
+        };
+        let d = webgpu_device(&swiftshader).expect("a device");
+        assert_eq!(
+            (d.name.as_str(), d.driver.as_str()),
+            ("google swiftshader", "WebGPU")
+        );
+        assert_eq!(d.subgroup_size, 4);
+        assert!(d.storage_16bit && d.subgroup_operations.contains(&"arithmetic"));
+        let ranged = WebGpuAdapter {
+            subgroup_sizes: [32, 64],
+            ..swiftshader.clone()
+        };
+        let why = webgpu_device(&ranged).unwrap_err();
+        assert!(
+            why.contains("32 to 64") && why.contains("cannot fix one"),
+            "{why}"
+        );
+        let unsaid = WebGpuAdapter {
+            subgroup_sizes: [0, 0],
+            ..swiftshader.clone()
+        };
+        assert!(webgpu_device(&unsaid).unwrap_err().contains("does not say"));
+        let odd = WebGpuAdapter {
+            subgroup_sizes: [2, 2],
+            ..swiftshader.clone()
+        };
+        assert!(webgpu_device(&odd).unwrap_err().contains("4 to 128"));
+        let none = WebGpuAdapter {
+            features: Vec::new(),
+            ..swiftshader
+        };
+        assert!(webgpu_device(&none)
+            .unwrap_err()
+            .contains("no `subgroups` feature"));
+    }
 
     #[test]
     fn the_browser_gets_the_enable_directive_its_wgsl_asks_for() {
