@@ -389,6 +389,25 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
             }
         }
     }
+    // The differing words as another run leaves them (module `prog` under `cfg`), when it
+    // finishes: what the other schedules, switch grouping and precision runs are read for.
+    let rerun = |prog: Arc<Program>, cfg: Config| -> Option<Vec<Option<u32>>> {
+        let cfg = Config {
+            record_trace: false,
+            ..cfg
+        };
+        let mut sim = Simulator::new(prog, cfg, s.bindings).ok()?;
+        matches!(sim.run(s.max_steps), Ok(Outcome::Finished)).then(|| {
+            differing
+                .iter()
+                .map(|&(k, w, _, _)| {
+                    let r = &s.prog.resources()[resources[k]];
+                    let c = sim.resource_buffer(r)?.get(w * 4..w * 4 + 4)?;
+                    Some(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                })
+                .collect()
+        })
+    };
     // The values other schedules leave in the differing words.
     let mut seen: Vec<Vec<(Schedule, u32)>> = vec![Vec::new(); differing.len()];
     if !differing.is_empty() {
@@ -396,21 +415,13 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
             let schedule = Schedule::nth(n);
             let cfg = Config {
                 schedule,
-                record_trace: false,
                 ..s.cfg.clone()
             };
-            let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) else {
-                continue;
-            };
-            if !matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
-                continue;
-            }
-            for (i, &(k, w, _, _)) in differing.iter().enumerate() {
-                let r = &s.prog.resources()[resources[k]];
-                let v = sim
-                    .resource_buffer(r)
-                    .and_then(|b| b.get(w * 4..w * 4 + 4))
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+            for (i, v) in rerun(Arc::clone(s.prog), cfg)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 if let Some(v) = v {
                     seen[i].push((schedule, v));
                 }
@@ -427,32 +438,21 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
         };
         let cfg = Config {
             switch_tangles: other,
-            record_trace: false,
             ..s.cfg.clone()
         };
-        if let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) {
-            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
-                for (i, &(k, w, _, _)) in differing.iter().enumerate() {
-                    let r = &s.prog.resources()[resources[k]];
-                    regrouped[i] = sim
-                        .resource_buffer(r)
-                        .and_then(|b| b.get(w * 4..w * 4 + 4))
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-                }
-            }
+        if let Some(v) = rerun(Arc::clone(s.prog), cfg) {
+            regrouped = v;
         }
     }
-    // The values the module's precision variants leave in the differing words.
+    // The values the module's precision variants leave in the differing words: linear
+    // filtering's weights as coarse as the device may keep them, rounded each way, and the
+    // inexact float operations erring each way.
     let mut nudged: Vec<Vec<u32>> = vec![Vec::new(); differing.len()];
-    let nudge = |sim: &Simulator, nudged: &mut Vec<Vec<u32>>| {
-        for (i, &(k, w, _, _)) in differing.iter().enumerate() {
-            let r = &s.prog.resources()[resources[k]];
-            if let Some(c) = sim.resource_buffer(r).and_then(|b| b.get(w * 4..w * 4 + 4)) {
-                nudged[i].push(u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-            }
+    let mut nudge = |v: Option<Vec<Option<u32>>>| {
+        for (i, v) in v.into_iter().flatten().enumerate() {
+            nudged[i].extend(v);
         }
     };
-    // Linear filtering's weights as coarse as the device may keep them, rounded each way.
     let filters = s
         .bindings
         .samplers
@@ -461,36 +461,20 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
     if filters && !differing.is_empty() {
         for up in [false, true] {
             let cfg = Config {
-                record_trace: false,
                 sub_texel: Some(lanescope_core::SubTexel {
                     bits: u8::try_from(gpu.device.sub_texel_bits.clamp(1, 30)).unwrap_or(8),
                     up,
                 }),
                 ..s.cfg.clone()
             };
-            let Ok(mut sim) = Simulator::new(Arc::clone(s.prog), cfg, s.bindings) else {
-                continue;
-            };
-            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
-                nudge(&sim, &mut nudged);
-            }
+            nudge(rerun(Arc::clone(s.prog), cfg));
         }
     }
     if inexact && !differing.is_empty() {
         for words in variants.iter().flatten() {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let Ok(prog) = load(&bytes, s.opts) else {
-                continue;
-            };
-            let cfg = Config {
-                record_trace: false,
-                ..s.cfg.clone()
-            };
-            let Ok(mut sim) = Simulator::new(Arc::new(prog), cfg, s.bindings) else {
-                continue;
-            };
-            if matches!(sim.run(s.max_steps), Ok(Outcome::Finished)) {
-                nudge(&sim, &mut nudged);
+            if let Ok(prog) = load(&bytes, s.opts) {
+                nudge(rerun(Arc::new(prog), s.cfg.clone()));
             }
         }
     }

@@ -88,6 +88,7 @@ mod detect;
 mod execute;
 mod parallel;
 mod poison;
+mod race_report;
 mod source;
 mod uninit;
 mod views;
