@@ -36,6 +36,7 @@ mod float_controls;
 mod sections;
 mod structure;
 mod types;
+mod writes;
 
 pub use crate::program::{Warning, WarningCode};
 pub use lanescope_spirv::read::{entry_points, opname, MAX_MODULE_BYTES};
@@ -519,6 +520,7 @@ impl<'m> Ctx<'m> {
                 && matches!(m.operands.get(1), Some(Operand::ExecutionMode(e)) if *e as u32 == MAXIMALLY_RECONVERGES_KHR)
         });
         let (functions, blocks) = self.lower_functions()?;
+        self.find_unwritten_buffers();
         let entry_func = *self
             .funcs
             .get(&entry_fn_id)
@@ -579,6 +581,25 @@ impl<'m> Ctx<'m> {
             undef_slots: std::mem::take(&mut self.undef_slots),
             float_controls: self.float_controls,
         })
+    }
+
+    /// Marks the buffers no instruction can write (`Resource::never_written`).
+    fn find_unwritten_buffers(&mut self) {
+        let buffer = |r: &Resource| r.image.is_none() && !r.sampler && !r.push_constant;
+        let mut vars: Vec<u32> = self
+            .resources
+            .iter()
+            .filter(|r| buffer(r))
+            .map(|r| r.var)
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        let written = writes::written(self.module, &vars);
+        for r in &mut self.resources {
+            if buffer(r) {
+                r.never_written = vars.binary_search(&r.var).is_ok_and(|k| !written[k]);
+            }
+        }
     }
 
     fn number_functions(&mut self) -> Result<(), LoadError> {

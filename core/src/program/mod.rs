@@ -214,6 +214,10 @@ pub struct Resource {
     /// The shader cannot write it: push constants, uniform blocks, and buffers whose variable
     /// or every member is NonWritable.
     pub read_only: bool,
+    /// No instruction of the module can write it (a buffer whose pointers never reach a store,
+    /// an atomic or another write), though it is not declared read-only: its reads race with
+    /// nothing (see `load::writes`).
+    pub never_written: bool,
     /// Bytes of the fixed part; a runtime array after it may make the buffer larger.
     pub min_size: u32,
     /// Bytes per element of the runtime array that ends the block, when one does.

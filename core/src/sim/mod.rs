@@ -327,12 +327,18 @@ impl Simulator {
         Ok(sim)
     }
 
-    /// Per buffer storage, whether the shader can write none of its bindings (none are, when
-    /// device addresses can reach every buffer).
+    /// Per buffer storage, whether the shader can write none of its bindings: declared
+    /// read-only, or never written by any instruction (none are, when device addresses can
+    /// reach every buffer).
     fn read_only_storages(&self) -> Vec<bool> {
         let mut read_only = vec![!self.prog.physical_addresses; self.mem.buffers.len()];
         for (r, s) in self.mem.storage_of.iter().enumerate() {
-            if !self.prog.resources.get(r).is_some_and(|r| r.read_only) {
+            if !self
+                .prog
+                .resources
+                .get(r)
+                .is_some_and(|r| r.read_only || r.never_written)
+            {
                 if let Some(x) = read_only.get_mut(*s as usize) {
                     *x = false;
                 }
