@@ -385,5 +385,8 @@ fn a_buffer_found_never_written_is_never_written() {
             }
         }
     }
-    assert!(checked > 60 && found > 5, "{checked} modules, {found} found");
+    assert!(
+        checked > 60 && found > 5,
+        "{checked} modules, {found} found"
+    );
 }

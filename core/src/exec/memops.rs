@@ -138,6 +138,11 @@ fn base_and_stride(mem: &Memory, p: u64) -> (usize, usize) {
 /// Notes a same-address access for the race detector: two invocations stand for all of them,
 /// since any race the others are in, one of the first two is in too (they share every epoch).
 fn note_first_two(c: &mut Ctx<'_>, p: u64, table: &[Leaf], write: bool) {
+    // Private memory races with nothing: decided once, not per lane and leaf (most of a
+    // shader's loads and stores are of its own variables).
+    if c.mem.log.is_none() || crate::program::decode_ptr(p).0 == crate::program::Space::Invocation {
+        return;
+    }
     let mut m = if c.full {
         Mask::MAX >> (Mask::BITS as usize - c.s)
     } else {

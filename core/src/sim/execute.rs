@@ -80,10 +80,12 @@ impl Simulator {
                 && matches!(flow, Flow::Next)
                 && self.sgs[g].poison.is_empty()
                 && !self.mem.poison.any
-                && self
-                    .uninit
-                    .as_ref()
-                    .is_none_or(|u| !touches_memory && u.idle(g, self.stats.steps))
+                && self.uninit_quiet(
+                    g,
+                    &t,
+                    &prog.blocks[t.block as usize].insts[t.pos as usize],
+                    touches_memory,
+                )
                 && self.mem.log.as_ref().is_none_or(|l| l.accesses.is_empty())
             {
                 self.sgs[g].tangles[ti].pos += 1;

@@ -10,6 +10,38 @@ impl Simulator {
     /// After an instruction: the uninitialized layer follows the data, as poison does (the two
     /// layers swap places for the shared propagation code), and a Function variable without an
     /// initializer starts undefined.
+    /// Whether the step just made is nothing for the uninitialized-read detector: no register
+    /// of the subgroup may be undefined, no replay target is due, and the step touched no
+    /// memory, or loaded or stored through a pointer into memory holding nothing undefined
+    /// (what [`Self::uninit_propagate`] would find, decided before the step's slower path).
+    #[inline]
+    pub(in crate::sim) fn uninit_quiet(
+        &self,
+        g: usize,
+        t: &Tangle,
+        inst: &Inst,
+        touches_memory: bool,
+    ) -> bool {
+        let Some(u) = self.uninit.as_ref() else {
+            return true;
+        };
+        if !u.idle(g, self.stats.steps) {
+            return false;
+        }
+        if !touches_memory {
+            return true;
+        }
+        let (Inst::Load { ptr, .. } | Inst::Store { ptr, .. }) = inst else {
+            return false;
+        };
+        let s = self.cfg.subgroup_size as usize;
+        let l = t.mask.trailing_zeros() as usize;
+        self.sgs[g]
+            .regs
+            .get(*ptr as usize * s + l)
+            .is_some_and(|p| !u.mem.marked_in(decode_ptr(*p).0))
+    }
+
     pub(in crate::sim) fn uninit_propagate(
         &mut self,
         g: usize,
