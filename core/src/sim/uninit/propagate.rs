@@ -7,9 +7,6 @@ use crate::sched::Tangle;
 use crate::sim::Simulator;
 
 impl Simulator {
-    /// After an instruction: the uninitialized layer follows the data, as poison does (the two
-    /// layers swap places for the shared propagation code), and a Function variable without an
-    /// initializer starts undefined.
     /// Whether the step just made is nothing for the uninitialized-read detector: no register
     /// of the subgroup may be undefined, no replay target is due, and the step touched no
     /// memory, or loaded or stored through a pointer into memory holding nothing undefined
@@ -42,6 +39,9 @@ impl Simulator {
             .is_some_and(|p| !u.mem.marked_in(decode_ptr(*p).0))
     }
 
+    /// After an instruction: the uninitialized layer follows the data, as poison does (the two
+    /// layers swap places for the shared propagation code), and a Function variable without an
+    /// initializer starts undefined.
     pub(in crate::sim) fn uninit_propagate(
         &mut self,
         g: usize,
