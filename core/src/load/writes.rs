@@ -104,11 +104,7 @@ pub(super) fn written(module: &dr::Module, vars: &[u32]) -> Vec<bool> {
             // The roots a derived pointer takes from its operands (none yet, when they have
             // none so far: a later pass may give them some); `None` for other instructions.
             let from: Option<Roots> = match inst.class.opcode {
-                Op::AccessChain
-                | Op::InBoundsAccessChain
-                | Op::PtrAccessChain
-                | Op::InBoundsPtrAccessChain
-                | Op::CopyObject => Some(of(&roots, inst.operands.first())),
+                op if derives_from_first(op) => Some(of(&roots, inst.operands.first())),
                 Op::Select => {
                     Some(of(&roots, inst.operands.get(1)) | of(&roots, inst.operands.get(2)))
                 }
@@ -162,20 +158,18 @@ pub(super) fn written(module: &dr::Module, vars: &[u32]) -> Vec<bool> {
     let mut wrote: Roots = 0;
     for inst in insts() {
         // Operands only read (`None`: every one): nothing written through them here.
+        // (a pointer passed on, by a derivation, a select, a phi or a call, is followed above)
         let reads_only: Option<usize> = match inst.class.opcode {
+            op if derives_from_first(op)
+                || matches!(op, Op::Select | Op::Phi | Op::FunctionCall) =>
+            {
+                None
+            }
             Op::Load
             | Op::AtomicLoad
             | Op::ArrayLength
             | Op::CooperativeMatrixLoadKHR
             | Op::CooperativeMatrixLoadNV
-            | Op::AccessChain
-            | Op::InBoundsAccessChain
-            | Op::PtrAccessChain
-            | Op::InBoundsPtrAccessChain
-            | Op::CopyObject
-            | Op::Select
-            | Op::Phi
-            | Op::FunctionCall
             | Op::PtrEqual
             | Op::PtrNotEqual
             | Op::PtrDiff => None,
@@ -192,4 +186,16 @@ pub(super) fn written(module: &dr::Module, vars: &[u32]) -> Vec<bool> {
         }
     }
     (0..vars.len()).map(|k| wrote & (1 << k) != 0).collect()
+}
+
+/// Whether `op` makes a pointer into what its first operand points into.
+fn derives_from_first(op: Op) -> bool {
+    matches!(
+        op,
+        Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain
+            | Op::CopyObject
+    )
 }

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod pairs;
+
 use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

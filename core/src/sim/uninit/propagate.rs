@@ -31,12 +31,14 @@ impl Simulator {
         let (Inst::Load { ptr, .. } | Inst::Store { ptr, .. }) = inst else {
             return false;
         };
+        !u.mem.marked_in(self.space_of(g, t, *ptr))
+    }
+
+    /// The memory a same-region access through pointer register `ptr` is in (its first lane's).
+    fn space_of(&self, g: usize, t: &Tangle, ptr: u32) -> crate::program::Space {
         let s = self.cfg.subgroup_size as usize;
         let l = t.mask.trailing_zeros() as usize;
-        self.sgs[g]
-            .regs
-            .get(*ptr as usize * s + l)
-            .is_some_and(|p| !u.mem.marked_in(decode_ptr(*p).0))
+        decode_ptr(self.sgs[g].regs[ptr as usize * s + l]).0
     }
 
     /// After an instruction: the uninitialized layer follows the data, as poison does (the two
@@ -88,9 +90,7 @@ impl Simulator {
             };
             let s = self.cfg.subgroup_size as usize;
             if let Some((p, leaves)) = access {
-                let l = t.mask.trailing_zeros() as usize;
-                let space = decode_ptr(self.sgs[g].regs[p as usize * s + l]).0;
-                let clean = !u.mem.marked_in(space) || {
+                let clean = !u.mem.marked_in(self.space_of(g, t, p)) || {
                     let table = &self.prog.leaf_tables[leaves as usize];
                     let lo = table.iter().map(|x| x.offset).min().unwrap_or(0);
                     let hi = table
