@@ -150,8 +150,9 @@ pub struct Simulator {
     threads_used: usize,
     /// The debugPrintf lines so far.
     printf: crate::printf::PrintfLog,
-    /// The starting state, for the replay that judges races whose read came first (kept with
-    /// the detectors on and when small: see `uninit::MAX_REPLAY_BYTES`).
+    /// The state before the first workgroup started, for the replay that judges races whose
+    /// read came first (kept with the detectors on and when small: see
+    /// `uninit::MAX_REPLAY_BYTES`).
     initial: Option<Arc<Simulator>>,
     /// A tangle was run by hand (`step_tangle`): a replay under the schedule is another run.
     steered: bool,
@@ -320,9 +321,13 @@ impl Simulator {
                 ..Default::default()
             });
         }
+        // The starting state a replay runs from, taken before the first workgroup starts (a
+        // replay starts it again): its registers need no copy.
+        let fresh = (sim.cfg.detectors && sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES)
+            .then(|| sim.clone());
         sim.start_workgroup();
-        if sim.cfg.detectors && sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES {
-            sim.initial = Some(Arc::new(sim.clone()));
+        if sim.footprint_bytes() <= uninit::MAX_REPLAY_BYTES {
+            sim.initial = fresh.map(Arc::new);
         }
         Ok(sim)
     }

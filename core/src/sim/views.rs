@@ -126,14 +126,12 @@ pub(super) fn builtin_value(
     nsg: u32,
     s: u32,
     lanes: impl Fn(u32) -> u128,
-) -> Vec<u64> {
+) -> [u64; 4] {
     use rspirv::spirv::BuiltIn as B;
-    let v3 = |a: [u32; 3]| a.iter().map(|x| u64::from(*x)).collect::<Vec<_>>();
-    let m4 = |m: u128| {
-        (0..4)
-            .map(|k| ((m >> (32 * k)) as u32).into())
-            .collect::<Vec<u64>>()
-    };
+    // (an array, not a Vec: every invocation of every workgroup starts with these)
+    let v3 = |a: [u32; 3]| [a[0].into(), a[1].into(), a[2].into(), 0];
+    let one = |x: u32| [x.into(), 0, 0, 0];
+    let m4 = |m: u128| std::array::from_fn(|k| u64::from((m >> (32 * k)) as u32));
     let all = lanes(s);
     match B::from_u32(b) {
         Some(B::LocalInvocationId) => v3(local),
@@ -142,19 +140,19 @@ pub(super) fn builtin_value(
             wg[1] * size[1] + local[1],
             wg[2] * size[2] + local[2],
         ]),
-        Some(B::LocalInvocationIndex) => vec![u64::from(index)],
+        Some(B::LocalInvocationIndex) => one(index),
         Some(B::WorkgroupId) => v3(wg),
         Some(B::NumWorkgroups) => v3(nwg),
         Some(B::WorkgroupSize) => v3(size),
-        Some(B::SubgroupSize) => vec![u64::from(s)],
-        Some(B::SubgroupLocalInvocationId) => vec![u64::from(lane)],
-        Some(B::SubgroupId) => vec![u64::from(sg)],
-        Some(B::NumSubgroups) => vec![u64::from(nsg)],
+        Some(B::SubgroupSize) => one(s),
+        Some(B::SubgroupLocalInvocationId) => one(lane),
+        Some(B::SubgroupId) => one(sg),
+        Some(B::NumSubgroups) => one(nsg),
         Some(B::SubgroupEqMask) => m4(1u128 << lane),
         Some(B::SubgroupGeMask) => m4(all & !lanes(lane)),
         Some(B::SubgroupGtMask) => m4(all & !lanes(lane + 1)),
         Some(B::SubgroupLeMask) => m4(lanes(lane + 1)),
         Some(B::SubgroupLtMask) => m4(lanes(lane)),
-        _ => vec![0; 4],
+        _ => [0; 4],
     }
 }

@@ -14,9 +14,15 @@ impl Simulator {
         let s = self.cfg.subgroup_size as usize;
         let [lx, ly, lz] = prog.local_size;
         let n = (lx * ly * lz) as usize;
-        self.mem.workgroup = vec![0; prog.workgroup_bytes as usize];
+        // The last workgroup's memory and registers are reused: allocating them afresh for
+        // each workgroup showed in profiles of small dispatches.
+        let zeroed = |v: &mut Vec<u8>, len: usize| {
+            v.clear();
+            v.resize(len, 0);
+        };
+        zeroed(&mut self.mem.workgroup, prog.workgroup_bytes as usize);
         self.mem.per_invocation = prog.invocation_bytes as usize;
-        self.mem.invocation = vec![0; n * prog.invocation_bytes as usize];
+        zeroed(&mut self.mem.invocation, n * prog.invocation_bytes as usize);
         for (space, off, bytes) in &prog.initializers {
             let o = *off as usize;
             match space {
@@ -48,7 +54,7 @@ impl Simulator {
                 }
             };
             for &(off, builtin, comps) in &prog.inputs {
-                let v: Vec<u64> = builtin_value(
+                let v = builtin_value(
                     builtin,
                     local,
                     wg,
@@ -71,7 +77,7 @@ impl Simulator {
             }
         }
         let slots = prog.num_slots as usize;
-        self.sgs.clear();
+        let mut spare: Vec<Vec<u64>> = self.sgs.drain(..).map(|sg| sg.regs).collect();
         for g in 0..nsg {
             let lanes = (n - g * s).min(s);
             let live: Mask = if lanes >= 128 {
@@ -79,7 +85,9 @@ impl Simulator {
             } else {
                 (1u128 << lanes) - 1
             };
-            let mut regs = vec![0u64; slots * s];
+            let mut regs = spare.pop().unwrap_or_default();
+            regs.clear();
+            regs.resize(slots * s, 0);
             for &(slot, v) in &prog.const_slots {
                 regs[slot as usize * s..slot as usize * s + s].fill(v);
             }

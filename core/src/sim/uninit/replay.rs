@@ -69,7 +69,7 @@ impl Simulator {
     }
 
     /// The run finished: races whose read came first are judged by a replay of the dispatch
-    /// from `initial` (its starting state) following those reads; one whose read reached
+    /// from `initial` (its state before its first workgroup started) following those reads; one whose read reached
     /// nothing observable there is marked unobserved. At most one replay per run.
     pub(in crate::sim) fn uninit_classify_war(&mut self, initial: &Simulator) {
         let Some(u) = self.uninit.as_mut() else {
@@ -88,6 +88,8 @@ impl Simulator {
         r.mem.log = None;
         r.footprint = None;
         r.cfg.record_trace = false;
+        // (`initial` is the state before the first workgroup started)
+        r.start_workgroup();
         let Some(ru) = r.uninit.as_mut() else {
             return;
         };
