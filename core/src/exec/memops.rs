@@ -73,14 +73,7 @@ fn same_region<'m>(
         }
     }
     if mem.log.is_some() {
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            for leaf in table {
-                mem.note(lanes[l], *leaf, inv_base + l, write);
-            }
-        }
+        mem.note_lanes(lanes, (mask, inv_base), table, write);
     }
     let (bytes, _, _) = mem.window(p0, 0)?;
     Some((bytes, per))

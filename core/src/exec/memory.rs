@@ -208,41 +208,83 @@ impl Memory {
         let Ok(ptr) = self.resolve(ptr) else {
             return;
         };
-        let Some(log) = &mut self.log else {
+        if let Some((log, a)) = self.logged(ptr, write) {
+            log.accesses.push(Access {
+                offset: a.offset.wrapping_add(leaf.offset),
+                size: leaf.ty.size_bytes() as u8,
+                inv: inv as u32,
+                ..a
+            });
+        }
+    }
+
+    /// Notes the accesses of the lanes of `mask` through pointers `lanes` into one memory
+    /// (all of one space and region, none physical), lane by lane, each leaf in turn: what
+    /// [`Memory::note`] notes, decided once for the step.
+    pub fn note_lanes(
+        &mut self,
+        lanes: &[u64],
+        (mask, inv_base): (Mask, usize),
+        table: &[Leaf],
+        write: bool,
+    ) {
+        let Some(p0) = lanes.get(mask.trailing_zeros() as usize) else {
             return;
         };
+        let Some((log, a)) = self.logged(*p0, write) else {
+            return;
+        };
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let base = lanes[l] as u32;
+            for leaf in table {
+                log.accesses.push(Access {
+                    offset: base.wrapping_add(leaf.offset),
+                    size: leaf.ty.size_bytes() as u8,
+                    inv: (inv_base + l) as u32,
+                    ..a
+                });
+            }
+        }
+    }
+
+    /// The log and the access (offset: the pointer's; size and invocation to fill in) when an
+    /// access through resolved pointer `ptr` is to be logged.
+    fn logged(&mut self, ptr: u64, write: bool) -> Option<(&mut AccessLog, Access)> {
+        let log = self.log.as_mut()?;
         let (space, region, base) = decode_ptr(ptr);
         let storage = match space {
-            Space::Invocation => return,
-            Space::Workgroup if log.buffers_only => return,
+            Space::Invocation => return None,
+            Space::Workgroup if log.buffers_only => return None,
             Space::Workgroup => 0,
-            Space::Buffer => match self.storage_of.get(region as usize) {
-                Some(s) => *s,
-                None => return,
-            },
+            Space::Buffer => *self.storage_of.get(region as usize)?,
         };
         if !write
             && !log.atomic
             && space == Space::Buffer
             && log.unlogged_reads.get(storage as usize) == Some(&true)
         {
-            return;
+            return None;
         }
-        log.accesses.push(Access {
+        let kind = if log.atomic {
+            AccessKind::Atomic
+        } else if write {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        };
+        let a = Access {
             space,
             storage,
             region,
-            offset: base.wrapping_add(leaf.offset),
-            size: leaf.ty.size_bytes() as u8,
-            inv: inv as u32,
-            kind: if log.atomic {
-                AccessKind::Atomic
-            } else if write {
-                AccessKind::Write
-            } else {
-                AccessKind::Read
-            },
-        });
+            offset: base,
+            size: 0,
+            inv: 0,
+            kind,
+        };
+        Some((log, a))
     }
 
     #[inline]
@@ -496,14 +538,7 @@ impl Memory {
         let lanes = LaneMask(mask).iter().map(|l| l as usize);
         match shared_ptr(ptrs, mask) {
             Some((Space::Invocation, _, base)) => {
-                let start = base as usize + off as usize;
-                let (end, row) = (start + size as usize, self.inv_row());
-                let map = &self.poison.invocation;
-                end <= self.per_invocation
-                    && (start..end).any(|b| {
-                        row_chunks(b * row + inv_base, mask)
-                            .any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
-                    })
+                self.inv_span_marked(&self.poison.invocation, base, (mask, inv_base), off, size)
             }
             // One buffer or workgroup span for every lane.
             Some(_) => {
@@ -511,6 +546,43 @@ impl Memory {
                 self.any_span_marked(std::iter::once((ptrs[l], inv_base + l)), off, size)
             }
             None => self.any_span_marked(lanes.map(|l| (ptrs[l], inv_base + l)), off, size),
+        }
+    }
+
+    /// Whether any of `size` bytes at `off` past one Invocation-space variable (at `base`) is
+    /// marked in invocation map `map` for the lanes of `mask` (invocation `inv_base + l`).
+    fn inv_span_marked(
+        &self,
+        map: &[u64],
+        base: u32,
+        (mask, inv_base): (Mask, usize),
+        off: u32,
+        size: u32,
+    ) -> bool {
+        let start = base as usize + off as usize;
+        let (end, row) = (start + size as usize, self.inv_row());
+        end <= self.per_invocation
+            && (start..end).any(|b| {
+                row_chunks(b * row + inv_base, mask)
+                    .any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
+            })
+    }
+
+    /// [`Memory::any_lanes_marked`] against the marks `maps` (not this memory's poison), for
+    /// lanes sharing one Function or Private variable: `None` for any other access.
+    pub fn variable_marked_in(
+        &self,
+        maps: &PoisonMaps,
+        ptrs: &[u64],
+        lanes: (Mask, usize),
+        off: u32,
+        size: u32,
+    ) -> Option<bool> {
+        match shared_ptr(ptrs, lanes.0)? {
+            (Space::Invocation, _, base) => {
+                Some(maps.any && self.inv_span_marked(&maps.invocation, base, lanes, off, size))
+            }
+            _ => None,
         }
     }
 

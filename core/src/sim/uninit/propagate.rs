@@ -28,10 +28,21 @@ impl Simulator {
         if !touches_memory {
             return true;
         }
-        let (Inst::Load { ptr, .. } | Inst::Store { ptr, .. }) = inst else {
+        let (Inst::Load { ptr, leaves, .. } | Inst::Store { ptr, leaves, .. }) = inst else {
             return false;
         };
-        !u.mem.marked_in(self.space_of(g, t, *ptr))
+        if !u.mem.marked_in(self.space_of(g, t, *ptr)) {
+            return true;
+        }
+        // A Function variable written in only some lanes (one declared in a branch) keeps
+        // the lanes' memory marked for the rest of the workgroup: the bytes accessed decide.
+        let s = self.cfg.subgroup_size as usize;
+        let ptrs = &self.sgs[g].regs[*ptr as usize * s..][..s];
+        let (lo, hi) = leaf_span(&self.prog.leaf_tables[*leaves as usize]);
+        let marked = self
+            .mem
+            .variable_marked_in(&u.mem, ptrs, (t.mask, g * s), lo, hi - lo);
+        marked == Some(false)
     }
 
     /// The memory a same-region access through pointer register `ptr` is in (its first lane's).
@@ -91,13 +102,7 @@ impl Simulator {
             let s = self.cfg.subgroup_size as usize;
             if let Some((p, leaves)) = access {
                 let clean = !u.mem.marked_in(self.space_of(g, t, p)) || {
-                    let table = &self.prog.leaf_tables[leaves as usize];
-                    let lo = table.iter().map(|x| x.offset).min().unwrap_or(0);
-                    let hi = table
-                        .iter()
-                        .map(|x| x.offset + x.ty.size_bytes())
-                        .max()
-                        .unwrap_or(0);
+                    let (lo, hi) = leaf_span(&self.prog.leaf_tables[leaves as usize]);
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     let ptrs = &self.sgs[g].regs[p as usize * s..][..s];
                     let marked = self.mem.any_lanes_marked(ptrs, t.mask, g * s, lo, hi - lo);
@@ -310,4 +315,16 @@ impl Simulator {
         self.poison_stores.truncate(stores_before);
         self.uninit = Some(u);
     }
+}
+
+/// The bytes a load or store of `table`'s leaves covers: from the first leaf's offset to the
+/// last one's end.
+fn leaf_span(table: &[crate::program::Leaf]) -> (u32, u32) {
+    let lo = table.iter().map(|x| x.offset).min().unwrap_or(0);
+    let hi = table
+        .iter()
+        .map(|x| x.offset + x.ty.size_bytes())
+        .max()
+        .unwrap_or(0);
+    (lo, hi)
 }
