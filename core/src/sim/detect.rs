@@ -47,6 +47,12 @@
 //! access then happened before it, so a future access racing with one of them is not ordered
 //! after the write and races with it (a plain write conflicts with every kind). So a byte holds
 //! at most two records per kind, a word at most 32 (one or two in practice).
+//!
+//! How records are kept. What every access of one step shares (workgroup, subgroup, barrier
+//! epochs, step and instruction) is kept once, as a context in a table that is compacted when
+//! it grows; a record names its context by index, so it is 12 bytes and a word keeps one or two
+//! inline. A word whose records cover exactly the new access's bytes, and that finds no race
+//! to report, is decided in place (tested against the general path).
 
 use crate::exec::memory::{Access, AccessKind};
 use crate::program::Space;
@@ -100,6 +106,8 @@ pub(super) fn lacks(memory: u32, c: usize) -> u8 {
 const MAX_RACES: usize = 64;
 /// Most words tracked; past it, detection stops (with a note) rather than take the memory.
 const MAX_WORDS: usize = 8 << 20;
+/// Buffer words below this index are kept in a vector per storage; those past it, in pages.
+const DENSE_WORDS: u32 = 1 << 18;
 /// Buffer words per page of the detector's table.
 const PAGE_BITS: u32 = 6;
 
@@ -127,7 +135,7 @@ fn conflict(a: Kind, b: Kind) -> bool {
     (a.writes() || b.writes()) && !(a.atomic() && b.atomic())
 }
 
-/// One access as the detector remembers it.
+/// One access as the detector reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rec {
     pub inv: u32,
@@ -148,8 +156,207 @@ pub(crate) struct Rec {
     pub kind: Kind,
 }
 
-/// The records of one word (see the module's notes on which are kept).
-type Word = Vec<Rec>;
+/// What every access of one step to one memory class shares: a word's records name it by
+/// index instead of carrying it (a record is then 12 bytes, not 48, and two records of one
+/// step are told to be in one context by comparing two indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ctx {
+    wg: u32,
+    sg: u32,
+    wg_ord: u32,
+    sg_ord: u32,
+    wg_ctl: u32,
+    sg_ctl: u32,
+    step: u64,
+    instr: u32,
+    block: u32,
+}
+
+/// One access as a word keeps it: its invocation, bytes and kind, and its step's context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    ctx: u32,
+    inv: u32,
+    bytes: u8,
+    kind: Kind,
+}
+
+/// The records of one word (see the module's notes on which are kept): one or two in
+/// practice, kept inline (no allocation, and the records beside the word's other state).
+#[derive(Clone, Debug)]
+enum Word {
+    Inline(u8, [Slot; 2]),
+    Heap(Vec<Slot>),
+}
+
+const NO_SLOT: Slot = Slot {
+    ctx: 0,
+    inv: 0,
+    bytes: 0,
+    kind: Kind::Read,
+};
+
+impl Default for Word {
+    fn default() -> Self {
+        Word::Inline(0, [NO_SLOT; 2])
+    }
+}
+
+impl PartialEq for Word {
+    fn eq(&self, o: &Self) -> bool {
+        **self == **o
+    }
+}
+
+impl std::ops::Deref for Word {
+    type Target = [Slot];
+    fn deref(&self) -> &[Slot] {
+        match self {
+            Word::Inline(n, s) => &s[..usize::from(*n)],
+            Word::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Word {
+    fn deref_mut(&mut self) -> &mut [Slot] {
+        match self {
+            Word::Inline(n, s) => &mut s[..usize::from(*n)],
+            Word::Heap(v) => v,
+        }
+    }
+}
+
+impl Word {
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Word::Inline(n, _) => *n = 0,
+            Word::Heap(v) => v.clear(),
+        }
+    }
+
+    fn push(&mut self, s: Slot) {
+        match self {
+            Word::Inline(n, a) if *n < 2 => {
+                a[usize::from(*n)] = s;
+                *n += 1;
+            }
+            Word::Inline(_, a) => {
+                let mut v = Vec::with_capacity(4);
+                v.extend_from_slice(a);
+                v.push(s);
+                *self = Word::Heap(v);
+            }
+            Word::Heap(v) => v.push(s),
+        }
+    }
+
+    /// Keeps the records whose bit is set in `keep`.
+    fn retain_bits(&mut self, keep: u64) {
+        let mut k = 0;
+        self.retain(|_| {
+            k += 1;
+            keep & (1 << (k - 1)) != 0
+        });
+    }
+
+    fn retain(&mut self, mut f: impl FnMut(&Slot) -> bool) {
+        match self {
+            Word::Inline(n, a) => {
+                let mut k = 0;
+                for i in 0..usize::from(*n) {
+                    if f(&a[i]) {
+                        a[k] = a[i];
+                        k += 1;
+                    }
+                }
+                *n = k as u8;
+            }
+            Word::Heap(v) => v.retain(f),
+        }
+    }
+}
+
+impl FromIterator<Slot> for Word {
+    fn from_iter<I: IntoIterator<Item = Slot>>(it: I) -> Self {
+        let mut w = Word::new();
+        for s in it {
+            w.push(s);
+        }
+        w
+    }
+}
+
+/// The contexts records name. Contexts are made in order and workgroups run one after
+/// another, so every context below `wg_base` is of a finished workgroup.
+#[derive(Clone, Debug, Default)]
+struct Ctxs {
+    all: Vec<Ctx>,
+    wg_base: u32,
+}
+
+/// How a kept record stands to a new access (of the current workgroup).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rel {
+    /// Of a finished workgroup.
+    OtherWg,
+    /// Of this workgroup: whether of the same subgroup, and whether no barrier ordering the
+    /// memory lies between them for the workgroup and for the subgroup.
+    SameWg {
+        same_sg: bool,
+        wg_ord: bool,
+        sg_ord: bool,
+    },
+}
+
+impl Ctxs {
+    fn rel(&self, r: &Slot, n: &Slot) -> Rel {
+        if r.ctx == n.ctx {
+            return Rel::SameWg {
+                same_sg: true,
+                wg_ord: true,
+                sg_ord: true,
+            };
+        }
+        if r.ctx < self.wg_base {
+            return Rel::OtherWg;
+        }
+        let (a, b) = (&self.all[r.ctx as usize], &self.all[n.ctx as usize]);
+        if a.wg != b.wg {
+            return Rel::OtherWg;
+        }
+        Rel::SameWg {
+            same_sg: a.sg == b.sg,
+            wg_ord: a.wg_ord == b.wg_ord,
+            sg_ord: a.sg_ord == b.sg_ord,
+        }
+    }
+
+    fn rec(&self, s: &Slot) -> Rec {
+        let c = &self.all[s.ctx as usize];
+        Rec {
+            inv: s.inv,
+            wg: c.wg,
+            sg: c.sg,
+            wg_ord: c.wg_ord,
+            sg_ord: c.sg_ord,
+            wg_ctl: c.wg_ctl,
+            sg_ctl: c.sg_ctl,
+            step: c.step,
+            instr: c.instr,
+            block: c.block,
+            bytes: s.bytes,
+            kind: s.kind,
+        }
+    }
+}
+
+/// Contexts kept before the first compaction, and the least room a compaction leaves.
+const MIN_CTXS: usize = 1 << 14;
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +405,8 @@ pub(crate) struct Detect {
     /// Buffer memory of the whole dispatch, in pages of words found by (storage, page), and
     /// the page the last access found (accesses are mostly near each other).
     page_of: HashMap<u64, usize, BuildHasherDefault<WordHasher>>,
+    /// The first `DENSE_WORDS` words of each storage, by index (grown as touched): no lookup.
+    dense: Vec<Vec<Word>>,
     pages: Vec<[Word; 1 << PAGE_BITS]>,
     last_page: (u64, usize),
     /// Epochs of the current workgroup: control barriers of the workgroup and reaching each
@@ -210,10 +419,21 @@ pub(crate) struct Detect {
     /// subgroup, that did not order it.
     wg_gap: [Option<Gap>; 2],
     sg_gap: [Vec<Option<Gap>>; 2],
+    /// The contexts records name, and the count past which they are compacted.
+    ctxs: Ctxs,
+    compact_at: usize,
+    /// Takes the general path for every word (the in-place one is tested against it).
+    #[cfg(test)]
+    general: bool,
+    /// Words the in-place path decided.
+    #[cfg(test)]
+    in_place: usize,
     reported: std::collections::BTreeSet<(u32, u32)>,
     /// The pair last found in `reported` or put there: the lanes of one instruction race with
     /// the same earlier instruction one after another, and a look in the set costs more.
     last_reported: Option<(u32, u32)>,
+    /// Two contexts whose instructions are the pair last reported.
+    last_ctxs: Option<(u32, u32)>,
     pub races: Vec<Race>,
     /// Set when detection stopped at the word limit.
     pub overflow: bool,
@@ -228,6 +448,7 @@ impl std::fmt::Debug for WordHasher {
 impl Detect {
     /// A new workgroup: its Workgroup memory is new memory, and its barriers start again.
     pub fn start_workgroup(&mut self, subgroups: usize, workgroup_bytes: usize) {
+        self.ctxs.wg_base = self.ctxs.all.len() as u32;
         let words = workgroup_bytes.div_ceil(4);
         if self.shared.len() != words {
             self.shared = vec![Word::new(); words];
@@ -248,13 +469,18 @@ impl Detect {
     /// The step and module instruction of the last write to buffer word `w` of storage
     /// `storage` in this dispatch, when the detector saw one.
     pub fn last_write(&self, storage: u32, w: u32) -> Option<(u64, u32)> {
-        let key = (u64::from(storage) << 32) | u64::from(w >> PAGE_BITS);
-        let page = self.pages.get(*self.page_of.get(&key)?)?;
-        page[(w & ((1 << PAGE_BITS) - 1)) as usize]
-            .iter()
+        let word = if w < DENSE_WORDS {
+            self.dense.get(storage as usize)?.get(w as usize)?
+        } else {
+            let key = (u64::from(storage) << 32) | u64::from(w >> PAGE_BITS);
+            let page = self.pages.get(*self.page_of.get(&key)?)?;
+            &page[(w & ((1 << PAGE_BITS) - 1)) as usize]
+        };
+        word.iter()
             .filter(|r| r.kind.writes())
-            .max_by_key(|r| r.step)
-            .map(|r| (r.step, r.instr))
+            .map(|r| self.ctxs.all[r.ctx as usize])
+            .max_by_key(|c| c.step)
+            .map(|c| (c.step, c.instr))
     }
 
     /// A Workgroup-scope control barrier (module instruction `instr`, semantics `memory`)
@@ -294,7 +520,7 @@ impl Detect {
         }
     }
 
-    /// Checks and records the accesses one step made (`first_inv` is lane 0's invocation).
+    /// Checks and records the accesses one step made.
     pub fn accesses(
         &mut self,
         log: &[Access],
@@ -306,6 +532,11 @@ impl Detect {
         if self.overflow {
             return;
         }
+        if self.ctxs.all.len() >= self.compact_at.max(MIN_CTXS) {
+            self.compact();
+        }
+        // The step's context per memory class (made at its first access) and its subgroup.
+        let mut cur: [Option<(u32, u32)>; 2] = [None; 2];
         // The access an atomic instruction read, waiting for its write: an atomic logs its
         // read of the bytes, then (when it stores) its write of them by the same invocation.
         let mut atomic_read: Option<&Access> = None;
@@ -330,21 +561,26 @@ impl Detect {
             atomic_read = (kind == Kind::AtomicRead).then_some(a);
             let sg = shift.map_or_else(|| a.inv / s.max(1), |k| a.inv >> k);
             let c = class_of(a.space);
-            let at = |v: &Vec<u32>| v.get(sg as usize).copied().unwrap_or(0);
-            let here = Rec {
-                inv: a.inv,
-                wg,
-                sg,
-                wg_ord: self.wg_ord[c],
-                sg_ord: at(&self.sg_ord[c]),
-                wg_ctl: self.wg_ctl,
-                sg_ctl: at(&self.sg_ctl),
-                step,
-                instr,
-                block,
-                bytes: 0,
-                kind,
+            // (a step's lanes are of one subgroup; another subgroup's access, were there one,
+            // gets a context of its own)
+            let ctx = match cur[c] {
+                Some((k, g)) if g == sg => k,
+                _ => {
+                    let k = self.new_ctx(c, wg, sg, step, (block, instr));
+                    cur[c] = Some((k, sg));
+                    k
+                }
             };
+            if a.size == 4 && a.offset % 4 == 0 {
+                let slot = Slot {
+                    ctx,
+                    inv: a.inv,
+                    bytes: 0xf,
+                    kind,
+                };
+                self.word(a, a.offset / 4, slot);
+                continue;
+            }
             // Each word the access touches, with the bytes of it.
             let first = a.offset / 4;
             let last = (a.offset + u32::from(a.size.max(1)) - 1) / 4;
@@ -352,13 +588,75 @@ impl Detect {
                 let lo = a.offset.max(w * 4) - w * 4;
                 let hi = (a.offset + u32::from(a.size)).min(w * 4 + 4) - w * 4;
                 let bytes = ((1u16 << hi) - (1u16 << lo)) as u8;
-                let rec = Rec { bytes, ..here };
-                self.word(a, w, rec);
+                let slot = Slot {
+                    ctx,
+                    inv: a.inv,
+                    bytes,
+                    kind,
+                };
+                self.word(a, w, slot);
             }
         }
     }
 
-    fn word(&mut self, a: &Access, w: u32, rec: Rec) {
+    fn new_ctx(
+        &mut self,
+        c: usize,
+        wg: u32,
+        sg: u32,
+        step: u64,
+        (block, instr): (u32, u32),
+    ) -> u32 {
+        let at = |v: &Vec<u32>| v.get(sg as usize).copied().unwrap_or(0);
+        self.ctxs.all.push(Ctx {
+            wg,
+            sg,
+            wg_ord: self.wg_ord[c],
+            sg_ord: at(&self.sg_ord[c]),
+            wg_ctl: self.wg_ctl,
+            sg_ctl: at(&self.sg_ctl),
+            step,
+            instr,
+            block,
+        });
+        (self.ctxs.all.len() - 1) as u32
+    }
+
+    /// Keeps only the contexts some record names (in order, so those of finished workgroups
+    /// stay below `wg_base`), and leaves room for as many again.
+    fn compact(&mut self) {
+        let n = self.ctxs.all.len();
+        let mut map = vec![u32::MAX; n];
+        let words = (self.shared.iter())
+            .chain(self.dense.iter().flatten())
+            .chain(self.pages.iter().flatten());
+        for s in words.flat_map(|w| w.iter()) {
+            map[s.ctx as usize] = 0;
+        }
+        let mut kept = 0u32;
+        let mut base = self.ctxs.wg_base;
+        for (k, m) in map.iter_mut().enumerate() {
+            if *m == 0 {
+                self.ctxs.all[kept as usize] = self.ctxs.all[k];
+                *m = kept;
+                kept += 1;
+            } else if (k as u32) < self.ctxs.wg_base {
+                base -= 1;
+            }
+        }
+        self.ctxs.all.truncate(kept as usize);
+        self.ctxs.wg_base = base;
+        let words = (self.shared.iter_mut())
+            .chain(self.dense.iter_mut().flatten())
+            .chain(self.pages.iter_mut().flatten());
+        for s in words.flat_map(|w| w.iter_mut()) {
+            s.ctx = map[s.ctx as usize];
+        }
+        self.compact_at = 2 * self.ctxs.all.len();
+        self.last_ctxs = None;
+    }
+
+    fn word(&mut self, a: &Access, w: u32, n: Slot) {
         let word = match a.space {
             Space::Workgroup => {
                 let Some(word) = self.shared.get_mut(w as usize) else {
@@ -368,6 +666,18 @@ impl Detect {
                     self.touched.push(w);
                 }
                 word
+            }
+            _ if w < DENSE_WORDS => {
+                let st = a.storage as usize;
+                if st >= self.dense.len() {
+                    self.dense.resize_with(st + 1, Vec::new);
+                }
+                let v = &mut self.dense[st];
+                if w as usize >= v.len() {
+                    let len = (w as usize + 1).max(2 * v.len()).min(DENSE_WORDS as usize);
+                    v.resize_with(len, Word::new);
+                }
+                &mut v[w as usize]
             }
             _ => {
                 let key = (u64::from(a.storage) << 32) | u64::from(w >> PAGE_BITS);
@@ -393,33 +703,112 @@ impl Detect {
                 &mut self.pages[page][(w & ((1 << PAGE_BITS) - 1)) as usize]
             }
         };
-        // Every kept record this access races with (a few at most: two per kind and byte).
-        let mut found = [None; 8];
-        let mut n = 0;
-        let mut raced = false;
-        // A race with the pair last reported (the lanes of one instruction find the same one
-        // word after word) or past the report limit is not collected: it would be dropped.
-        let full = self.races.len() >= MAX_RACES;
-        for r in word.iter() {
-            if let Some(lockstep) = race(r, &rec) {
-                raced = true;
-                if full || self.last_reported == Some((r.instr, rec.instr)) {
-                    continue;
+        // The common case, decided in place: a word of at most two records, each of the new
+        // access's bytes, none racing with it but the pair last reported.
+        #[cfg(test)]
+        let general = self.general;
+        #[cfg(not(test))]
+        let general = false;
+        if let (Word::Inline(len, recs), false) = (&mut *word, general) {
+            let len = usize::from(*len);
+            let mut raced = false;
+            let mut quiet = true;
+            let mut cover = [false; 2];
+            let mut rank = [0u8; 2];
+            for k in 0..len {
+                let r = &recs[k];
+                if r.bytes != n.bytes {
+                    quiet = false;
+                    break;
                 }
-                if n < found.len() {
-                    found[n] = Some((*r, lockstep));
-                    n += 1;
+                let rel = self.ctxs.rel(r, &n);
+                if race_rel(rel, r, &n).is_some() {
+                    raced = true;
+                    let instr = |s: &Slot| self.ctxs.all[s.ctx as usize].instr;
+                    if self.last_ctxs != Some((r.ctx, n.ctx))
+                        && (self.races.len() < MAX_RACES
+                            && self.last_reported != Some((instr(r), instr(&n))))
+                    {
+                        quiet = false;
+                        break;
+                    }
+                }
+                if r.kind == n.kind {
+                    cover[k] = true;
+                    rank[k] = beside_rank(rel, r, &n);
                 }
             }
+            if quiet {
+                // Which record stays beside `n`: the latest of the highest rank.
+                let drop_all = n.kind == Kind::Write && !raced;
+                let best = if rank[1] != 0 && rank[1] >= rank[0] {
+                    1
+                } else if rank[0] != 0 {
+                    0
+                } else {
+                    2
+                };
+                let mut out = [NO_SLOT; 3];
+                let mut m = 0;
+                for k in 0..len {
+                    let stays = if drop_all {
+                        false
+                    } else {
+                        !cover[k] || k == best
+                    };
+                    if stays {
+                        out[m] = recs[k];
+                        m += 1;
+                    }
+                }
+                out[m] = n;
+                m += 1;
+                if m <= 2 {
+                    *word = Word::Inline(m as u8, [out[0], out[1]]);
+                } else {
+                    *word = Word::Heap(out.to_vec());
+                }
+                #[cfg(test)]
+                {
+                    self.in_place += 1;
+                }
+                return;
+            }
         }
-        keep(word, rec, raced);
+        // Every kept record this access races with (a few at most: two per kind and byte).
+        let mut found = [None; 8];
+        let mut count = 0;
+        let sc = scan(word, &n, &self.ctxs);
+        if sc.races != 0 && self.races.len() < MAX_RACES {
+            // A race with the pair last reported (the lanes of one instruction find the same
+            // one word after word) is not collected: it would be dropped.
+            let mut m = sc.races;
+            while m != 0 && count < found.len() {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let r = word[k];
+                if self.last_ctxs == Some((r.ctx, n.ctx)) {
+                    continue;
+                }
+                let instr = |s: &Slot| self.ctxs.all[s.ctx as usize].instr;
+                if self.last_reported == Some((instr(&r), instr(&n))) {
+                    self.last_ctxs = Some((r.ctx, n.ctx));
+                    continue;
+                }
+                found[count] = Some((r, sc.lockstep & (1 << k) != 0));
+                count += 1;
+            }
+        }
+        keep_scanned(word, n, &sc, &self.ctxs);
         let c = class_of(a.space);
-        for &(prev, lockstep) in found[..n].iter().flatten() {
+        for &(prev, lockstep) in found[..count].iter().flatten() {
+            let (prev, rec) = (self.ctxs.rec(&prev), self.ctxs.rec(&n));
             let pair = (prev.instr, rec.instr);
             if self.races.len() >= MAX_RACES || self.last_reported == Some(pair) {
                 continue;
             }
             self.last_reported = Some(pair);
+            self.last_ctxs = None;
             if !self.reported.insert(pair) {
                 continue;
             }
@@ -452,9 +841,92 @@ impl Detect {
     }
 }
 
+/// What a new access finds among a word's records, in one pass (over at most 64 records).
+struct Scan {
+    /// The records it races with, and of those the ones only lockstep execution orders.
+    races: u64,
+    lockstep: u64,
+    /// Whether every record covers exactly its bytes or none of them (then [`keep`] decides
+    /// each byte alike, from what the pass found).
+    uniform: bool,
+    /// The records of its bytes; of those, the ones of its kind; and records of no bytes.
+    overlap: u64,
+    cover: u64,
+    empty: u64,
+    /// The one of `cover` to keep beside it ([`one_beside`]).
+    beside: Option<usize>,
+}
+
+fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
+    let mut sc = Scan {
+        races: 0,
+        lockstep: 0,
+        uniform: recs.len() <= 64,
+        overlap: 0,
+        cover: 0,
+        empty: 0,
+        beside: None,
+    };
+    let (mut other_wg, mut other_sg, mut same_sg) = (None, None, None);
+    for (k, r) in recs.iter().enumerate().take(64) {
+        let bit = 1u64 << k;
+        if r.bytes & n.bytes == 0 {
+            if r.bytes == 0 {
+                sc.empty |= bit;
+            }
+            continue;
+        }
+        sc.uniform &= r.bytes == n.bytes;
+        sc.overlap |= bit;
+        let rel = ctxs.rel(r, n);
+        if let Some(lockstep) = race_rel(rel, r, n) {
+            sc.races |= bit;
+            if lockstep {
+                sc.lockstep |= bit;
+            }
+        }
+        if r.kind == n.kind {
+            sc.cover |= bit;
+            match rel {
+                Rel::OtherWg => other_wg = Some(k),
+                Rel::SameWg {
+                    same_sg: false,
+                    wg_ord: true,
+                    ..
+                } => other_sg = Some(k),
+                Rel::SameWg {
+                    same_sg: true,
+                    wg_ord: true,
+                    sg_ord: true,
+                } if r.inv != n.inv => same_sg = Some(k),
+                Rel::SameWg { .. } => {}
+            }
+        }
+    }
+    sc.beside = other_wg.or(other_sg).or(same_sg);
+    sc
+}
+
+/// [`keep`], given what [`scan`] found: in place when the records are uniform.
+fn keep_scanned(recs: &mut Word, n: Slot, sc: &Scan, ctxs: &Ctxs) {
+    let raced = sc.races != 0;
+    if !sc.uniform {
+        return keep(recs, n, raced, ctxs);
+    }
+    let drop = if n.kind == Kind::Write && !raced {
+        sc.overlap | sc.empty
+    } else {
+        (sc.cover & !sc.beside.map_or(0, |k| 1 << k)) | sc.empty
+    };
+    if drop != 0 {
+        recs.retain_bits(!drop);
+    }
+    recs.push(n);
+}
+
 /// Records `n` among a word's records `recs` (`raced`: it raced with one of them), keeping what
 /// the module's notes say.
-fn keep(recs: &mut Word, n: Rec, raced: bool) {
+fn keep(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
     // When every record the decision touches covers exactly `n`'s bytes or none of them (32-bit
     // data, and 8- or 16-bit data accessed element by element), each byte of `n` is decided
     // alike and wholly: one pass, as the byte-by-byte path below decides.
@@ -480,7 +952,7 @@ fn keep(recs: &mut Word, n: Rec, raced: bool) {
         }
         if whole {
             if cover != 0 {
-                let kept = one_beside(recs, cover, &n);
+                let kept = one_beside(recs, cover, &n, ctxs);
                 let mut k = 0;
                 recs.retain(|r| {
                     let stays = (cover & (1 << k) == 0 && r.bytes != 0) || Some(k) == kept;
@@ -492,11 +964,11 @@ fn keep(recs: &mut Word, n: Rec, raced: bool) {
             return;
         }
     }
-    keep_bytes(recs, n, raced);
+    keep_bytes(recs, n, raced, ctxs);
 }
 
 /// [`keep`] byte by byte.
-fn keep_bytes(recs: &mut Word, n: Rec, raced: bool) {
+fn keep_bytes(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
     if n.kind == Kind::Write && !raced {
         for r in recs.iter_mut() {
             r.bytes &= !n.bytes;
@@ -523,7 +995,7 @@ fn keep_bytes(recs: &mut Word, n: Rec, raced: bool) {
                 .filter(|&x| n.bytes & (1 << x) != 0 && cover[x] == cover[b])
                 .fold(0u8, |m, x| m | 1 << x);
             done |= same;
-            let kept = one_beside(recs, cover[b], &n);
+            let kept = one_beside(recs, cover[b], &n, ctxs);
             for (k, r) in recs.iter_mut().enumerate().take(64) {
                 if cover[b] & (1 << k) != 0 && Some(k) != kept {
                     r.bytes &= !same;
@@ -537,37 +1009,74 @@ fn keep_bytes(recs: &mut Word, n: Rec, raced: bool) {
 
 /// Which one of the records `cands` (bits of indices into `recs`, all of `n`'s kind) to keep
 /// beside `n`: the latest of the first class the module's notes list that has one.
-fn one_beside(recs: &[Rec], cands: u64, n: &Rec) -> Option<usize> {
+fn one_beside(recs: &[Slot], cands: u64, n: &Slot, ctxs: &Ctxs) -> Option<usize> {
     let (mut other_wg, mut other_sg, mut same_sg) = (None, None, None);
     for (k, r) in recs.iter().enumerate().take(64) {
         if cands & (1 << k) == 0 {
             continue;
         }
-        if r.wg != n.wg {
-            other_wg = Some(k);
-        } else if r.wg_ord == n.wg_ord {
-            if r.sg != n.sg {
-                other_sg = Some(k);
-            } else if r.sg_ord == n.sg_ord && r.inv != n.inv {
-                same_sg = Some(k);
-            }
+        match ctxs.rel(r, n) {
+            Rel::OtherWg => other_wg = Some(k),
+            Rel::SameWg {
+                same_sg: false,
+                wg_ord: true,
+                ..
+            } => other_sg = Some(k),
+            Rel::SameWg {
+                same_sg: true,
+                wg_ord: true,
+                sg_ord: true,
+            } if r.inv != n.inv => same_sg = Some(k),
+            Rel::SameWg { .. } => {}
         }
     }
     other_wg.or(other_sg).or(same_sg)
 }
 
+/// How a record of `n`'s kind and bytes ranks for being the one kept beside `n`
+/// ([`one_beside`]): 3 of another workgroup, 2 of another subgroup in `n`'s workgroup epoch, 1
+/// another invocation of `n`'s subgroup in its epoch, 0 none.
+fn beside_rank(rel: Rel, r: &Slot, n: &Slot) -> u8 {
+    match rel {
+        Rel::OtherWg => 3,
+        Rel::SameWg {
+            same_sg: false,
+            wg_ord: true,
+            ..
+        } => 2,
+        Rel::SameWg {
+            same_sg: true,
+            wg_ord: true,
+            sg_ord: true,
+        } if r.inv != n.inv => 1,
+        Rel::SameWg { .. } => 0,
+    }
+}
+
 /// Whether `a` (earlier) and `b` race: `Some(lockstep)` when nothing orders them (`lockstep`:
 /// they are in one subgroup, where only lockstep execution orders them here).
-fn race(a: &Rec, b: &Rec) -> Option<bool> {
-    if a.bytes & b.bytes == 0 || (a.inv, a.wg) == (b.inv, b.wg) || !conflict(a.kind, b.kind) {
+#[cfg(test)]
+fn race(ctxs: &Ctxs, a: &Slot, b: &Slot) -> Option<bool> {
+    if a.bytes & b.bytes == 0 || !conflict(a.kind, b.kind) {
         return None;
     }
-    if a.wg != b.wg {
-        Some(false)
-    } else if a.sg == b.sg {
-        (a.sg_ord == b.sg_ord).then_some(true)
-    } else {
-        (a.wg_ord == b.wg_ord).then_some(false)
+    race_rel(ctxs.rel(a, b), a, b)
+}
+
+/// [`race`] for records of overlapping bytes whose relation is `rel`.
+fn race_rel(rel: Rel, a: &Slot, b: &Slot) -> Option<bool> {
+    if !conflict(a.kind, b.kind) {
+        return None;
+    }
+    match rel {
+        Rel::OtherWg => Some(false),
+        Rel::SameWg { .. } if a.inv == b.inv => None,
+        Rel::SameWg {
+            same_sg: true,
+            sg_ord,
+            ..
+        } => sg_ord.then_some(true),
+        Rel::SameWg { wg_ord, .. } => wg_ord.then_some(false),
     }
 }
 
@@ -575,43 +1084,87 @@ fn race(a: &Rec, b: &Rec) -> Option<bool> {
 mod tests {
     use super::*;
 
-    /// The one-pass path of `keep` keeps exactly what the byte-by-byte path keeps, on words
-    /// of random records (whole words, halves, bytes and odd masks; every kind; one or two
-    /// workgroups, subgroups and epochs).
-    #[test]
-    fn one_pass_keeps_what_byte_by_byte_keeps() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
-        let masks = [0xf, 0xf, 0x3, 0xc, 0x1, 0x2, 0x4, 0x8, 0x6, 0x7];
-        let kinds = [Kind::Read, Kind::Write, Kind::AtomicRead, Kind::AtomicWrite];
-        let rec = |step: u64, next: &mut dyn FnMut(u64) -> u64| Rec {
-            inv: next(4) as u32,
-            wg: next(2) as u32,
-            sg: next(2) as u32,
-            wg_ord: next(2) as u32,
-            sg_ord: next(2) as u32,
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % m
+        }
+    }
+
+    /// A random context: one or two workgroups, subgroups and epochs.
+    fn ctx(rng: &mut Rng, step: u64) -> Ctx {
+        Ctx {
+            wg: rng.next(2) as u32,
+            sg: rng.next(2) as u32,
+            wg_ord: rng.next(2) as u32,
+            sg_ord: rng.next(2) as u32,
             wg_ctl: 0,
             sg_ctl: 0,
             step,
-            instr: next(5) as u32,
+            instr: rng.next(5) as u32,
             block: 0,
-            bytes: masks[next(masks.len() as u64) as usize],
-            kind: kinds[next(4) as usize],
+        }
+    }
+
+    /// Random records, each of a context of its own or of one already made (`ctxs` grows), and
+    /// `n`'s of the current workgroup when `wg_base` says others are finished.
+    fn slot(rng: &mut Rng, ctxs: &mut Ctxs) -> Slot {
+        let masks = [0xf, 0xf, 0x3, 0xc, 0x1, 0x2, 0x4, 0x8, 0x6, 0x7];
+        let kinds = [Kind::Read, Kind::Write, Kind::AtomicRead, Kind::AtomicWrite];
+        let k = if ctxs.all.is_empty() || rng.next(3) == 0 {
+            let c = ctx(rng, ctxs.all.len() as u64);
+            ctxs.all.push(c);
+            ctxs.all.len() - 1
+        } else {
+            rng.next(ctxs.all.len() as u64) as usize
         };
-        let (mut fast, mut differed) = (0, 0);
+        Slot {
+            ctx: k as u32,
+            inv: rng.next(4) as u32,
+            bytes: masks[rng.next(masks.len() as u64) as usize],
+            kind: kinds[rng.next(4) as usize],
+        }
+    }
+
+    /// The race test on whole records, as the module's notes state it.
+    fn race_of(a: &Rec, b: &Rec) -> Option<bool> {
+        if a.bytes & b.bytes == 0 || (a.inv, a.wg) == (b.inv, b.wg) || !conflict(a.kind, b.kind) {
+            return None;
+        }
+        if a.wg != b.wg {
+            Some(false)
+        } else if a.sg == b.sg {
+            (a.sg_ord == b.sg_ord).then_some(true)
+        } else {
+            (a.wg_ord == b.wg_ord).then_some(false)
+        }
+    }
+
+    /// The one-pass path of `keep` keeps exactly what the byte-by-byte path keeps, on words
+    /// of random records (whole words, halves, bytes and odd masks; every kind; one or two
+    /// workgroups, subgroups and epochs; records sharing a context); and the race test on
+    /// records that name contexts is the one on whole records.
+    #[test]
+    fn one_pass_keeps_what_byte_by_byte_keeps() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut fast, mut differed, mut shared) = (0, 0, 0);
         for case in 0..20_000u64 {
-            let len = next(6);
-            let recs: Word = (0..len).map(|k| rec(k, &mut next)).collect();
-            let n = rec(len, &mut next);
-            let raced = recs.iter().any(|r| race(r, &n).is_some());
+            let mut ctxs = Ctxs::default();
+            let len = rng.next(6);
+            let recs: Word = (0..len).map(|_| slot(&mut rng, &mut ctxs)).collect();
+            let n = slot(&mut rng, &mut ctxs);
+            for r in recs.iter() {
+                let want = race_of(&ctxs.rec(r), &ctxs.rec(&n));
+                assert_eq!(race(&ctxs, r, &n), want, "case {case}: {r:?} {n:?}");
+                shared += usize::from(r.ctx == n.ctx);
+            }
+            let raced = recs.iter().any(|r| race(&ctxs, r, &n).is_some());
             let (mut a, mut b) = (recs.clone(), recs.clone());
-            keep(&mut a, n, raced);
-            keep_bytes(&mut b, n, raced);
+            keep(&mut a, n, raced, &ctxs);
+            keep_bytes(&mut b, n, raced, &ctxs);
             assert_eq!(a, b, "case {case}: {recs:?} + {n:?}");
             // (how often the one-pass path decided, for the test's own reach)
             let uniform = recs
@@ -621,5 +1174,138 @@ mod tests {
             differed += usize::from(!uniform);
         }
         assert!(fast > 2_000 && differed > 2_000, "{fast} {differed}");
+        assert!(shared > 2_000, "{shared}");
+    }
+
+    /// Records of finished workgroups are told apart by their index alone, and a compaction
+    /// keeps every record's context and that split.
+    #[test]
+    fn compaction_keeps_what_records_name() {
+        let mut d = Detect::default();
+        d.start_workgroup(2, 64);
+        let log = |off: u32, inv: u32, kind| Access {
+            space: Space::Buffer,
+            storage: 0,
+            region: 0,
+            offset: off,
+            size: 4,
+            inv,
+            kind,
+        };
+        // Workgroup 0 writes words 0..8 step after step; workgroup 1 reads them.
+        for step in 0..3 * MIN_CTXS as u64 {
+            let off = (step % 8) as u32 * 4;
+            d.accesses(&[log(off, 0, AccessKind::Write)], 0, 32, step, (0, 7));
+        }
+        assert!(d.ctxs.all.len() < 2 * MIN_CTXS, "{}", d.ctxs.all.len());
+        let before = d.last_write(0, 3);
+        assert_eq!(before, Some((3 * MIN_CTXS as u64 - 5, 7)));
+        d.start_workgroup(2, 64);
+        d.accesses(&[log(12, 1, AccessKind::Read)], 1, 32, 1 << 40, (0, 9));
+        assert_eq!(d.races.len(), 1);
+        assert_eq!(
+            (d.races[0].first.wg, d.races[0].first.step),
+            (0, before.unwrap().0)
+        );
+        assert_eq!((d.races[0].second.wg, d.races[0].second.instr), (1, 9));
+    }
+
+    /// Every word the detector keeps, in a fixed order (records as whole records).
+    fn words(d: &Detect) -> Vec<Vec<Rec>> {
+        let mut keys: Vec<_> = d.page_of.iter().map(|(k, v)| (*k, *v)).collect();
+        keys.sort();
+        (d.shared.iter())
+            .chain(d.dense.iter().flatten())
+            .chain(keys.iter().flat_map(|(_, p)| d.pages[*p].iter()))
+            .map(|w| w.iter().map(|s| d.ctxs.rec(s)).collect())
+            .collect()
+    }
+
+    /// The in-place path for words of one or two records decides as the general path does:
+    /// random dispatches (three workgroups of two subgroups, barriers that order or not,
+    /// reads, writes and atomics of 1, 2, 4 and 8 bytes, aligned or not, to a buffer and to
+    /// Workgroup memory) leave the same records and report the same races either way.
+    #[test]
+    fn the_in_place_path_decides_as_the_general_path() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut in_place, mut races) = (0, 0);
+        for case in 0..300 {
+            let mut fast = Detect::default();
+            let mut general = Detect {
+                general: true,
+                ..Detect::default()
+            };
+            let mut step = 0;
+            for wg in 0..3 {
+                for d in [&mut fast, &mut general] {
+                    d.start_workgroup(2, 64);
+                }
+                for _ in 0..40 {
+                    step += 1;
+                    match rng.next(12) {
+                        0 => {
+                            let memory = [0x108, 0x48, 0x100, 0x8][rng.next(4) as usize];
+                            for d in [&mut fast, &mut general] {
+                                d.workgroup_barrier(memory, 99);
+                            }
+                        }
+                        1 => {
+                            let (g, memory) =
+                                (rng.next(2) as usize, [0x108, 0x48][rng.next(2) as usize]);
+                            for d in [&mut fast, &mut general] {
+                                d.subgroup_barrier(g, memory, 98);
+                            }
+                        }
+                        _ => {
+                            let space = [Space::Buffer, Space::Workgroup][rng.next(2) as usize];
+                            let size: u8 = [4, 4, 4, 1, 2, 8][rng.next(6) as usize];
+                            let kind = [AccessKind::Read, AccessKind::Write, AccessKind::Atomic]
+                                [rng.next(3) as usize];
+                            let g = rng.next(2) as u32;
+                            let mut log = Vec::new();
+                            for l in 0..4 {
+                                if rng.next(4) == 0 {
+                                    continue;
+                                }
+                                let offset = if rng.next(8) == 0 {
+                                    rng.next(56) as u32
+                                } else {
+                                    rng.next(56 / u64::from(size)) as u32 * u32::from(size)
+                                };
+                                let a = Access {
+                                    space,
+                                    storage: 0,
+                                    region: 0,
+                                    offset,
+                                    size,
+                                    inv: g * 4 + l,
+                                    kind,
+                                };
+                                log.push(a);
+                                // An atomic that stores logs its write after its read.
+                                if kind == AccessKind::Atomic && rng.next(2) == 0 {
+                                    log.push(a);
+                                }
+                            }
+                            let at = (0, rng.next(6) as u32);
+                            for d in [&mut fast, &mut general] {
+                                d.accesses(&log, wg, 4, step, at);
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(words(&fast), words(&general), "case {case}");
+            let pairs = |d: &Detect| -> Vec<_> {
+                d.races
+                    .iter()
+                    .map(|r| (r.first, r.second, r.offset, r.lockstep, r.unordered_by))
+                    .collect()
+            };
+            assert_eq!(pairs(&fast), pairs(&general), "case {case}");
+            in_place += fast.in_place;
+            races += fast.races.len();
+        }
+        assert!(in_place > 10_000 && races > 1_000, "{in_place} {races}");
     }
 }
