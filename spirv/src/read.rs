@@ -407,5 +407,8 @@ fn spec_constant_op_allowed(op: u32) -> bool {
 
 /// `OpName` for a known opcode, `opcode N` for one the grammar does not have.
 pub fn opname(op: u32) -> String {
-    rspirv::spirv::Op::from_u32(op).map_or_else(|| format!("opcode {op}"), |o| format!("Op{o:?}"))
+    rspirv::spirv::Op::from_u32(op).map_or_else(
+        || format!("opcode {op}"),
+        |o| format!("Op{}", crate::op_name(o)),
+    )
 }

@@ -278,7 +278,13 @@ impl Ctx<'_> {
                     })
                     .collect())
             }
-            other => Err(self.unsupported(inst, format!("OpSpecConstantOp with Op{other:?}"))),
+            other => Err(self.unsupported(
+                inst,
+                format!(
+                    "OpSpecConstantOp with Op{}",
+                    lanescope_spirv::op_name(*other)
+                ),
+            )),
         }
     }
 }

@@ -738,7 +738,10 @@ fn lower_inner(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option<Inst>, Loa
             return super::decode_ops::lower_dot(cx, inst).map(Some);
         }
         _ => {
-            return Err(cx.unsupported(inst, format!("instruction Op{op:?}")));
+            return Err(cx.unsupported(
+                inst,
+                format!("instruction Op{}", lanescope_spirv::op_name(op)),
+            ));
         }
     }))
 }

@@ -453,7 +453,7 @@ fn lower_value_op(
             ));
         }
         let float = r.elem.is_any_float();
-        let name = format!("Op{opc:?}");
+        let name = format!("Op{}", lanescope_spirv::op_name(opc));
         let fop = name.starts_with("OpF") || opc == Op::MatrixTimesScalar;
         if opc != Op::MatrixTimesScalar && fop != float {
             return Err(cx.invalid(
@@ -493,7 +493,10 @@ fn lower_value_op(
     if bin_op(opc).is_some() || un_op(opc).is_some() {
         return Err(cx.invalid(
             inst,
-            format!("Op{opc:?} is not defined on cooperative matrices"),
+            format!(
+                "Op{} is not defined on cooperative matrices",
+                lanescope_spirv::op_name(opc)
+            ),
         ));
     }
     Ok(None)

@@ -132,7 +132,8 @@ pub(super) fn lower_image(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Option
             return Err(cx.unsupported(
                 inst,
                 format!(
-                    "Op{op:?} (Lanescope reads, writes, fetches and samples images; depth comparison, projection, gathers and sparse images are not simulated)"
+                    "Op{} (Lanescope reads, writes, fetches and samples images; depth comparison, projection, gathers and sparse images are not simulated)",
+                    lanescope_spirv::op_name(op)
                 ),
             ))
         }

@@ -243,6 +243,14 @@ pub(super) fn lower_memory(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst,
                 stride,
             }
         }
-        _ => return Err(cx.invalid(inst, format!("Op{op:?} is not a memory instruction"))),
+        _ => {
+            return Err(cx.invalid(
+                inst,
+                format!(
+                    "Op{} is not a memory instruction",
+                    lanescope_spirv::op_name(op)
+                ),
+            ))
+        }
     })
 }

@@ -11,7 +11,7 @@ use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{GroupOperation, Op, Scope};
 
 pub(super) fn is_group_op(op: Op) -> bool {
-    format!("{op:?}").starts_with("GroupNonUniform")
+    lanescope_spirv::op_name(op).starts_with("GroupNonUniform")
 }
 
 pub(super) fn lower_bitfield(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Inst, LoadError> {
@@ -377,7 +377,13 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
     // subgroup one.
     let rotate_workgroup = op == Op::GroupNonUniformRotateKHR && scope == Scope::Workgroup as u32;
     if scope != Scope::Subgroup as u32 && !rotate_workgroup {
-        return Err(cx.unsupported(inst, format!("Op{op:?} with a scope other than Subgroup")));
+        return Err(cx.unsupported(
+            inst,
+            format!(
+                "Op{} with a scope other than Subgroup",
+                lanescope_spirv::op_name(op)
+            ),
+        ));
     }
     let (dst, n, tr) = cx.dst(inst)?;
     let arg = |k: usize| cx.val(inst, k);
@@ -475,7 +481,12 @@ pub(super) fn lower_subgroup(cx: &mut Ctx<'_>, inst: &Instruction) -> Result<Ins
                 arg(1)?.2,
             )
         }
-        _ => return Err(cx.unsupported(inst, format!("instruction Op{op:?}"))),
+        _ => {
+            return Err(cx.unsupported(
+                inst,
+                format!("instruction Op{}", lanescope_spirv::op_name(op)),
+            ))
+        }
     };
     let _ = n;
     let width = cx.types.width(ta);

@@ -70,7 +70,10 @@ impl Ctx<'_> {
                 Op::Variable => self.read_global_var(inst)?,
                 Op::ExtInst | Op::Line | Op::NoLine | Op::String => {}
                 other => {
-                    return Err(self.unsupported(inst, format!("Op{other:?} (not simulated)")));
+                    return Err(self.unsupported(
+                        inst,
+                        format!("Op{} (not simulated)", lanescope_spirv::op_name(other)),
+                    ));
                 }
             }
         }
