@@ -281,6 +281,7 @@ impl Word {
     }
 }
 
+#[cfg(test)]
 impl FromIterator<Slot> for Word {
     fn from_iter<I: IntoIterator<Item = Slot>>(it: I) -> Self {
         let mut w = Word::new();
@@ -846,8 +847,8 @@ struct Scan {
     /// The records it races with, and of those the ones only lockstep execution orders.
     races: u64,
     lockstep: u64,
-    /// Whether every record covers exactly its bytes or none of them (then [`keep`] decides
-    /// each byte alike, from what the pass found).
+    /// Whether every record covers exactly its bytes or none of them (then each byte is
+    /// decided alike, from what the pass found).
     uniform: bool,
     /// The records of its bytes; of those, the ones of its kind; and records of no bytes.
     overlap: u64,
@@ -907,11 +908,13 @@ fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
     sc
 }
 
-/// [`keep`], given what [`scan`] found: in place when the records are uniform.
+/// Records `n` among a word's records `recs`, given what [`scan`] found: when the records
+/// are uniform each byte of `n` is decided alike and wholly, in one pass, as [`keep_bytes`]
+/// decides them.
 fn keep_scanned(recs: &mut Word, n: Slot, sc: &Scan, ctxs: &Ctxs) {
     let raced = sc.races != 0;
     if !sc.uniform {
-        return keep(recs, n, raced, ctxs);
+        return keep_bytes(recs, n, raced, ctxs);
     }
     let drop = if n.kind == Kind::Write && !raced {
         sc.overlap | sc.empty
@@ -925,49 +928,7 @@ fn keep_scanned(recs: &mut Word, n: Slot, sc: &Scan, ctxs: &Ctxs) {
 }
 
 /// Records `n` among a word's records `recs` (`raced`: it raced with one of them), keeping what
-/// the module's notes say.
-fn keep(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
-    // When every record the decision touches covers exactly `n`'s bytes or none of them (32-bit
-    // data, and 8- or 16-bit data accessed element by element), each byte of `n` is decided
-    // alike and wholly: one pass, as the byte-by-byte path below decides.
-    if n.kind == Kind::Write && !raced {
-        // A plain write that raced with nothing replaces every record of its bytes.
-        if recs
-            .iter()
-            .all(|r| r.bytes & n.bytes == 0 || r.bytes & !n.bytes == 0)
-        {
-            recs.retain(|r| r.bytes & n.bytes == 0 && r.bytes != 0);
-            recs.push(n);
-            return;
-        }
-    } else if recs.len() <= 64 {
-        // The records of `n`'s kind on its bytes give way to `n` and the one kept beside it.
-        let mut cover = 0u64;
-        let mut whole = true;
-        for (k, r) in recs.iter().enumerate() {
-            if r.kind == n.kind && r.bytes & n.bytes != 0 {
-                whole &= r.bytes == n.bytes;
-                cover |= 1 << k;
-            }
-        }
-        if whole {
-            if cover != 0 {
-                let kept = one_beside(recs, cover, &n, ctxs);
-                let mut k = 0;
-                recs.retain(|r| {
-                    let stays = (cover & (1 << k) == 0 && r.bytes != 0) || Some(k) == kept;
-                    k += 1;
-                    stays
-                });
-            }
-            recs.push(n);
-            return;
-        }
-    }
-    keep_bytes(recs, n, raced, ctxs);
-}
-
-/// [`keep`] byte by byte.
+/// the module's notes say, byte by byte.
 fn keep_bytes(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
     if n.kind == Kind::Write && !raced {
         for r in recs.iter_mut() {
@@ -1143,10 +1104,11 @@ mod tests {
         }
     }
 
-    /// The one-pass path of `keep` keeps exactly what the byte-by-byte path keeps, on words
-    /// of random records (whole words, halves, bytes and odd masks; every kind; one or two
-    /// workgroups, subgroups and epochs; records sharing a context); and the race test on
-    /// records that name contexts is the one on whole records.
+    /// The one-pass path (`scan`, `keep_scanned`) keeps exactly what the byte-by-byte path
+    /// keeps and finds the races the race test finds, on words of random records (whole words,
+    /// halves, bytes and odd masks; every kind; one or two workgroups, subgroups and epochs;
+    /// records sharing a context); and the race test on records that name contexts is the one
+    /// on whole records.
     #[test]
     fn one_pass_keeps_what_byte_by_byte_keeps() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -1156,14 +1118,17 @@ mod tests {
             let len = rng.next(6);
             let recs: Word = (0..len).map(|_| slot(&mut rng, &mut ctxs)).collect();
             let n = slot(&mut rng, &mut ctxs);
-            for r in recs.iter() {
+            let sc = scan(&recs, &n, &ctxs);
+            for (k, r) in recs.iter().enumerate() {
                 let want = race_of(&ctxs.rec(r), &ctxs.rec(&n));
                 assert_eq!(race(&ctxs, r, &n), want, "case {case}: {r:?} {n:?}");
+                let found = (sc.races & (1 << k) != 0).then_some(sc.lockstep & (1 << k) != 0);
+                assert_eq!(found, want, "case {case}: scan, record {k}");
                 shared += usize::from(r.ctx == n.ctx);
             }
             let raced = recs.iter().any(|r| race(&ctxs, r, &n).is_some());
             let (mut a, mut b) = (recs.clone(), recs.clone());
-            keep(&mut a, n, raced, &ctxs);
+            keep_scanned(&mut a, n, &sc, &ctxs);
             keep_bytes(&mut b, n, raced, &ctxs);
             assert_eq!(a, b, "case {case}: {recs:?} + {n:?}");
             // (how often the one-pass path decided, for the test's own reach)
