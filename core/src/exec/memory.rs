@@ -88,6 +88,18 @@ pub struct PoisonMaps {
 }
 
 impl PoisonMaps {
+    /// Nothing marked, the maps' memory kept (a workgroup's start: allocating them afresh
+    /// each time showed as page faults in profiles).
+    pub fn clear(&mut self) {
+        self.any = false;
+        for m in &mut self.buffers {
+            m.fill(0);
+        }
+        self.workgroup.fill(0);
+        self.invocation.fill(0);
+        self.marked = [0; 3];
+    }
+
     /// Whether any byte of `space` is marked now.
     pub fn marked_in(&self, space: Space) -> bool {
         self.marked[space_index(space)] != 0

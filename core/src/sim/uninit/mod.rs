@@ -233,7 +233,7 @@ impl Simulator {
         };
         let prog = std::sync::Arc::clone(&self.prog);
         let n = self.sgs.len();
-        u.mem = PoisonMaps::default();
+        u.mem.clear();
         u.origin = vec![Vec::new(); n];
         u.slot_origin = vec![Default::default(); n];
         u.mem_origin.clear();
