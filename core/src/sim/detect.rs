@@ -868,7 +868,7 @@ fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
         empty: 0,
         beside: None,
     };
-    let (mut other_wg, mut other_sg, mut same_sg) = (None, None, None);
+    let mut best = 0;
     for (k, r) in recs.iter().enumerate().take(64) {
         let bit = 1u64 << k;
         if r.bytes & n.bytes == 0 {
@@ -888,23 +888,12 @@ fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
         }
         if r.kind == n.kind {
             sc.cover |= bit;
-            match rel {
-                Rel::OtherWg => other_wg = Some(k),
-                Rel::SameWg {
-                    same_sg: false,
-                    wg_ord: true,
-                    ..
-                } => other_sg = Some(k),
-                Rel::SameWg {
-                    same_sg: true,
-                    wg_ord: true,
-                    sg_ord: true,
-                } if r.inv != n.inv => same_sg = Some(k),
-                Rel::SameWg { .. } => {}
+            let rank = beside_rank(rel, r, n);
+            if rank != 0 && rank >= best {
+                (best, sc.beside) = (rank, Some(k));
             }
         }
     }
-    sc.beside = other_wg.or(other_sg).or(same_sg);
     sc
 }
 
@@ -971,27 +960,17 @@ fn keep_bytes(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
 /// Which one of the records `cands` (bits of indices into `recs`, all of `n`'s kind) to keep
 /// beside `n`: the latest of the first class the module's notes list that has one.
 fn one_beside(recs: &[Slot], cands: u64, n: &Slot, ctxs: &Ctxs) -> Option<usize> {
-    let (mut other_wg, mut other_sg, mut same_sg) = (None, None, None);
+    let (mut best, mut kept) = (0, None);
     for (k, r) in recs.iter().enumerate().take(64) {
         if cands & (1 << k) == 0 {
             continue;
         }
-        match ctxs.rel(r, n) {
-            Rel::OtherWg => other_wg = Some(k),
-            Rel::SameWg {
-                same_sg: false,
-                wg_ord: true,
-                ..
-            } => other_sg = Some(k),
-            Rel::SameWg {
-                same_sg: true,
-                wg_ord: true,
-                sg_ord: true,
-            } if r.inv != n.inv => same_sg = Some(k),
-            Rel::SameWg { .. } => {}
+        let rank = beside_rank(ctxs.rel(r, n), r, n);
+        if rank != 0 && rank >= best {
+            (best, kept) = (rank, Some(k));
         }
     }
-    other_wg.or(other_sg).or(same_sg)
+    kept
 }
 
 /// How a record of `n`'s kind and bytes ranks for being the one kept beside `n`
@@ -1126,6 +1105,30 @@ mod tests {
                 assert_eq!(found, want, "case {case}: scan, record {k}");
                 shared += usize::from(r.ctx == n.ctx);
             }
+            // The record kept beside `n`, as the module's notes list the classes, on whole
+            // records: the latest of another workgroup, else of another subgroup in `n`'s
+            // workgroup epoch, else another invocation of `n`'s subgroup in its epoch.
+            let cands =
+                (0..recs.len()).fold(0u64, |m, k| m | u64::from(recs[k].kind == n.kind) << k);
+            let (w, nr) = (|k: usize| ctxs.rec(&recs[k]), ctxs.rec(&n));
+            let latest = |f: &dyn Fn(&Rec) -> bool| {
+                (0..recs.len())
+                    .rev()
+                    .find(|&k| cands & (1 << k) != 0 && f(&w(k)))
+            };
+            let want = latest(&|r| r.wg != nr.wg)
+                .or_else(|| latest(&|r| r.wg == nr.wg && r.wg_ord == nr.wg_ord && r.sg != nr.sg))
+                .or_else(|| {
+                    latest(&|r| {
+                        (r.wg, r.wg_ord, r.sg, r.sg_ord) == (nr.wg, nr.wg_ord, nr.sg, nr.sg_ord)
+                            && r.inv != nr.inv
+                    })
+                });
+            assert_eq!(
+                one_beside(&recs, cands, &n, &ctxs),
+                want,
+                "case {case}: beside"
+            );
             let raced = recs.iter().any(|r| race(&ctxs, r, &n).is_some());
             let (mut a, mut b) = (recs.clone(), recs.clone());
             keep_scanned(&mut a, n, &sc, &ctxs);
