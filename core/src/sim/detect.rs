@@ -356,6 +356,18 @@ impl Ctxs {
     }
 }
 
+/// Two contexts, or two instructions, of a race.
+type Pair = (u32, u32);
+
+/// What an in-place decision depends on: the new access (context, bytes, kind) and the word's
+/// records (context, bytes, kind, and whether of the new access's invocation), packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Memo {
+    n: u64,
+    len: u8,
+    recs: [u64; 2],
+}
+
 /// Contexts kept before the first compaction, and the least room a compaction leaves.
 const MIN_CTXS: usize = 1 << 14;
 
@@ -435,6 +447,8 @@ pub(crate) struct Detect {
     last_reported: Option<(u32, u32)>,
     /// Two contexts whose instructions are the pair last reported.
     last_ctxs: Option<(u32, u32)>,
+    /// The step's last in-place decision, and the records it was for.
+    memo: Option<(Memo, u8)>,
     pub races: Vec<Race>,
     /// Set when detection stopped at the word limit.
     pub overflow: bool,
@@ -536,6 +550,7 @@ impl Detect {
         if self.ctxs.all.len() >= self.compact_at.max(MIN_CTXS) {
             self.compact();
         }
+        self.memo = None;
         // The step's context per memory class (made at its first access) and its subgroup.
         let mut cur: [Option<(u32, u32)>; 2] = [None; 2];
         // The access an atomic instruction read, waiting for its write: an atomic logs its
@@ -712,53 +727,35 @@ impl Detect {
         let general = false;
         if let (Word::Inline(len, recs), false) = (&mut *word, general) {
             let len = usize::from(*len);
-            let mut raced = false;
-            let mut quiet = true;
-            let mut cover = [false; 2];
-            let mut rank = [0u8; 2];
-            for k in 0..len {
-                let r = &recs[k];
-                if r.bytes != n.bytes {
-                    quiet = false;
-                    break;
+            // Lanes of one step mostly find words of the same records (by context, kind,
+            // bytes, and whether of the lane's own invocation): the last decision is reused.
+            let key = |r: &Slot| {
+                u64::from(r.ctx) << 32
+                    | u64::from(r.bytes) << 8
+                    | (r.kind as u64) << 1
+                    | u64::from(r.inv == n.inv)
+            };
+            let memo = Memo {
+                n: key(&n),
+                len: len as u8,
+                recs: std::array::from_fn(|k| if k < len { key(&recs[k]) } else { 0 }),
+            };
+            let stays = match self.memo {
+                Some((m, stays)) if m == memo => Some(stays),
+                _ => {
+                    let full = self.races.len() >= MAX_RACES;
+                    let last = (self.last_ctxs, self.last_reported);
+                    let stays = decide_inline(&recs[..len], &n, &self.ctxs, full, last);
+                    self.memo = stays.map(|s| (memo, s));
+                    stays
                 }
-                let rel = self.ctxs.rel(r, &n);
-                if race_rel(rel, r, &n).is_some() {
-                    raced = true;
-                    let instr = |s: &Slot| self.ctxs.all[s.ctx as usize].instr;
-                    if self.last_ctxs != Some((r.ctx, n.ctx))
-                        && (self.races.len() < MAX_RACES
-                            && self.last_reported != Some((instr(r), instr(&n))))
-                    {
-                        quiet = false;
-                        break;
-                    }
-                }
-                if r.kind == n.kind {
-                    cover[k] = true;
-                    rank[k] = beside_rank(rel, r, &n);
-                }
-            }
-            if quiet {
-                // Which record stays beside `n`: the latest of the highest rank.
-                let drop_all = n.kind == Kind::Write && !raced;
-                let best = if rank[1] != 0 && rank[1] >= rank[0] {
-                    1
-                } else if rank[0] != 0 {
-                    0
-                } else {
-                    2
-                };
+            };
+            if let Some(stays) = stays {
                 let mut out = [NO_SLOT; 3];
                 let mut m = 0;
-                for k in 0..len {
-                    let stays = if drop_all {
-                        false
-                    } else {
-                        !cover[k] || k == best
-                    };
-                    if stays {
-                        out[m] = recs[k];
+                for (k, r) in recs.iter().enumerate().take(len) {
+                    if stays & (1 << k) != 0 {
+                        out[m] = *r;
                         m += 1;
                     }
                 }
@@ -776,6 +773,7 @@ impl Detect {
                 return;
             }
         }
+        self.memo = None;
         // Every kept record this access races with (a few at most: two per kind and byte).
         let mut found = [None; 8];
         let mut count = 0;
@@ -971,6 +969,52 @@ fn one_beside(recs: &[Slot], cands: u64, n: &Slot, ctxs: &Ctxs) -> Option<usize>
         }
     }
     kept
+}
+
+/// The in-place decision for a word of at most two records `recs`, each of `n`'s bytes, with
+/// no new race to report (`full`: the report limit is reached; `last`: the contexts and the
+/// instruction pair last reported): which records stay beside `n` (bit per record), or `None`
+/// for the general path.
+fn decide_inline(
+    recs: &[Slot],
+    n: &Slot,
+    ctxs: &Ctxs,
+    full: bool,
+    last: (Option<Pair>, Option<Pair>),
+) -> Option<u8> {
+    let mut raced = false;
+    let mut cover = 0u8;
+    let mut rank = [0u8; 2];
+    for (k, r) in recs.iter().enumerate() {
+        if r.bytes != n.bytes {
+            return None;
+        }
+        let rel = ctxs.rel(r, n);
+        if race_rel(rel, r, n).is_some() {
+            raced = true;
+            let instr = |s: &Slot| ctxs.all[s.ctx as usize].instr;
+            if last.0 != Some((r.ctx, n.ctx)) && !full && last.1 != Some((instr(r), instr(n))) {
+                return None;
+            }
+        }
+        if r.kind == n.kind {
+            cover |= 1 << k;
+            rank[k] = beside_rank(rel, r, n);
+        }
+    }
+    // A plain write that raced with nothing replaces them all; otherwise the records of its
+    // kind give way to it but the latest of the highest rank.
+    if n.kind == Kind::Write && !raced {
+        return Some(0);
+    }
+    let best = if rank[1] != 0 && rank[1] >= rank[0] {
+        1
+    } else if rank[0] != 0 {
+        0
+    } else {
+        2
+    };
+    Some(!cover | (1 << best))
 }
 
 /// How a record of `n`'s kind and bytes ranks for being the one kept beside `n`
@@ -1231,7 +1275,7 @@ mod tests {
                                 [rng.next(3) as usize];
                             let g = rng.next(2) as u32;
                             let mut log = Vec::new();
-                            for l in 0..4 {
+                            for l in 0..8 {
                                 if rng.next(4) == 0 {
                                     continue;
                                 }
@@ -1246,7 +1290,7 @@ mod tests {
                                     region: 0,
                                     offset,
                                     size,
-                                    inv: g * 4 + l,
+                                    inv: g * 8 + l,
                                     kind,
                                 };
                                 log.push(a);
@@ -1257,7 +1301,7 @@ mod tests {
                             }
                             let at = (0, rng.next(6) as u32);
                             for d in [&mut fast, &mut general] {
-                                d.accesses(&log, wg, 4, step, at);
+                                d.accesses(&log, wg, 8, step, at);
                             }
                         }
                     }
