@@ -725,8 +725,8 @@ impl Detect {
         let general = self.general;
         #[cfg(not(test))]
         let general = false;
-        if let (Word::Inline(len, recs), false) = (&mut *word, general) {
-            let len = usize::from(*len);
+        if let (Word::Inline(len_ref, recs), false) = (&mut *word, general) {
+            let len = usize::from(*len_ref);
             // Lanes of one step mostly find words of the same records (by context, kind,
             // bytes, and whether of the lane's own invocation): the last decision is reused.
             let key = |r: &Slot| {
@@ -751,20 +751,25 @@ impl Detect {
                 }
             };
             if let Some(stays) = stays {
-                let mut out = [NO_SLOT; 3];
-                let mut m = 0;
-                for (k, r) in recs.iter().enumerate().take(len) {
-                    if stays & (1 << k) != 0 {
-                        out[m] = *r;
-                        m += 1;
+                // The kept records, then `n`, written in place (a copy of the word through a
+                // temporary showed as a stalled load in profiles).
+                let keep0 = len > 0 && stays & 1 != 0;
+                let keep1 = len > 1 && stays & 2 != 0;
+                match (keep0, keep1) {
+                    (false, false) => {
+                        recs[0] = n;
+                        *len_ref = 1;
                     }
-                }
-                out[m] = n;
-                m += 1;
-                if m <= 2 {
-                    *word = Word::Inline(m as u8, [out[0], out[1]]);
-                } else {
-                    *word = Word::Heap(out.to_vec());
+                    (true, false) => {
+                        recs[1] = n;
+                        *len_ref = 2;
+                    }
+                    (false, true) => {
+                        recs[0] = recs[1];
+                        recs[1] = n;
+                        *len_ref = 2;
+                    }
+                    (true, true) => *word = Word::Heap(vec![recs[0], recs[1], n]),
                 }
                 #[cfg(test)]
                 {
