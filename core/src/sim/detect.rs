@@ -172,33 +172,55 @@ struct Ctx {
     block: u32,
 }
 
-/// One access as a word keeps it: its invocation, bytes and kind, and its step's context.
+/// One access as a word keeps it: its step's context, and packed in one word its invocation
+/// (below 2^20, `HARD_MAX_INVOCATIONS`), bytes and kind (8 bytes, moved as one register).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Slot {
     ctx: u32,
-    inv: u32,
-    bytes: u8,
-    kind: Kind,
+    meta: u32,
+}
+
+impl Slot {
+    fn new(ctx: u32, inv: u32, bytes: u8, kind: Kind) -> Self {
+        let kind = match kind {
+            Kind::Read => 0,
+            Kind::Write => 1,
+            Kind::AtomicRead => 2,
+            Kind::AtomicWrite => 3,
+        };
+        Slot {
+            ctx,
+            meta: (inv & 0xf_ffff) | u32::from(bytes & 0xf) << 20 | kind << 24,
+        }
+    }
+    fn inv(&self) -> u32 {
+        self.meta & 0xf_ffff
+    }
+    fn bytes(&self) -> u8 {
+        (self.meta >> 20) as u8 & 0xf
+    }
+    fn set_bytes(&mut self, bytes: u8) {
+        self.meta = (self.meta & !(0xf << 20)) | u32::from(bytes & 0xf) << 20;
+    }
+    fn kind(&self) -> Kind {
+        [Kind::Read, Kind::Write, Kind::AtomicRead, Kind::AtomicWrite]
+            [(self.meta >> 24) as usize & 3]
+    }
 }
 
 /// The records of one word (see the module's notes on which are kept): one or two in
 /// practice, kept inline (no allocation, and the records beside the word's other state).
 #[derive(Clone, Debug)]
 enum Word {
-    Inline(u8, [Slot; 2]),
+    Inline(u8, [Slot; 3]),
     Heap(Vec<Slot>),
 }
 
-const NO_SLOT: Slot = Slot {
-    ctx: 0,
-    inv: 0,
-    bytes: 0,
-    kind: Kind::Read,
-};
+const NO_SLOT: Slot = Slot { ctx: 0, meta: 0 };
 
 impl Default for Word {
     fn default() -> Self {
-        Word::Inline(0, [NO_SLOT; 2])
+        Word::Inline(0, [NO_SLOT; 3])
     }
 }
 
@@ -241,7 +263,7 @@ impl Word {
 
     fn push(&mut self, s: Slot) {
         match self {
-            Word::Inline(n, a) if *n < 2 => {
+            Word::Inline(n, a) if *n < 3 => {
                 a[usize::from(*n)] = s;
                 *n += 1;
             }
@@ -340,7 +362,7 @@ impl Ctxs {
     fn rec(&self, s: &Slot) -> Rec {
         let c = &self.all[s.ctx as usize];
         Rec {
-            inv: s.inv,
+            inv: s.inv(),
             wg: c.wg,
             sg: c.sg,
             wg_ord: c.wg_ord,
@@ -350,8 +372,8 @@ impl Ctxs {
             step: c.step,
             instr: c.instr,
             block: c.block,
-            bytes: s.bytes,
-            kind: s.kind,
+            bytes: s.bytes(),
+            kind: s.kind(),
         }
     }
 }
@@ -492,7 +514,7 @@ impl Detect {
             &page[(w & ((1 << PAGE_BITS) - 1)) as usize]
         };
         word.iter()
-            .filter(|r| r.kind.writes())
+            .filter(|r| r.kind().writes())
             .map(|r| self.ctxs.all[r.ctx as usize])
             .max_by_key(|c| c.step)
             .map(|c| (c.step, c.instr))
@@ -588,12 +610,7 @@ impl Detect {
                 }
             };
             if a.size == 4 && a.offset % 4 == 0 {
-                let slot = Slot {
-                    ctx,
-                    inv: a.inv,
-                    bytes: 0xf,
-                    kind,
-                };
+                let slot = Slot::new(ctx, a.inv, 0xf, kind);
                 self.word(a, a.offset / 4, slot);
                 continue;
             }
@@ -604,12 +621,7 @@ impl Detect {
                 let lo = a.offset.max(w * 4) - w * 4;
                 let hi = (a.offset + u32::from(a.size)).min(w * 4 + 4) - w * 4;
                 let bytes = ((1u16 << hi) - (1u16 << lo)) as u8;
-                let slot = Slot {
-                    ctx,
-                    inv: a.inv,
-                    bytes,
-                    kind,
-                };
+                let slot = Slot::new(ctx, a.inv, bytes, kind);
                 self.word(a, w, slot);
             }
         }
@@ -725,15 +737,15 @@ impl Detect {
         let general = self.general;
         #[cfg(not(test))]
         let general = false;
-        if let (Word::Inline(len_ref, recs), false) = (&mut *word, general) {
+        let two = word.len() <= 2;
+        if let (Word::Inline(len_ref, recs), true, false) = (&mut *word, two, general) {
             let len = usize::from(*len_ref);
             // Lanes of one step mostly find words of the same records (by context, kind,
             // bytes, and whether of the lane's own invocation): the last decision is reused.
             let key = |r: &Slot| {
                 u64::from(r.ctx) << 32
-                    | u64::from(r.bytes) << 8
-                    | (r.kind as u64) << 1
-                    | u64::from(r.inv == n.inv)
+                    | u64::from(r.meta >> 20) << 1
+                    | u64::from(r.inv() == n.inv())
             };
             let memo = Memo {
                 n: key(&n),
@@ -769,7 +781,10 @@ impl Detect {
                         recs[1] = n;
                         *len_ref = 2;
                     }
-                    (true, true) => *word = Word::Heap(vec![recs[0], recs[1], n]),
+                    (true, true) => {
+                        recs[2] = n;
+                        *len_ref = 3;
+                    }
                 }
                 #[cfg(test)]
                 {
@@ -874,13 +889,13 @@ fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
     let mut best = 0;
     for (k, r) in recs.iter().enumerate().take(64) {
         let bit = 1u64 << k;
-        if r.bytes & n.bytes == 0 {
-            if r.bytes == 0 {
+        if r.bytes() & n.bytes() == 0 {
+            if r.bytes() == 0 {
                 sc.empty |= bit;
             }
             continue;
         }
-        sc.uniform &= r.bytes == n.bytes;
+        sc.uniform &= r.bytes() == n.bytes();
         sc.overlap |= bit;
         let rel = ctxs.rel(r, n);
         if let Some(lockstep) = race_rel(rel, r, n) {
@@ -889,7 +904,7 @@ fn scan(recs: &[Slot], n: &Slot, ctxs: &Ctxs) -> Scan {
                 sc.lockstep |= bit;
             }
         }
-        if r.kind == n.kind {
+        if r.kind() == n.kind() {
             sc.cover |= bit;
             let rank = beside_rank(rel, r, n);
             if rank != 0 && rank >= best {
@@ -908,7 +923,7 @@ fn keep_scanned(recs: &mut Word, n: Slot, sc: &Scan, ctxs: &Ctxs) {
     if !sc.uniform {
         return keep_bytes(recs, n, raced, ctxs);
     }
-    let drop = if n.kind == Kind::Write && !raced {
+    let drop = if n.kind() == Kind::Write && !raced {
         sc.overlap | sc.empty
     } else {
         (sc.cover & !sc.beside.map_or(0, |k| 1 << k)) | sc.empty
@@ -922,18 +937,18 @@ fn keep_scanned(recs: &mut Word, n: Slot, sc: &Scan, ctxs: &Ctxs) {
 /// Records `n` among a word's records `recs` (`raced`: it raced with one of them), keeping what
 /// the module's notes say, byte by byte.
 fn keep_bytes(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
-    if n.kind == Kind::Write && !raced {
+    if n.kind() == Kind::Write && !raced {
         for r in recs.iter_mut() {
-            r.bytes &= !n.bytes;
+            r.set_bytes(r.bytes() & !n.bytes());
         }
     } else {
         // Per byte of `n`, the records of its kind that cover it (bytes with the same ones
         // are decided together).
         let mut cover = [0u64; 4];
         for (k, r) in recs.iter().enumerate().take(64) {
-            if r.kind == n.kind && r.bytes & n.bytes != 0 {
+            if r.kind() == n.kind() && r.bytes() & n.bytes() != 0 {
                 for (b, m) in cover.iter_mut().enumerate() {
-                    if r.bytes & n.bytes & (1 << b) != 0 {
+                    if r.bytes() & n.bytes() & (1 << b) != 0 {
                         *m |= 1 << k;
                     }
                 }
@@ -941,22 +956,22 @@ fn keep_bytes(recs: &mut Word, n: Slot, raced: bool, ctxs: &Ctxs) {
         }
         let mut done = 0u8;
         for b in 0..4 {
-            if (n.bytes & !done) & (1 << b) == 0 || cover[b] == 0 {
+            if (n.bytes() & !done) & (1 << b) == 0 || cover[b] == 0 {
                 continue;
             }
             let same = (b..4)
-                .filter(|&x| n.bytes & (1 << x) != 0 && cover[x] == cover[b])
+                .filter(|&x| n.bytes() & (1 << x) != 0 && cover[x] == cover[b])
                 .fold(0u8, |m, x| m | 1 << x);
             done |= same;
             let kept = one_beside(recs, cover[b], &n, ctxs);
             for (k, r) in recs.iter_mut().enumerate().take(64) {
                 if cover[b] & (1 << k) != 0 && Some(k) != kept {
-                    r.bytes &= !same;
+                    r.set_bytes(r.bytes() & !same);
                 }
             }
         }
     }
-    recs.retain(|r| r.bytes != 0);
+    recs.retain(|r| r.bytes() != 0);
     recs.push(n);
 }
 
@@ -991,7 +1006,7 @@ fn decide_inline(
     let mut cover = 0u8;
     let mut rank = [0u8; 2];
     for (k, r) in recs.iter().enumerate() {
-        if r.bytes != n.bytes {
+        if r.bytes() != n.bytes() {
             return None;
         }
         let rel = ctxs.rel(r, n);
@@ -1002,14 +1017,14 @@ fn decide_inline(
                 return None;
             }
         }
-        if r.kind == n.kind {
+        if r.kind() == n.kind() {
             cover |= 1 << k;
             rank[k] = beside_rank(rel, r, n);
         }
     }
     // A plain write that raced with nothing replaces them all; otherwise the records of its
     // kind give way to it but the latest of the highest rank.
-    if n.kind == Kind::Write && !raced {
+    if n.kind() == Kind::Write && !raced {
         return Some(0);
     }
     let best = if rank[1] != 0 && rank[1] >= rank[0] {
@@ -1037,7 +1052,7 @@ fn beside_rank(rel: Rel, r: &Slot, n: &Slot) -> u8 {
             same_sg: true,
             wg_ord: true,
             sg_ord: true,
-        } if r.inv != n.inv => 1,
+        } if r.inv() != n.inv() => 1,
         Rel::SameWg { .. } => 0,
     }
 }
@@ -1046,7 +1061,7 @@ fn beside_rank(rel: Rel, r: &Slot, n: &Slot) -> u8 {
 /// they are in one subgroup, where only lockstep execution orders them here).
 #[cfg(test)]
 fn race(ctxs: &Ctxs, a: &Slot, b: &Slot) -> Option<bool> {
-    if a.bytes & b.bytes == 0 || !conflict(a.kind, b.kind) {
+    if a.bytes() & b.bytes() == 0 || !conflict(a.kind(), b.kind()) {
         return None;
     }
     race_rel(ctxs.rel(a, b), a, b)
@@ -1054,12 +1069,12 @@ fn race(ctxs: &Ctxs, a: &Slot, b: &Slot) -> Option<bool> {
 
 /// [`race`] for records of overlapping bytes whose relation is `rel`.
 fn race_rel(rel: Rel, a: &Slot, b: &Slot) -> Option<bool> {
-    if !conflict(a.kind, b.kind) {
+    if !conflict(a.kind(), b.kind()) {
         return None;
     }
     match rel {
         Rel::OtherWg => Some(false),
-        Rel::SameWg { .. } if a.inv == b.inv => None,
+        Rel::SameWg { .. } if a.inv() == b.inv() => None,
         Rel::SameWg {
             same_sg: true,
             sg_ord,
@@ -1110,12 +1125,9 @@ mod tests {
         } else {
             rng.next(ctxs.all.len() as u64) as usize
         };
-        Slot {
-            ctx: k as u32,
-            inv: rng.next(4) as u32,
-            bytes: masks[rng.next(masks.len() as u64) as usize],
-            kind: kinds[rng.next(4) as usize],
-        }
+        let inv = rng.next(4) as u32;
+        let bytes = masks[rng.next(masks.len() as u64) as usize];
+        Slot::new(k as u32, inv, bytes, kinds[rng.next(4) as usize])
     }
 
     /// The race test on whole records, as the module's notes state it.
@@ -1158,7 +1170,7 @@ mod tests {
             // records: the latest of another workgroup, else of another subgroup in `n`'s
             // workgroup epoch, else another invocation of `n`'s subgroup in its epoch.
             let cands =
-                (0..recs.len()).fold(0u64, |m, k| m | u64::from(recs[k].kind == n.kind) << k);
+                (0..recs.len()).fold(0u64, |m, k| m | u64::from(recs[k].kind() == n.kind()) << k);
             let (w, nr) = (|k: usize| ctxs.rec(&recs[k]), ctxs.rec(&n));
             let latest = |f: &dyn Fn(&Rec) -> bool| {
                 (0..recs.len())
@@ -1186,12 +1198,29 @@ mod tests {
             // (how often the one-pass path decided, for the test's own reach)
             let uniform = recs
                 .iter()
-                .all(|r| r.bytes & n.bytes == 0 || r.bytes == n.bytes);
+                .all(|r| r.bytes() & n.bytes() == 0 || r.bytes() == n.bytes());
             fast += usize::from(uniform);
             differed += usize::from(!uniform);
         }
         assert!(fast > 2_000 && differed > 2_000, "{fast} {differed}");
         assert!(shared > 2_000, "{shared}");
+    }
+
+    /// A word is 32 bytes, three records inline, and a record 8 (the detector's table is
+    /// walked word by word).
+    #[test]
+    fn words_are_small() {
+        assert_eq!(std::mem::size_of::<Slot>(), 8);
+        assert!(
+            std::mem::size_of::<Word>() <= 32,
+            "{}",
+            std::mem::size_of::<Word>()
+        );
+        let s = Slot::new(7, (1 << 20) - 1, 0xa, Kind::AtomicWrite);
+        assert_eq!(
+            (s.ctx, s.inv(), s.bytes(), s.kind()),
+            (7, (1 << 20) - 1, 0xa, Kind::AtomicWrite)
+        );
     }
 
     /// Records of finished workgroups are told apart by their index alone, and a compaction
