@@ -50,7 +50,7 @@
 //!
 //! How records are kept. What every access of one step shares (workgroup, subgroup, barrier
 //! epochs, step and instruction) is kept once, as a context in a table that is compacted when
-//! it grows; a record names its context by index, so it is 12 bytes and a word keeps one or two
+//! it grows; a record names its context by index, so it is 8 bytes and a word keeps up to three
 //! inline. A word whose records cover exactly the new access's bytes, and that finds no race
 //! to report, is decided in place (tested against the general path).
 
@@ -157,7 +157,7 @@ pub(crate) struct Rec {
 }
 
 /// What every access of one step to one memory class shares: a word's records name it by
-/// index instead of carrying it (a record is then 12 bytes, not 48, and two records of one
+/// index instead of carrying it (a record is then 8 bytes, not 48, and two records of one
 /// step are told to be in one context by comparing two indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ctx {
@@ -182,6 +182,7 @@ struct Slot {
 
 impl Slot {
     fn new(ctx: u32, inv: u32, bytes: u8, kind: Kind) -> Self {
+        debug_assert!(inv < crate::lanes::HARD_MAX_INVOCATIONS);
         let kind = match kind {
             Kind::Read => 0,
             Kind::Write => 1,
@@ -209,7 +210,7 @@ impl Slot {
 }
 
 /// The records of one word (see the module's notes on which are kept): one or two in
-/// practice, kept inline (no allocation, and the records beside the word's other state).
+/// practice, up to three kept inline (no allocation; the word is 32 bytes).
 #[derive(Clone, Debug)]
 enum Word {
     Inline(u8, [Slot; 3]),
