@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::pairs::{module, run_text, uninit_reads};
-use lanescope_core::trace::Diagnostic;
+use common::pairs::{module, races, run_text, uninit_reads};
 use lanescope_core::{load, Bindings, Config, LoadOptions, Simulator};
 use std::sync::Arc;
 
@@ -53,11 +52,7 @@ OpBranch %m
 fn a_race_whose_read_is_dead_is_unobserved() {
     for (use_it, observed) in [(false, false), (true, true)] {
         let sim = run_text(&race_module(use_it));
-        let races: Vec<&Diagnostic> = sim
-            .diagnostics()
-            .iter()
-            .filter(|d| d.code == "data-race")
-            .collect();
+        let races = races(&sim);
         assert!(!races.is_empty(), "{:?}", sim.diagnostics());
         for r in &races {
             assert_eq!(r.observed, observed, "{r:?}");
@@ -105,10 +100,9 @@ OpBranch %m
 fn a_race_whose_read_came_first_and_is_dead_is_unobserved() {
     for (use_it, observed) in [(false, false), (true, true)] {
         let sim = run_text(&war_module(use_it));
-        let races: Vec<&Diagnostic> = sim
-            .diagnostics()
-            .iter()
-            .filter(|d| d.code == "data-race" && d.accesses[0].kind == "read")
+        let races: Vec<_> = races(&sim)
+            .into_iter()
+            .filter(|d| d.accesses[0].kind == "read")
             .collect();
         assert!(!races.is_empty(), "{:?}", sim.diagnostics());
         for r in &races {
@@ -225,11 +219,7 @@ fn a_race_that_only_steers_a_pure_if_is_unobserved() {
     ];
     for (what, on_true, on_false, after, observed) in cases {
         let sim = run_text(&steer_module(on_true, on_false, &after));
-        let races: Vec<&Diagnostic> = sim
-            .diagnostics()
-            .iter()
-            .filter(|d| d.code == "data-race")
-            .collect();
+        let races = races(&sim);
         assert!(!races.is_empty(), "{what}: {:?}", sim.diagnostics());
         for r in &races {
             assert_eq!(r.observed, observed, "{what}: {r:?}");
@@ -277,11 +267,7 @@ fn a_bitonic_step_race_whose_reads_decide_nothing_is_unobserved() {
                 sim.run(10_000_000).unwrap(),
                 lanescope_core::Outcome::Finished
             );
-            let races: Vec<&Diagnostic> = sim
-                .diagnostics()
-                .iter()
-                .filter(|d| d.code == "data-race")
-                .collect();
+            let races = races(&sim);
             assert!(!races.is_empty(), "{file} {schedule:?}");
             for r in &races {
                 assert_eq!(r.observed, observed, "{file} {schedule:?}: {r:?}");

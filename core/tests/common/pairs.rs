@@ -79,6 +79,14 @@ pub fn run_text(text: &str) -> Simulator {
     sim
 }
 
+/// The run's data-race diagnostics.
+pub fn races(sim: &Simulator) -> Vec<&Diagnostic> {
+    sim.diagnostics()
+        .iter()
+        .filter(|d| d.code == "data-race")
+        .collect()
+}
+
 pub fn uninit_reads(sim: &Simulator) -> Vec<Diagnostic> {
     sim.diagnostics()
         .iter()
