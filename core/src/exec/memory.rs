@@ -504,6 +504,9 @@ impl Memory {
                 let row = self.inv_row();
                 let k = space_index(Space::Invocation);
                 let mut marked = self.poison.marked[k];
+                if !on && marked == 0 {
+                    return;
+                }
                 let map = self.inv_map();
                 for b in start..start + size as usize {
                     for (c, m) in row_chunks(b * row + inv_base, mask) {
@@ -516,6 +519,11 @@ impl Memory {
                 for l in lanes {
                     let k = space_index(decode_ptr(ptrs[l]).0);
                     let mut marked = self.poison.marked[k];
+                    // (a space with no marks has none to clear: a store's lanes to a buffer
+                    // skip finding their bits)
+                    if !on && marked == 0 {
+                        continue;
+                    }
                     if let Some((map, bits)) = self.poison_span(ptrs[l], off, size, inv_base + l) {
                         mark_bits(map, bits, on, &mut marked);
                     }

@@ -382,7 +382,9 @@ impl Detect {
             };
             if a.size == 4 && a.offset % 4 == 0 {
                 let slot = Slot::new(ctx, a.inv, 0xf, kind);
-                self.word(a, a.offset / 4, slot);
+                if !self.word_again(a, a.offset / 4, slot) {
+                    self.word(a, a.offset / 4, slot);
+                }
                 continue;
             }
             // Each word the access touches, with the bytes of it.
@@ -455,6 +457,45 @@ impl Detect {
         self.last_ctxs = None;
     }
 
+    /// The lanes of one step after the first: a 4-byte access to a word of at most two
+    /// records that the step's last in-place decision covers (see [`Detect::word`]), decided
+    /// here without the word's full lookup and decision (inlined in the loop over the step's
+    /// accesses: the call and its frame were a good part of an access's cost). False: not
+    /// decided.
+    #[inline(always)]
+    fn word_again(&mut self, a: &Access, w: u32, n: Slot) -> bool {
+        #[cfg(test)]
+        if self.general {
+            return false;
+        }
+        let Some((m, stays)) = self.memo else {
+            return false;
+        };
+        let word = match a.space {
+            // (an empty word is not the memo's: a Workgroup word's first record is noted in
+            // `touched` on the full path)
+            Space::Workgroup => self.shared.get_mut(w as usize),
+            _ => self
+                .dense
+                .get_mut(a.storage as usize)
+                .and_then(|v| v.get_mut(w as usize)),
+        };
+        let Some(Word::Inline(len_ref, recs)) = word else {
+            return false;
+        };
+        let len = usize::from(*len_ref);
+        if len == 0 || len > 2 || memo_of(&recs[..len], &n) != m {
+            return false;
+        }
+        write_in_place(len_ref, recs, n, stays);
+        #[cfg(test)]
+        {
+            self.in_place += 1;
+        }
+        true
+    }
+
+    #[inline(never)]
     fn word(&mut self, a: &Access, w: u32, n: Slot) {
         let word = match a.space {
             Space::Workgroup => {
@@ -513,16 +554,7 @@ impl Detect {
             let len = usize::from(*len_ref);
             // Lanes of one step mostly find words of the same records (by context, kind,
             // bytes, and whether of the lane's own invocation): the last decision is reused.
-            let key = |r: &Slot| {
-                u64::from(r.ctx) << 32
-                    | u64::from(r.meta >> 20) << 1
-                    | u64::from(r.inv() == n.inv())
-            };
-            let memo = Memo {
-                n: key(&n),
-                len: len as u8,
-                recs: std::array::from_fn(|k| if k < len { key(&recs[k]) } else { 0 }),
-            };
+            let memo = memo_of(&recs[..len], &n);
             let stays = match self.memo {
                 Some((m, stays)) if m == memo => Some(stays),
                 _ => {
@@ -534,29 +566,7 @@ impl Detect {
                 }
             };
             if let Some(stays) = stays {
-                // The kept records, then `n`, written in place (a copy of the word through a
-                // temporary showed as a stalled load in profiles).
-                let keep0 = len > 0 && stays & 1 != 0;
-                let keep1 = len > 1 && stays & 2 != 0;
-                match (keep0, keep1) {
-                    (false, false) => {
-                        recs[0] = n;
-                        *len_ref = 1;
-                    }
-                    (true, false) => {
-                        recs[1] = n;
-                        *len_ref = 2;
-                    }
-                    (false, true) => {
-                        recs[0] = recs[1];
-                        recs[1] = n;
-                        *len_ref = 2;
-                    }
-                    (true, true) => {
-                        recs[2] = n;
-                        *len_ref = 3;
-                    }
-                }
+                write_in_place(len_ref, recs, n, stays);
                 #[cfg(test)]
                 {
                     self.in_place += 1;
@@ -627,6 +637,48 @@ impl Detect {
                 .flatten()
         } else {
             (a.wg_ctl != b.wg_ctl).then_some(self.wg_gap[c]).flatten()
+        }
+    }
+}
+
+/// What an in-place decision for `n` on a word of records `recs` (at most two) depends on.
+#[inline(always)]
+fn memo_of(recs: &[Slot], n: &Slot) -> Memo {
+    // (context, kind and bytes, and whether of the lane's own invocation)
+    let key = |r: &Slot| {
+        u64::from(r.ctx) << 32 | u64::from(r.meta >> 20) << 1 | u64::from(r.inv() == n.inv())
+    };
+    Memo {
+        n: key(n),
+        len: recs.len() as u8,
+        recs: std::array::from_fn(|k| recs.get(k).map_or(0, key)),
+    }
+}
+
+/// An in-place decision applied: the records `stays` names (bit per record), then `n`, written
+/// in place (a copy of the word through a temporary showed as a stalled load in profiles).
+#[inline(always)]
+fn write_in_place(len_ref: &mut u8, recs: &mut [Slot; 3], n: Slot, stays: u8) {
+    let len = usize::from(*len_ref);
+    let keep0 = len > 0 && stays & 1 != 0;
+    let keep1 = len > 1 && stays & 2 != 0;
+    match (keep0, keep1) {
+        (false, false) => {
+            recs[0] = n;
+            *len_ref = 1;
+        }
+        (true, false) => {
+            recs[1] = n;
+            *len_ref = 2;
+        }
+        (false, true) => {
+            recs[0] = recs[1];
+            recs[1] = n;
+            *len_ref = 2;
+        }
+        (true, true) => {
+            recs[2] = n;
+            *len_ref = 3;
         }
     }
 }
