@@ -125,7 +125,7 @@ impl Kind {
     pub(super) fn writes(self) -> bool {
         matches!(self, Kind::Write | Kind::AtomicWrite)
     }
-    fn atomic(self) -> bool {
+    pub(super) fn atomic(self) -> bool {
         matches!(self, Kind::AtomicRead | Kind::AtomicWrite)
     }
 }
@@ -161,7 +161,7 @@ mod records;
 #[cfg(test)]
 mod tests;
 
-use keep::{decide_inline, keep_scanned, scan};
+use keep::{beside_rank, decide_inline, keep_scanned, scan};
 use records::{Ctx, Ctxs, Memo, Slot, Word, MIN_CTXS};
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
@@ -573,6 +573,33 @@ impl Detect {
                 }
                 return;
             }
+        }
+        // An atomic on a word only atomics of its bytes touched (a counter's, a histogram
+        // bin's): atomics never race with atomics, and of its kind the record the notes keep
+        // beside it stays (what the general path decides for it, without the scan).
+        let whole_atomic = |r: &Slot| r.kind().atomic() && r.bytes() == n.bytes();
+        if !general
+            && n.bytes() == 0xf
+            && word.len() <= 64
+            && whole_atomic(&n)
+            && word.iter().all(whole_atomic)
+        {
+            let (mut best, mut kept, mut cover) = (0, None, 0u64);
+            for (k, r) in word.iter().enumerate() {
+                if r.kind() == n.kind() {
+                    cover |= 1 << k;
+                    let rank = beside_rank(self.ctxs.rel(r, &n), r, &n);
+                    if rank != 0 && rank >= best {
+                        (best, kept) = (rank, Some(k));
+                    }
+                }
+            }
+            let drop = cover & !kept.map_or(0, |k| 1 << k);
+            if drop != 0 {
+                word.retain_bits(!drop);
+            }
+            word.push(n);
+            return;
         }
         self.memo = None;
         // Every kept record this access races with (a few at most: two per kind and byte).

@@ -97,6 +97,12 @@ impl Simulator {
                 Inst::Load { ptr, leaves, .. } | Inst::Store { ptr, leaves, .. } => {
                     Some((*ptr, *leaves))
                 }
+                // An atomic on defined registers through memory of a space with nothing
+                // undefined in it reads defined data and leaves it defined.
+                Inst::Atomic { ptr, .. } if !u.mem.marked_in(self.space_of(g, t, *ptr)) => {
+                    self.uninit = Some(u);
+                    return;
+                }
                 _ => None,
             };
             let s = self.cfg.subgroup_size as usize;
