@@ -197,6 +197,7 @@ pub(super) fn load_uniform_ptr(c: &mut Ctx<'_>, dst: u32, ptr: u32, leaves: u32)
     }
     // Logged once the loads are done (the log is read after the step).
     if c.mem.log.is_some() {
+        c.mem.step_ptr = Some(p);
         note_first_two(c, p, table, false);
     }
     true
@@ -232,6 +233,7 @@ fn store_uniform_ptr(c: &mut Ctx<'_>, ptr: u32, src: u32, leaves: u32) -> bool {
         }
     }
     if c.mem.log.is_some() {
+        c.mem.step_ptr = Some(p);
         note_first_two(c, p, table, true);
     }
     true

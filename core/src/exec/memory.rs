@@ -25,6 +25,10 @@ pub struct Memory {
     /// Accesses to shared memory (Workgroup and buffers) made by the current step, when the
     /// race detector listens.
     pub log: Option<AccessLog>,
+    /// The pointer every lane of the step's load or store used, when they shared one and the
+    /// detectors listen (cleared before each step): their checks need not compare the lanes'
+    /// pointers again.
+    pub step_ptr: Option<u64>,
     /// The bound buffers' device addresses, sorted by start: what physical pointers resolve
     /// against.
     pub addresses: Vec<AddressRange>,
@@ -428,7 +432,7 @@ impl Memory {
             return false;
         }
         let lanes = LaneMask(mask).iter().map(|l| l as usize);
-        match shared_ptr(ptrs, mask) {
+        match self.shared_ptr(ptrs, mask) {
             Some((Space::Invocation, _, base)) => {
                 self.inv_span_marked(&self.poison.invocation, base, (mask, inv_base), off, size)
             }
@@ -438,6 +442,16 @@ impl Memory {
                 self.any_span_marked(std::iter::once((ptrs[l], inv_base + l)), off, size)
             }
             None => self.any_span_marked(lanes.map(|l| (ptrs[l], inv_base + l)), off, size),
+        }
+    }
+
+    /// [`shared_ptr`], from the step's load or store when it found one (`step_ptr`): for
+    /// `ptrs` and `mask` of that access only.
+    #[inline]
+    fn shared_ptr(&self, ptrs: &[u64], mask: Mask) -> Option<(Space, u32, u32)> {
+        match self.step_ptr {
+            Some(p) if !crate::program::is_physical(p) => Some(decode_ptr(p)),
+            _ => shared_ptr(ptrs, mask),
         }
     }
 
@@ -470,7 +484,7 @@ impl Memory {
         off: u32,
         size: u32,
     ) -> Option<bool> {
-        match shared_ptr(ptrs, lanes.0)? {
+        match self.shared_ptr(ptrs, lanes.0)? {
             (Space::Invocation, _, base) => {
                 Some(maps.any && self.inv_span_marked(&maps.invocation, base, lanes, off, size))
             }
@@ -496,7 +510,7 @@ impl Memory {
         }
         let lanes = LaneMask(mask).iter().map(|l| l as usize);
         let per = self.per_invocation;
-        match shared_ptr(ptrs, mask) {
+        match self.shared_ptr(ptrs, mask) {
             Some((Space::Invocation, _, base))
                 if base as usize + off as usize + size as usize <= per =>
             {

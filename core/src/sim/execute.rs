@@ -61,6 +61,7 @@ impl Simulator {
             if self.uninit.as_ref().is_some_and(|u| u.tainted_regs(g)) {
                 self.uninit_check_uses(g, &t, &prog.blocks[t.block as usize].insts[t.pos as usize]);
             }
+            self.mem.step_ptr = None;
             let (flow, touches_memory) = {
                 let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
                 let touches_memory = crate::sim::uninit::touches_memory(inst);
