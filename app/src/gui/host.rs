@@ -73,8 +73,67 @@ impl EframeApp {
                 Err(e) => app.error = Some(e),
             }
         }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let w = web_sys::window();
+            let size = w
+                .as_ref()
+                .and_then(|w| {
+                    Some((
+                        w.inner_width().ok()?.as_f64()?,
+                        w.inner_height().ok()?.as_f64()?,
+                    ))
+                })
+                .map_or(egui::vec2(1280.0, 720.0), |(w, h)| {
+                    egui::vec2(w as f32, h as f32)
+                });
+            // The page's own link is the real app's to follow.
+            let fragment = w.and_then(|w| w.location().hash().ok()).unwrap_or_default();
+            warm_up(&app.settings, size, fragment);
+        }
         Self(app)
     }
+}
+
+/// Frames of the off-screen run [`warm_up`] draws: one to open, then one per F10.
+const WARM_UP_FRAMES: usize = 16;
+
+/// The default example stepped line by line through the whole UI off screen (a window of
+/// `size`, the page at `fragment`), once, before the browser's first frame. The browser
+/// compiles each function of the module when it is first called: the first F10 presses of a
+/// visit took 10-25 ms more than later ones (the stepping code, then each view's code as the
+/// run reached what it draws), over a frame's budget. This moves that cost to the start-up,
+/// where the page is loading anyway. Nothing of the run is kept: its app, its egui context,
+/// the colours it handed out.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(super) fn warm_up(settings: &Settings, size: egui::Vec2, fragment: String) -> u64 {
+    let mut app = LanescopeApp::new(settings.clone());
+    app.open_example(DEFAULT_EXAMPLE);
+    app.last_fragment = fragment;
+    let ctx = egui::Context::default();
+    super::palette::apart(|| {
+        for frame in 0..WARM_UP_FRAMES {
+            let events = if frame == 0 {
+                Vec::new()
+            } else {
+                vec![egui::Event::Key {
+                    key: egui::Key::F10,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers: egui::Modifiers::NONE,
+                }]
+            };
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+                events,
+                ..Default::default()
+            };
+            let out = ctx.run_ui(input, |ui| app.show(ui));
+            let _ = ctx.tessellate(out.shapes, out.pixels_per_point);
+        }
+    });
+    app.session.map_or(0, |s| s.step_count())
 }
 
 impl LanescopeApp {
@@ -144,5 +203,19 @@ fn web_timing(
     }
     if after.1.is_some() && after.1 != before.1 {
         let _ = p.mark("lanescope-edit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The off-screen run steps its own app, a line per frame.
+    #[test]
+    fn the_warm_up_steps() {
+        let steps = super::warm_up(
+            &Default::default(),
+            egui::vec2(1280.0, 720.0),
+            String::new(),
+        );
+        assert!(steps >= super::WARM_UP_FRAMES as u64 - 1, "{steps} steps");
     }
 }

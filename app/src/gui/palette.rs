@@ -36,6 +36,15 @@ thread_local! {
     static HUES: std::cell::RefCell<Hues> = std::cell::RefCell::default();
 }
 
+/// Runs `f` with hues of its own, the ones handed out before kept as they were: a run of the
+/// app off screen must not colour the real one's tangles.
+pub(crate) fn apart<R>(f: impl FnOnce() -> R) -> R {
+    let saved = HUES.with(|h| std::mem::take(&mut *h.borrow_mut()));
+    let r = f();
+    HUES.with(|h| *h.borrow_mut() = saved);
+    r
+}
+
 /// Distance between two hues on the colour wheel (0 to 0.5).
 fn hue_distance(a: f32, b: f32) -> f32 {
     let d = (a - b).rem_euclid(1.0);
@@ -236,6 +245,30 @@ pub const CHANGED: egui::Color32 = egui::Color32::from_rgb(240, 200, 60);
 #[cfg(test)]
 mod tests {
     use super::{contrast, tangle, text_on};
+
+    /// What [`super::apart`] runs hands out hues of its own: a tangle moved off its own hue
+    /// beside a near one keeps the moved hue after it, alone, as it would without the run.
+    #[test]
+    fn hues_apart_leave_the_app_s_hues() {
+        use super::{hue_distance, live_tangles, preferred_hue};
+        let a = 1u128;
+        let b = (2..10_000u128)
+            .find(|&m| hue_distance(preferred_hue(0, a), preferred_hue(0, m)) < 0.02)
+            .expect("two masks of near hues");
+        live_tangles([(0, a), (0, b)]);
+        let (ca, cb) = (tangle(0, a), tangle(0, b));
+        assert_ne!(
+            cb,
+            tangle(7, b),
+            "moved off its own hue (subgroup 7's is far)"
+        );
+        super::apart(|| {
+            live_tangles([(0, b)]);
+            live_tangles([(0, 3), (0, 5)]);
+        });
+        live_tangles([(0, b)]);
+        assert_eq!((tangle(0, a), tangle(0, b)), (ca, cb));
+    }
 
     /// Text on every tangle colour, on the highlight colours, and the themes' own text meets
     /// WCAG AA (4.5:1).
