@@ -114,11 +114,13 @@ const PAGE_BITS: u32 = 6;
 /// What an access did: atomics are told apart by whether they wrote (an atomic load, or a
 /// compare-exchange that failed, only reads).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Kind {
-    Read,
-    Write,
-    AtomicRead,
-    AtomicWrite,
+    // (the values a record packs)
+    Read = 0,
+    Write = 1,
+    AtomicRead = 2,
+    AtomicWrite = 3,
 }
 
 impl Kind {
@@ -161,7 +163,7 @@ mod records;
 #[cfg(test)]
 mod tests;
 
-use keep::{beside_rank, decide_inline, keep_scanned, scan};
+use keep::{decide_inline, keep_scanned, one_beside, scan};
 use records::{Ctx, Ctxs, Memo, Slot, Word, MIN_CTXS};
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
@@ -584,16 +586,10 @@ impl Detect {
             && whole_atomic(&n)
             && word.iter().all(whole_atomic)
         {
-            let (mut best, mut kept, mut cover) = (0, None, 0u64);
-            for (k, r) in word.iter().enumerate() {
-                if r.kind() == n.kind() {
-                    cover |= 1 << k;
-                    let rank = beside_rank(self.ctxs.rel(r, &n), r, &n);
-                    if rank != 0 && rank >= best {
-                        (best, kept) = (rank, Some(k));
-                    }
-                }
-            }
+            let cover = (word.iter().enumerate())
+                .filter(|(_, r)| r.kind() == n.kind())
+                .fold(0u64, |m, (k, _)| m | 1 << k);
+            let kept = one_beside(word, cover, &n, &self.ctxs);
             let drop = cover & !kept.map_or(0, |k| 1 << k);
             if drop != 0 {
                 word.retain_bits(!drop);

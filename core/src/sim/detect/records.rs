@@ -31,15 +31,9 @@ pub(super) struct Slot {
 impl Slot {
     pub(super) fn new(ctx: u32, inv: u32, bytes: u8, kind: Kind) -> Self {
         debug_assert!(inv < crate::lanes::HARD_MAX_INVOCATIONS);
-        let kind = match kind {
-            Kind::Read => 0,
-            Kind::Write => 1,
-            Kind::AtomicRead => 2,
-            Kind::AtomicWrite => 3,
-        };
         Slot {
             ctx,
-            meta: (inv & 0xf_ffff) | u32::from(bytes & 0xf) << 20 | kind << 24,
+            meta: (inv & 0xf_ffff) | u32::from(bytes & 0xf) << 20 | (kind as u32) << 24,
         }
     }
     pub(super) fn inv(&self) -> u32 {
@@ -52,8 +46,12 @@ impl Slot {
         self.meta = (self.meta & !(0xf << 20)) | u32::from(bytes & 0xf) << 20;
     }
     pub(super) fn kind(&self) -> Kind {
-        [Kind::Read, Kind::Write, Kind::AtomicRead, Kind::AtomicWrite]
-            [(self.meta >> 24) as usize & 3]
+        match (self.meta >> 24) & 3 {
+            0 => Kind::Read,
+            1 => Kind::Write,
+            2 => Kind::AtomicRead,
+            _ => Kind::AtomicWrite,
+        }
     }
 }
 
