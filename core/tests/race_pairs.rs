@@ -224,8 +224,38 @@ fn races(d: &[Diagnostic]) -> Vec<&Diagnostic> {
         .collect()
 }
 
+/// `text` with an unused Workgroup array of 64 halves, or of 256 bytes, declared after the
+/// others: most Workgroup memory is then of 16-bit, or 8-bit, scalars, and the race detector
+/// keeps its records of that memory in units of 2, or 1, bytes.
+fn padded(text: &str, pad: &str) -> String {
+    let decl = match pad {
+        "16" => "%a64s = OpTypeArray %ushort %uint_64\n%pwpad = OpTypePointer Workgroup %a64s\n",
+        _ => "%a256c = OpTypeArray %uchar %uint_256\n%pwpad = OpTypePointer Workgroup %a256c\n",
+    };
+    let at = "%x8 = OpVariable %pwa4c Workgroup\n";
+    assert!(text.contains(at));
+    text.replace(
+        at,
+        &format!("%uint_64 = OpConstant %uint 64\n%uint_256 = OpConstant %uint 256\n{decl}{at}%pad = OpVariable %pwpad Workgroup\n"),
+    )
+}
+
+/// `message` without its instruction numbers (`#N`: the padding moves them).
+fn no_instrs(message: &str) -> String {
+    let mut out = String::new();
+    let mut after_hash = false;
+    for c in message.chars() {
+        if !(after_hash && c.is_ascii_digit()) {
+            out.push(c);
+            after_hash = c == '#';
+        }
+    }
+    out
+}
+
 /// The bug reports a race under every schedule (each report between the invocations given,
-/// when given), and the fix reports nothing. Returns the bug's race messages.
+/// when given), and the fix reports nothing; both alike with the detector's records of
+/// Workgroup memory in units of 4, 2 and 1 bytes. Returns the bug's race messages.
 fn pair(name: &str, bug: &Shader, fix: &Shader, workgroups: [u32; 3]) -> Vec<String> {
     let mut messages = Vec::new();
     for s in schedules() {
@@ -235,9 +265,21 @@ fn pair(name: &str, bug: &Shader, fix: &Shader, workgroups: [u32; 3]) -> Vec<Str
             !r.is_empty(),
             "{name}: no race reported under {s:?}: {d:#?}"
         );
-        messages.extend(r.iter().map(|d| d.message.clone()));
+        let these: Vec<String> = r.iter().map(|d| d.message.clone()).collect();
         let d = run(&fix.text(), workgroups, s);
         assert!(d.is_empty(), "{name} fixed, under {s:?}: {d:#?}");
+        for pad in ["16", "8"] {
+            let d = run(&padded(&bug.text(), pad), workgroups, s);
+            let r: Vec<String> = races(&d).iter().map(|d| no_instrs(&d.message)).collect();
+            let want: Vec<String> = these.iter().map(|m| no_instrs(m)).collect();
+            assert_eq!(r, want, "{name}, {pad}-bit units, under {s:?}");
+            let d = run(&padded(&fix.text(), pad), workgroups, s);
+            assert!(
+                d.is_empty(),
+                "{name} fixed, {pad}-bit units, under {s:?}: {d:#?}"
+            );
+        }
+        messages.extend(these);
     }
     messages
 }

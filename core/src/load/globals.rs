@@ -194,6 +194,16 @@ impl Ctx<'_> {
         self.has_deco(id, d).and_then(|v| v.first().copied())
     }
 
+    /// Counts a Workgroup variable's scalars by size (for [`crate::program::Program`]'s
+    /// `workgroup_unit`).
+    fn note_workgroup_leaves(&mut self, pointee: TypeId) {
+        for t in self.types.flat.get(pointee as usize).into_iter().flatten() {
+            let size = t.size_bytes();
+            self.workgroup_leaf_bytes[(size.min(4) as usize).max(1).ilog2() as usize] +=
+                u64::from(size);
+        }
+    }
+
     fn read_global_var(&mut self, inst: &Instruction) -> Result<(), LoadError> {
         let rid = self.result_id(inst)?;
         let ty = self.result_type(inst)?;
@@ -387,6 +397,7 @@ impl Ctx<'_> {
                     return Err(self.invalid(inst, "Workgroup variables with and without the Block decoration in one module (with WorkgroupMemoryExplicitLayoutKHR, all alias from offset 0)"));
                 }
                 self.block_workgroup_vars = true;
+                self.note_workgroup_leaves(pointee);
                 self.workgroup_bytes = self.workgroup_bytes.max(size);
                 if self.workgroup_bytes > 1 << 26 {
                     return Err(self.unsupported(inst, "more than 64 MiB of workgroup memory"));
@@ -399,6 +410,7 @@ impl Ctx<'_> {
                     return Err(self.invalid(inst, "Workgroup variables with and without the Block decoration in one module (with WorkgroupMemoryExplicitLayoutKHR, all alias from offset 0)"));
                 }
                 self.plain_workgroup_vars = true;
+                self.note_workgroup_leaves(pointee);
                 let align = self.types.align(pointee).max(4);
                 let off = super::super::program::round_up(self.workgroup_bytes, align);
                 self.workgroup_bytes =

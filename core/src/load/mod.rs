@@ -200,6 +200,8 @@ pub(crate) struct Ctx<'m> {
     pub variables: Vec<Variable>,
     pub resources: Vec<Resource>,
     pub workgroup_bytes: u32,
+    /// Bytes of Workgroup variables' scalars by size: 1, 2, and 4 or more.
+    pub workgroup_leaf_bytes: [u64; 3],
     pub invocation_bytes: u32,
     pub inputs: Vec<(u32, u32, u32)>,
     pub initializers: Vec<(Space, u32, Vec<u8>)>,
@@ -270,6 +272,7 @@ impl<'m> Ctx<'m> {
             variables: Vec::new(),
             resources: Vec::new(),
             workgroup_bytes: 0,
+            workgroup_leaf_bytes: [0; 3],
             invocation_bytes: 0,
             inputs: Vec::new(),
             initializers: Vec::new(),
@@ -551,6 +554,17 @@ impl<'m> Ctx<'m> {
             variables: std::mem::take(&mut self.variables),
             resources: std::mem::take(&mut self.resources),
             workgroup_bytes: self.workgroup_bytes,
+            workgroup_unit: {
+                // The scalar size most of the Workgroup memory is in (ties to the larger).
+                let b = self.workgroup_leaf_bytes;
+                if b[2] >= b[1].max(b[0]) {
+                    4
+                } else if b[1] >= b[0] {
+                    2
+                } else {
+                    1
+                }
+            },
             // Each invocation's memory starts on a word boundary (8 bytes): the uninitialized-
             // data tracking marks whole words, and one invocation's 2-byte variable must not
             // share a word with the next invocation's first variable.

@@ -271,6 +271,9 @@ pub struct Program {
     pub(crate) variables: Vec<Variable>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) workgroup_bytes: u32,
+    /// The size of the scalars most Workgroup memory holds (1, 2 or 4 for 4 or more): the
+    /// race detector keeps its records of that memory in units of it.
+    pub(crate) workgroup_unit: u8,
     pub(crate) invocation_bytes: u32,
     /// (byte offset in invocation memory, builtin, component count) for each Input builtin.
     pub(crate) inputs: Vec<(u32, u32, u32)>,

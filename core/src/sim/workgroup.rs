@@ -105,7 +105,7 @@ impl Simulator {
         }
         self.current = None;
         if let Some(d) = &mut self.detect {
-            d.start_workgroup(nsg, self.mem.workgroup.len());
+            d.start_workgroup(nsg, self.mem.workgroup.len(), prog.workgroup_unit);
         }
         self.uninit_start_workgroup();
     }

@@ -140,10 +140,10 @@ pub(super) fn one_beside(recs: &[Slot], cands: u64, n: &Slot, ctxs: &Ctxs) -> Op
     kept
 }
 
-/// The in-place decision for a word of at most two records `recs`, each of `n`'s bytes, with
+/// The in-place decision for a word of at most three records `recs`, each of `n`'s bytes, with
 /// no new race to report (`full`: the report limit is reached; `last`: the contexts and the
 /// instruction pair last reported): which records stay beside `n` (bit per record), or `None`
-/// for the general path.
+/// for the general path (also when they and `n` would not fit the word's three inline).
 pub(super) fn decide_inline(
     recs: &[Slot],
     n: &Slot,
@@ -153,7 +153,8 @@ pub(super) fn decide_inline(
 ) -> Option<u8> {
     let mut raced = false;
     let mut cover = 0u8;
-    let mut rank = [0u8; 2];
+    // The latest record of `n`'s kind of the highest rank, and its rank.
+    let (mut best, mut best_rank) = (None, 0);
     for (k, r) in recs.iter().enumerate() {
         if r.bytes() != n.bytes() {
             return None;
@@ -168,7 +169,10 @@ pub(super) fn decide_inline(
         }
         if r.kind() == n.kind() {
             cover |= 1 << k;
-            rank[k] = beside_rank(rel, r, n);
+            let rank = beside_rank(rel, r, n);
+            if rank != 0 && rank >= best_rank {
+                (best, best_rank) = (Some(k), rank);
+            }
         }
     }
     // A plain write that raced with nothing replaces them all; otherwise the records of its
@@ -176,14 +180,8 @@ pub(super) fn decide_inline(
     if n.kind() == Kind::Write && !raced {
         return Some(0);
     }
-    let best = if rank[1] != 0 && rank[1] >= rank[0] {
-        1
-    } else if rank[0] != 0 {
-        0
-    } else {
-        2
-    };
-    Some(!cover | (1 << best))
+    let stays = (!cover | best.map_or(0, |k| 1 << k)) & ((1 << recs.len()) - 1);
+    (stays.count_ones() < 3).then_some(stays)
 }
 
 /// How a record of `n`'s kind and bytes ranks for being the one kept beside `n`

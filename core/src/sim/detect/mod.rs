@@ -53,6 +53,11 @@
 //! it grows; a record names its context by index, so it is 8 bytes and a word keeps up to three
 //! inline. A word whose records cover exactly the new access's bytes, and that finds no race
 //! to report, is decided in place (tested against the general path).
+//!
+//! A "word" is a unit of 4 bytes, but of Workgroup memory whose scalars are mostly 16- or 8-bit
+//! it is a unit of 2 or 1 bytes: a 16-bit array's element then has records of its own (a write
+//! and the two reads kept, decided in place) instead of sharing them with its neighbour (4 to 6
+//! records, past the in-place path). Nothing found depends on the unit (tested).
 
 use crate::exec::memory::{Access, AccessKind};
 use crate::program::Space;
@@ -206,10 +211,14 @@ impl Hasher for WordHasher {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Detect {
-    /// Workgroup memory of the current workgroup, by word (dense: it is small), and the words
+    /// Workgroup memory of the current workgroup, by unit (dense: it is small), and the units
     /// touched since the workgroup started (to reset only those).
     shared: Vec<Word>,
     touched: Vec<u32>,
+    /// Log2 of the bytes a `shared` word (a unit) holds: the size of the scalars most of the
+    /// module's Workgroup memory is in (a 16-bit array's element then has records of its own,
+    /// as a 32-bit array's does).
+    shared_shift: u32,
     /// Buffer memory of the whole dispatch, in pages of words found by (storage, page), and
     /// the page the last access found (accesses are mostly near each other).
     page_of: HashMap<u64, usize, BuildHasherDefault<WordHasher>>,
@@ -257,10 +266,13 @@ impl std::fmt::Debug for WordHasher {
 
 impl Detect {
     /// A new workgroup: its Workgroup memory is new memory, and its barriers start again.
-    pub fn start_workgroup(&mut self, subgroups: usize, workgroup_bytes: usize) {
+    /// `unit`: the bytes a record of Workgroup memory covers at most (1, 2 or 4).
+    pub fn start_workgroup(&mut self, subgroups: usize, workgroup_bytes: usize, unit: u8) {
         self.ctxs.wg_base = self.ctxs.all.len() as u32;
-        let words = workgroup_bytes.div_ceil(4);
-        if self.shared.len() != words {
+        let shift = u32::from(unit.clamp(1, 4)).ilog2();
+        let words = workgroup_bytes.div_ceil(1 << shift);
+        if self.shared.len() != words || self.shared_shift != shift {
+            self.shared_shift = shift;
             self.shared = vec![Word::new(); words];
         } else {
             for w in self.touched.drain(..) {
@@ -352,7 +364,7 @@ impl Detect {
         // read of the bytes, then (when it stores) its write of them by the same invocation.
         let mut atomic_read: Option<&Access> = None;
         // (a division per access showed in profiles; subgroup sizes are powers of two)
-        let shift = s.is_power_of_two().then(|| s.trailing_zeros());
+        let sg_shift = s.is_power_of_two().then(|| s.trailing_zeros());
         for a in log {
             let kind = match a.kind {
                 AccessKind::Read => Kind::Read,
@@ -370,7 +382,7 @@ impl Detect {
                 }
             };
             atomic_read = (kind == Kind::AtomicRead).then_some(a);
-            let sg = shift.map_or_else(|| a.inv / s.max(1), |k| a.inv >> k);
+            let sg = sg_shift.map_or_else(|| a.inv / s.max(1), |k| a.inv >> k);
             let c = class_of(a.space);
             // (a step's lanes are of one subgroup; another subgroup's access, were there one,
             // gets a context of its own)
@@ -382,19 +394,22 @@ impl Detect {
                     k
                 }
             };
-            if a.size == 4 && a.offset % 4 == 0 {
-                let slot = Slot::new(ctx, a.inv, 0xf, kind);
-                if !self.word_again(a, a.offset / 4, slot) {
-                    self.word(a, a.offset / 4, slot);
+            // (records of Workgroup memory are of units of the module's own scalar size)
+            let shift = if c == SHARED { self.shared_shift } else { 2 };
+            let unit = 1 << shift;
+            if u32::from(a.size) == unit && a.offset & (unit - 1) == 0 {
+                let slot = Slot::new(ctx, a.inv, ((1u32 << unit) - 1) as u8, kind);
+                if !self.word_again(a, a.offset >> shift, slot) {
+                    self.word(a, a.offset >> shift, slot);
                 }
                 continue;
             }
-            // Each word the access touches, with the bytes of it.
-            let first = a.offset / 4;
-            let last = (a.offset + u32::from(a.size.max(1)) - 1) / 4;
+            // Each unit the access touches, with the bytes of it.
+            let first = a.offset >> shift;
+            let last = (a.offset + u32::from(a.size.max(1)) - 1) >> shift;
             for w in first..=last {
-                let lo = a.offset.max(w * 4) - w * 4;
-                let hi = (a.offset + u32::from(a.size)).min(w * 4 + 4) - w * 4;
+                let lo = a.offset.max(w << shift) - (w << shift);
+                let hi = (a.offset + u32::from(a.size)).min((w + 1) << shift) - (w << shift);
                 let bytes = ((1u16 << hi) - (1u16 << lo)) as u8;
                 let slot = Slot::new(ctx, a.inv, bytes, kind);
                 self.word(a, w, slot);
@@ -459,7 +474,7 @@ impl Detect {
         self.last_ctxs = None;
     }
 
-    /// The lanes of one step after the first: a 4-byte access to a word of at most two
+    /// The lanes of one step after the first: an access of a whole unit to a word of at most three
     /// records that the step's last in-place decision covers (see [`Detect::word`]), decided
     /// here without the word's full lookup and decision (inlined in the loop over the step's
     /// accesses: the call and its frame were a good part of an access's cost). False: not
@@ -486,7 +501,7 @@ impl Detect {
             return false;
         };
         let len = usize::from(*len_ref);
-        if len == 0 || len > 2 || memo_of(&recs[..len], &n) != m {
+        if len == 0 || !memo_is(&m, &recs[..len], &n) {
             return false;
         }
         write_in_place(len_ref, recs, n, stays);
@@ -545,25 +560,23 @@ impl Detect {
                 &mut self.pages[page][(w & ((1 << PAGE_BITS) - 1)) as usize]
             }
         };
-        // The common case, decided in place: a word of at most two records, each of the new
-        // access's bytes, none racing with it but the pair last reported.
+        // The common case, decided in place: a word of at most three records (inline), each of
+        // the new access's bytes, none racing with it but the pair last reported.
         #[cfg(test)]
         let general = self.general;
         #[cfg(not(test))]
         let general = false;
-        let two = word.len() <= 2;
-        if let (Word::Inline(len_ref, recs), true, false) = (&mut *word, two, general) {
+        if let (Word::Inline(len_ref, recs), false) = (&mut *word, general) {
             let len = usize::from(*len_ref);
             // Lanes of one step mostly find words of the same records (by context, kind,
             // bytes, and whether of the lane's own invocation): the last decision is reused.
-            let memo = memo_of(&recs[..len], &n);
             let stays = match self.memo {
-                Some((m, stays)) if m == memo => Some(stays),
+                Some((m, stays)) if memo_is(&m, &recs[..len], &n) => Some(stays),
                 _ => {
                     let full = self.races.len() >= MAX_RACES;
                     let last = (self.last_ctxs, self.last_reported);
                     let stays = decide_inline(&recs[..len], &n, &self.ctxs, full, last);
-                    self.memo = stays.map(|s| (memo, s));
+                    self.memo = stays.map(|s| (memo_of(&recs[..len], &n), s));
                     stays
                 }
             };
@@ -624,6 +637,7 @@ impl Detect {
         }
         keep_scanned(word, n, &sc, &self.ctxs);
         let c = class_of(a.space);
+        let shift = if c == SHARED { self.shared_shift } else { 2 };
         for &(prev, lockstep) in found[..count].iter().flatten() {
             let (prev, rec) = (self.ctxs.rec(&prev), self.ctxs.rec(&n));
             let pair = (prev.instr, rec.instr);
@@ -641,7 +655,7 @@ impl Detect {
                 second: rec,
                 space: a.space,
                 region: a.region,
-                offset: w * 4 + (rec.bytes & prev.bytes).trailing_zeros(),
+                offset: (w << shift) + (rec.bytes & prev.bytes).trailing_zeros(),
                 lockstep,
                 unordered_by,
             });
@@ -664,44 +678,73 @@ impl Detect {
     }
 }
 
-/// What an in-place decision for `n` on a word of records `recs` (at most two) depends on.
+/// What an in-place decision on a record `r` for `n` depends on: its context, kind and bytes,
+/// and whether it is of `n`'s invocation.
+#[inline(always)]
+fn memo_key(r: &Slot, n: &Slot) -> u64 {
+    u64::from(r.ctx) << 32 | u64::from(r.meta >> 20) << 1 | u64::from(r.inv() == n.inv())
+}
+
+/// What an in-place decision for `n` on a word of records `recs` (at most three) depends on.
 #[inline(always)]
 fn memo_of(recs: &[Slot], n: &Slot) -> Memo {
-    // (context, kind and bytes, and whether of the lane's own invocation)
-    let key = |r: &Slot| {
-        u64::from(r.ctx) << 32 | u64::from(r.meta >> 20) << 1 | u64::from(r.inv() == n.inv())
-    };
     Memo {
-        n: key(n),
+        n: memo_key(n, n),
         len: recs.len() as u8,
-        recs: std::array::from_fn(|k| recs.get(k).map_or(0, key)),
+        recs: std::array::from_fn(|k| recs.get(k).map_or(0, |r| memo_key(r, n))),
     }
 }
 
-/// An in-place decision applied: the records `stays` names (bit per record), then `n`, written
-/// in place (a copy of the word through a temporary showed as a stalled load in profiles).
+/// Whether `m` is [`memo_of`] `recs` and `n`, compared key by key as they are made (a memo made
+/// whole and compared as one showed in profiles as a load stalled on the stores just made).
+#[inline(always)]
+fn memo_is(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
+    usize::from(m.len) == recs.len()
+        && m.n == memo_key(n, n)
+        && recs.iter().zip(&m.recs).all(|(r, k)| memo_key(r, n) == *k)
+}
+
+/// An in-place decision applied: the records `stays` names (bit per record; at most two), then
+/// `n`, written in place (a copy of the word through a temporary showed as a stalled load in
+/// profiles).
 #[inline(always)]
 fn write_in_place(len_ref: &mut u8, recs: &mut [Slot; 3], n: Slot, stays: u8) {
-    let len = usize::from(*len_ref);
-    let keep0 = len > 0 && stays & 1 != 0;
-    let keep1 = len > 1 && stays & 2 != 0;
-    match (keep0, keep1) {
-        (false, false) => {
+    // (straight-line code per case: the records that stay move down, `n` goes after them)
+    let len = match stays & ((1 << *len_ref) - 1) {
+        0b000 => {
             recs[0] = n;
-            *len_ref = 1;
+            1
         }
-        (true, false) => {
+        0b001 => {
             recs[1] = n;
-            *len_ref = 2;
+            2
         }
-        (false, true) => {
+        0b010 => {
             recs[0] = recs[1];
             recs[1] = n;
-            *len_ref = 2;
+            2
         }
-        (true, true) => {
+        0b100 => {
+            recs[0] = recs[2];
+            recs[1] = n;
+            2
+        }
+        0b011 => {
             recs[2] = n;
-            *len_ref = 3;
+            3
         }
-    }
+        0b101 => {
+            recs[1] = recs[2];
+            recs[2] = n;
+            3
+        }
+        // (0b110; [`decide_inline`] keeps at most two)
+        _ => {
+            recs[0] = recs[1];
+            recs[1] = recs[2];
+            recs[2] = n;
+            3
+        }
+    };
+    *len_ref = len;
 }

@@ -234,7 +234,7 @@ pub(super) type Pair = (u32, u32);
 pub(super) struct Memo {
     pub(super) n: u64,
     pub(super) len: u8,
-    pub(super) recs: [u64; 2],
+    pub(super) recs: [u64; 3],
 }
 
 /// Contexts kept before the first compaction, and the least room a compaction leaves.
