@@ -113,6 +113,9 @@ const MAX_RACES: usize = 64;
 const MAX_WORDS: usize = 8 << 20;
 /// Buffer words below this index are kept in a vector per storage; those past it, in pages.
 const DENSE_WORDS: u32 = 1 << 18;
+/// Most units of Workgroup memory kept in units of less than 4 bytes (a GPU's is at most some
+/// hundreds of KiB).
+const SMALL_UNITS_MAX: usize = 1 << 20;
 /// Buffer words per page of the detector's table.
 const PAGE_BITS: u32 = 6;
 
@@ -270,6 +273,12 @@ impl Detect {
     pub fn start_workgroup(&mut self, subgroups: usize, workgroup_bytes: usize, unit: u8) {
         self.ctxs.wg_base = self.ctxs.all.len() as u32;
         let shift = u32::from(unit.clamp(1, 4)).ilog2();
+        // (units of a byte or two only where they are few: each takes a word's 32 bytes)
+        let shift = if workgroup_bytes >> shift > SMALL_UNITS_MAX {
+            2
+        } else {
+            shift
+        };
         let words = workgroup_bytes.div_ceil(1 << shift);
         if self.shared.len() != words || self.shared_shift != shift {
             self.shared_shift = shift;
