@@ -340,3 +340,21 @@ fn units_change_no_verdict() {
     }
     assert!(compared > 1_500 && racing > 20_000, "{compared} {racing}");
 }
+
+/// A module's Workgroup memory is kept in units of the scalar size most of it is in: the tiled
+/// matmul's f16 tiles in halves, a reduction's uints in words.
+#[test]
+fn workgroup_memory_is_kept_in_units_of_its_scalars() {
+    let unit = |bytes: &[u8]| {
+        let prog = crate::load(bytes, &crate::LoadOptions::default()).expect("loads");
+        prog.workgroup_unit
+    };
+    assert_eq!(
+        unit(include_bytes!("../../../tests/data/matmul_tiled.spv")),
+        2
+    );
+    assert_eq!(
+        unit(include_bytes!("../../../../assets/workgroup_reduce.spv")),
+        4
+    );
+}
