@@ -297,6 +297,17 @@ impl Detect {
         self.sg_gap = [vec![None; subgroups], vec![None; subgroups]];
     }
 
+    /// Log2 of the bytes a word of memory class `c` holds: Workgroup memory's records are of
+    /// units of the module's own scalar size, buffers' of 4 bytes.
+    #[inline(always)]
+    fn unit_shift(&self, c: usize) -> u32 {
+        if c == SHARED {
+            self.shared_shift
+        } else {
+            2
+        }
+    }
+
     /// The step and module instruction of the last write to buffer word `w` of storage
     /// `storage` in this dispatch, when the detector saw one.
     pub fn last_write(&self, storage: u32, w: u32) -> Option<(u64, u32)> {
@@ -403,8 +414,7 @@ impl Detect {
                     k
                 }
             };
-            // (records of Workgroup memory are of units of the module's own scalar size)
-            let shift = if c == SHARED { self.shared_shift } else { 2 };
+            let shift = self.unit_shift(c);
             let unit = 1 << shift;
             if u32::from(a.size) == unit && a.offset & (unit - 1) == 0 {
                 let slot = Slot::new(ctx, a.inv, ((1u32 << unit) - 1) as u8, kind);
@@ -646,7 +656,7 @@ impl Detect {
         }
         keep_scanned(word, n, &sc, &self.ctxs);
         let c = class_of(a.space);
-        let shift = if c == SHARED { self.shared_shift } else { 2 };
+        let shift = self.unit_shift(c);
         for &(prev, lockstep) in found[..count].iter().flatten() {
             let (prev, rec) = (self.ctxs.rec(&prev), self.ctxs.rec(&n));
             let pair = (prev.instr, rec.instr);
