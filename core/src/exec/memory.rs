@@ -467,11 +467,20 @@ impl Memory {
     ) -> bool {
         let start = base as usize + off as usize;
         let (end, row) = (start + size as usize, self.inv_row());
-        end <= self.per_invocation
-            && (start..end).any(|b| {
-                row_chunks(b * row + inv_base, mask)
-                    .any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
-            })
+        if end > self.per_invocation {
+            return false;
+        }
+        // The common case: the lanes' bits lie in one chunk of each byte's row (rows are whole
+        // chunks, so in the same place in each): one load and test per byte.
+        let sh = inv_base % 64;
+        if sh + (Mask::BITS - mask.leading_zeros()) as usize <= 64 {
+            let (m, c0, stride) = ((mask << sh) as u64, inv_base / 64, row / 64);
+            return (start..end).any(|b| map.get(b * stride + c0).is_some_and(|x| x & m != 0));
+        }
+        (start..end).any(|b| {
+            row_chunks(b * row + inv_base, mask)
+                .any(|(c, m)| map.get(c).is_some_and(|x| x & m != 0))
+        })
     }
 
     /// [`Memory::any_lanes_marked`] against the marks `maps` (not this memory's poison), for

@@ -26,6 +26,7 @@ impl super::Simulator {
         let instr = self.prog.step_index(block, pos);
         d.accesses(
             &accesses,
+            log.one_run,
             self.wg_linear,
             self.cfg.subgroup_size,
             self.stats.steps,

@@ -39,6 +39,10 @@ pub struct AccessLog {
     /// Storages whose reads are not wanted: the shader cannot write them, so their reads race
     /// with nothing and no run's reads of them can depend on another's writes.
     pub unlogged_reads: Vec<bool>,
+    /// The step's accesses are one run: of one memory, kind and size, one per lane of one
+    /// subgroup (what a same-region access of a one-scalar value logs), so the race detector
+    /// decides what they share once.
+    pub one_run: bool,
 }
 
 impl Memory {
@@ -52,6 +56,7 @@ impl Memory {
             return;
         };
         if let Some((log, a)) = self.logged(ptr, write) {
+            log.one_run = false;
             log.accesses.push(Access {
                 offset: a.offset.wrapping_add(leaf.offset),
                 size: leaf.ty.size_bytes() as u8,
@@ -77,10 +82,31 @@ impl Memory {
         let Some((log, a)) = self.logged(*p0, write) else {
             return;
         };
-        let mut m = mask;
-        while m != 0 {
+        log.one_run = log.accesses.is_empty() && table.len() == 1;
+        let lane = |m: &mut Mask| {
             let l = m.trailing_zeros() as usize;
-            m &= m - 1;
+            *m &= *m - 1;
+            l
+        };
+        let mut m = mask;
+        if let [leaf] = table {
+            // (the common case: the leaf's offset and size found once, not per lane, and room
+            // made once)
+            let (off, size) = (leaf.offset, leaf.ty.size_bytes() as u8);
+            log.accesses.reserve(mask.count_ones() as usize);
+            while m != 0 {
+                let l = lane(&mut m);
+                log.accesses.push(Access {
+                    offset: (lanes[l] as u32).wrapping_add(off),
+                    size,
+                    inv: (inv_base + l) as u32,
+                    ..a
+                });
+            }
+            return;
+        }
+        while m != 0 {
+            let l = lane(&mut m);
             let base = lanes[l] as u32;
             for leaf in table {
                 log.accesses.push(Access {

@@ -362,10 +362,12 @@ impl Detect {
         }
     }
 
-    /// Checks and records the accesses one step made.
+    /// Checks and records the accesses one step made. `one_run`: they are of one memory, kind
+    /// and size, of lanes of one subgroup ([`crate::exec::memory::AccessLog::one_run`]).
     pub fn accesses(
         &mut self,
         log: &[Access],
+        one_run: bool,
         wg: u32,
         s: u32,
         step: u64,
@@ -378,13 +380,29 @@ impl Detect {
             self.compact();
         }
         self.memo = None;
+        // (a division per access showed in profiles; subgroup sizes are powers of two)
+        let sg_shift = s.is_power_of_two().then(|| s.trailing_zeros());
+        let sg_of = |inv: u32| sg_shift.map_or_else(|| inv / s.max(1), |k| inv >> k);
+        if one_run {
+            if let (Some(a), Some(z)) = (log.first(), log.last()) {
+                let kind = match a.kind {
+                    AccessKind::Read => Some(Kind::Read),
+                    AccessKind::Write => Some(Kind::Write),
+                    AccessKind::Atomic => None,
+                };
+                let (sg, c) = (sg_of(a.inv), class_of(a.space));
+                if let (Some(kind), true) = (kind, sg == sg_of(z.inv)) {
+                    let ctx = self.new_ctx(c, wg, sg, step, (block, instr));
+                    self.run(log, ctx, kind);
+                    return;
+                }
+            }
+        }
         // The step's context per memory class (made at its first access) and its subgroup.
         let mut cur: [Option<(u32, u32)>; 2] = [None; 2];
         // The access an atomic instruction read, waiting for its write: an atomic logs its
         // read of the bytes, then (when it stores) its write of them by the same invocation.
         let mut atomic_read: Option<&Access> = None;
-        // (a division per access showed in profiles; subgroup sizes are powers of two)
-        let sg_shift = s.is_power_of_two().then(|| s.trailing_zeros());
         for a in log {
             let kind = match a.kind {
                 AccessKind::Read => Kind::Read,
@@ -402,7 +420,7 @@ impl Detect {
                 }
             };
             atomic_read = (kind == Kind::AtomicRead).then_some(a);
-            let sg = sg_shift.map_or_else(|| a.inv / s.max(1), |k| a.inv >> k);
+            let sg = sg_of(a.inv);
             let c = class_of(a.space);
             // (a step's lanes are of one subgroup; another subgroup's access, were there one,
             // gets a context of its own)
@@ -423,16 +441,50 @@ impl Detect {
                 }
                 continue;
             }
-            // Each unit the access touches, with the bytes of it.
-            let first = a.offset >> shift;
-            let last = (a.offset + u32::from(a.size.max(1)) - 1) >> shift;
-            for w in first..=last {
-                let lo = a.offset.max(w << shift) - (w << shift);
-                let hi = (a.offset + u32::from(a.size)).min((w + 1) << shift) - (w << shift);
-                let bytes = ((1u16 << hi) - (1u16 << lo)) as u8;
-                let slot = Slot::new(ctx, a.inv, bytes, kind);
-                self.word(a, w, slot);
+            self.units(a, ctx, kind, shift);
+        }
+    }
+
+    /// The accesses of one run (see [`Detect::accesses`]), all of context `ctx` and kind
+    /// `kind`: what the loop over a step's accesses decides per access (kind, subgroup,
+    /// context, unit) decided once.
+    #[inline(always)]
+    fn run(&mut self, log: &[Access], ctx: u32, kind: Kind) {
+        let Some(a) = log.first() else {
+            return;
+        };
+        let shift = self.unit_shift(class_of(a.space));
+        let unit = 1u32 << shift;
+        if u32::from(a.size) != unit {
+            for a in log {
+                self.units(a, ctx, kind, shift);
             }
+            return;
+        }
+        let bytes = ((1u32 << unit) - 1) as u8;
+        for a in log {
+            if a.offset & (unit - 1) != 0 {
+                self.units(a, ctx, kind, shift);
+                continue;
+            }
+            let slot = Slot::new(ctx, a.inv, bytes, kind);
+            if !self.word_again(a, a.offset >> shift, slot) {
+                self.word(a, a.offset >> shift, slot);
+            }
+        }
+    }
+
+    /// Access `a` (of context `ctx` and kind `kind`) in each unit it touches, with the bytes
+    /// of it: a unit of `1 << shift` bytes it does not fill, or more than one.
+    fn units(&mut self, a: &Access, ctx: u32, kind: Kind, shift: u32) {
+        let first = a.offset >> shift;
+        let last = (a.offset + u32::from(a.size.max(1)) - 1) >> shift;
+        for w in first..=last {
+            let lo = a.offset.max(w << shift) - (w << shift);
+            let hi = (a.offset + u32::from(a.size)).min((w + 1) << shift) - (w << shift);
+            let bytes = ((1u16 << hi) - (1u16 << lo)) as u8;
+            let slot = Slot::new(ctx, a.inv, bytes, kind);
+            self.word(a, w, slot);
         }
     }
 
@@ -493,37 +545,41 @@ impl Detect {
         self.last_ctxs = None;
     }
 
-    /// The lanes of one step after the first: an access of a whole unit to a word of at most three
-    /// records that the step's last in-place decision covers (see [`Detect::word`]), decided
-    /// here without the word's full lookup and decision (inlined in the loop over the step's
-    /// accesses: the call and its frame were a good part of an access's cost). False: not
-    /// decided.
+    /// The lanes of one step after the first: an access of a whole unit to a word of at most
+    /// three records (none too: a buffer's words are empty until first written) that the step's
+    /// last in-place decision covers (see [`Detect::word`]), decided here without the word's
+    /// full lookup and decision (inlined in the loop over the step's accesses: the call and its
+    /// frame were a good part of an access's cost). False: not decided.
     #[inline(always)]
     fn word_again(&mut self, a: &Access, w: u32, n: Slot) -> bool {
         #[cfg(test)]
         if self.general {
             return false;
         }
-        let Some((m, stays)) = self.memo else {
+        // (borrowed, not copied: a copy of the memo per access showed in profiles)
+        let Some((m, stays)) = &self.memo else {
             return false;
         };
-        let word = match a.space {
-            // (an empty word is not the memo's: a Workgroup word's first record is noted in
-            // `touched` on the full path)
-            Space::Workgroup => self.shared.get_mut(w as usize),
-            _ => self
-                .dense
+        let shared = a.space == Space::Workgroup;
+        let word = if shared {
+            self.shared.get_mut(w as usize)
+        } else {
+            self.dense
                 .get_mut(a.storage as usize)
-                .and_then(|v| v.get_mut(w as usize)),
+                .and_then(|v| v.get_mut(w as usize))
         };
         let Some(Word::Inline(len_ref, recs)) = word else {
             return false;
         };
         let len = usize::from(*len_ref);
-        if len == 0 || !memo_is(&m, &recs[..len], &n) {
+        if !memo_is(m, &recs[..len], &n) {
             return false;
         }
-        write_in_place(len_ref, recs, n, stays);
+        write_in_place(len_ref, recs, n, *stays);
+        // (a Workgroup word's first record: the word is cleared for the next workgroup)
+        if len == 0 && shared {
+            self.touched.push(w);
+        }
         #[cfg(test)]
         {
             self.in_place += 1;
@@ -718,9 +774,16 @@ fn memo_of(recs: &[Slot], n: &Slot) -> Memo {
 /// whole and compared as one showed in profiles as a load stalled on the stores just made).
 #[inline(always)]
 fn memo_is(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
-    usize::from(m.len) == recs.len()
-        && m.n == memo_key(n, n)
-        && recs.iter().zip(&m.recs).all(|(r, k)| memo_key(r, n) == *k)
+    if usize::from(m.len) != recs.len() || m.n != memo_key(n, n) {
+        return false;
+    }
+    // (a loop, not a closure: the closure was not always inlined)
+    for (r, k) in recs.iter().zip(&m.recs) {
+        if memo_key(r, n) != *k {
+            return false;
+        }
+    }
+    true
 }
 
 /// An in-place decision applied: the records `stays` names (bit per record; at most two), then
