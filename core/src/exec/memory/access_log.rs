@@ -92,16 +92,17 @@ impl Memory {
         if let [leaf] = table {
             // (the common case: the leaf's offset and size found once, not per lane, and room
             // made once)
-            let (off, size) = (leaf.offset, leaf.ty.size_bytes() as u8);
-            log.accesses.reserve(mask.count_ones() as usize);
-            while m != 0 {
+            // (then each lane's offset and invocation filled in: a push per lane cost more)
+            let a = Access {
+                size: leaf.ty.size_bytes() as u8,
+                ..a
+            };
+            let at = log.accesses.len();
+            log.accesses.resize(at + mask.count_ones() as usize, a);
+            for e in &mut log.accesses[at..] {
                 let l = lane(&mut m);
-                log.accesses.push(Access {
-                    offset: (lanes[l] as u32).wrapping_add(off),
-                    size,
-                    inv: (inv_base + l) as u32,
-                    ..a
-                });
+                e.offset = (lanes[l] as u32).wrapping_add(leaf.offset);
+                e.inv = (inv_base + l) as u32;
             }
             return;
         }

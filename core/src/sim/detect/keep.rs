@@ -3,6 +3,7 @@
 
 use super::records::{Ctxs, Pair, Rel, Slot, Word};
 use super::{conflict, Kind};
+use std::collections::BTreeSet;
 
 /// What a new access finds among a word's records, in one pass (over at most 64 records).
 pub(super) struct Scan {
@@ -142,14 +143,16 @@ pub(super) fn one_beside(recs: &[Slot], cands: u64, n: &Slot, ctxs: &Ctxs) -> Op
 
 /// The in-place decision for a word of at most three records `recs`, each of `n`'s bytes, with
 /// no new race to report (`full`: the report limit is reached; `last`: the contexts and the
-/// instruction pair last reported): which records stay beside `n` (bit per record), or `None`
-/// for the general path (also when they and `n` would not fit the word's three inline).
+/// instruction pair last reported; `reported`: every pair reported): which records stay beside
+/// `n` (bit per record), or `None` for the general path (also when they and `n` would not fit
+/// the word's three inline).
 pub(super) fn decide_inline(
     recs: &[Slot],
     n: &Slot,
     ctxs: &Ctxs,
     full: bool,
     last: (Option<Pair>, Option<Pair>),
+    reported: &BTreeSet<Pair>,
 ) -> Option<u8> {
     let mut raced = false;
     let mut cover = 0u8;
@@ -163,7 +166,14 @@ pub(super) fn decide_inline(
         if race_rel(rel, r, n).is_some() {
             raced = true;
             let instr = |s: &Slot| ctxs.all[s.ctx as usize].instr;
-            if last.0 != Some((r.ctx, n.ctx)) && !full && last.1 != Some((instr(r), instr(n))) {
+            // (a pair reported before, by an earlier workgroup's run of the same code most
+            // often, is not reported again: nothing to do but keep the records)
+            let pair = (instr(r), instr(n));
+            if last.0 != Some((r.ctx, n.ctx))
+                && !full
+                && last.1 != Some(pair)
+                && !reported.contains(&pair)
+            {
                 return None;
             }
         }

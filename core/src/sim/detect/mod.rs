@@ -650,7 +650,8 @@ impl Detect {
                 _ => {
                     let full = self.races.len() >= MAX_RACES;
                     let last = (self.last_ctxs, self.last_reported);
-                    let stays = decide_inline(&recs[..len], &n, &self.ctxs, full, last);
+                    let stays =
+                        decide_inline(&recs[..len], &n, &self.ctxs, full, last, &self.reported);
                     self.memo = stays.map(|s| (memo_of(&recs[..len], &n), s));
                     stays
                 }
