@@ -3,7 +3,6 @@
 
 use super::records::{Ctxs, Pair, Rel, Slot, Word};
 use super::{conflict, Kind};
-use std::collections::BTreeSet;
 
 /// What a new access finds among a word's records, in one pass (over at most 64 records).
 pub(super) struct Scan {
@@ -152,7 +151,7 @@ pub(super) fn decide_inline(
     ctxs: &Ctxs,
     full: bool,
     last: (Option<Pair>, Option<Pair>),
-    reported: &BTreeSet<Pair>,
+    reported: &super::Reported,
 ) -> Option<u8> {
     let mut raced = false;
     let mut cover = 0u8;

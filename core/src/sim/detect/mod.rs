@@ -52,7 +52,10 @@
 //! epochs, step and instruction) is kept once, as a context in a table that is compacted when
 //! it grows; a record names its context by index, so it is 8 bytes and a word keeps up to three
 //! inline. A word whose records cover exactly the new access's bytes, and that finds no race
-//! to report, is decided in place (tested against the general path).
+//! to report (a race of an instruction pair reported before is none: each pair is reported
+//! once), is decided in place (tested against the general path). A step's accesses of one
+//! memory, kind and size, one per lane (a load or store whose lanes point into one memory),
+//! share their context, kind and unit, found once for the step.
 //!
 //! A "word" is a unit of 4 bytes, but of Workgroup memory whose scalars are mostly 16- or 8-bit
 //! it is a unit of 2 or 1 bytes: a 16-bit array's element then has records of its own (a write
@@ -172,7 +175,7 @@ mod records;
 mod tests;
 
 use keep::{decide_inline, keep_scanned, one_beside, scan};
-use records::{Ctx, Ctxs, Memo, Slot, Word, MIN_CTXS};
+use records::{Ctx, Ctxs, Memo, Pair, Slot, Word, MIN_CTXS};
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,7 +213,14 @@ impl Hasher for WordHasher {
     fn write_u64(&mut self, v: u64) {
         self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
 }
+
+/// The instruction pairs reported: looked up by the in-place decision of a step's first lane
+/// (so a hash set, not an ordered one: nothing iterates it).
+pub(super) type Reported = std::collections::HashSet<Pair, BuildHasherDefault<WordHasher>>;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Detect {
@@ -248,7 +258,7 @@ pub(crate) struct Detect {
     /// Words the in-place path decided.
     #[cfg(test)]
     in_place: usize,
-    reported: std::collections::BTreeSet<(u32, u32)>,
+    reported: Reported,
     /// The pair last found in `reported` or put there: the lanes of one instruction race with
     /// the same earlier instruction one after another, and a look in the set costs more.
     last_reported: Option<(u32, u32)>,
