@@ -90,9 +90,8 @@ impl Memory {
         };
         let mut m = mask;
         if let [leaf] = table {
-            // (the common case: the leaf's offset and size found once, not per lane, and room
-            // made once)
-            // (then each lane's offset and invocation filled in: a push per lane cost more)
+            // (the common case: the leaf's size found once and the lanes' entries made at once,
+            // then each lane's offset and invocation filled in: a push per lane cost more)
             let a = Access {
                 size: leaf.ty.size_bytes() as u8,
                 ..a
