@@ -379,13 +379,15 @@ pub fn texel_format_of(name: &str) -> Result<TexelFormat, String> {
     let mut widths = Vec::new();
     let mut rest = comps;
     while let Some(c) = rest.chars().next() {
-        let digits: String = rest[1..].chars().take_while(char::is_ascii_digit).collect();
+        // (a channel letter may be any character in a hostile file: stepped over by its length)
+        let after = &rest[c.len_utf8()..];
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
         let Ok(bits) = digits.parse::<u32>() else {
             return Err(format!("`{name}` is not a Vulkan format name"));
         };
         letters.push(c);
         widths.push(bits);
-        rest = &rest[1 + digits.len()..];
+        rest = &after[digits.len()..];
     }
     if letters.contains(['D', 'S', 'X']) {
         return Err("a depth/stencil format".into());
@@ -740,6 +742,9 @@ mod tests {
             ("R8G8B8_UINT", "3-channel"),
             ("R8_SRGB", "SRGB"),
             ("R32_UNORM", "no SPIR-V image format"),
+            // (a name of non-ASCII channel letters is an error, not a panic)
+            ("\u{63d}8_UNORM", "not a Vulkan"),
+            ("R8\u{e9}8_UINT", "not a Vulkan"),
         ] {
             let e = texel_format_of(vk).unwrap_err();
             assert!(e.contains(why), "{vk}: {e}");
