@@ -676,6 +676,70 @@ mod tests {
         }
     }
 
+    /// A step's same-region accesses of one scalar are logged as a run (no entry per lane),
+    /// with the lanes in order; any other access of the step moves the run into the log's
+    /// entries first, ahead of its own; an atomic's are never a run.
+    #[test]
+    fn a_steps_run_of_lane_accesses_is_logged_apart_and_spilled_in_order() {
+        use crate::program::{encode_ptr, Leaf};
+        use crate::value::ScalarTy;
+        let mut mem = Memory {
+            buffers: vec![vec![0; 256]],
+            storage_of: vec![0],
+            log: Some(AccessLog::default()),
+            ..Memory::default()
+        };
+        let leaf = Leaf {
+            offset: 4,
+            ty: ScalarTy::Int {
+                bits: 32,
+                signed: false,
+            },
+        };
+        let ptrs: Vec<u64> = (0..8)
+            .map(|l| encode_ptr(Space::Buffer, 0, 16 * l))
+            .collect();
+        let lanes = |mem: &Memory| {
+            let log = mem.log.as_ref().expect("logging");
+            (log.run_head, log.run.clone(), log.accesses.clone())
+        };
+        // Lanes 1, 2 and 5 of the subgroup whose first invocation is 8.
+        mem.note_lanes(&ptrs, (0b10_0110, 8), &[leaf], true);
+        let (head, run, entries) = lanes(&mem);
+        let head = head.expect("a run");
+        assert_eq!((head.size, head.kind), (4, AccessKind::Write));
+        assert_eq!(run, vec![[20, 9], [36, 10], [84, 13]]);
+        assert!(entries.is_empty());
+        // A later access of the step: the run first, then it.
+        mem.note(encode_ptr(Space::Buffer, 0, 200), leaf, 3, false);
+        let (head, run, entries) = lanes(&mem);
+        assert!(head.is_none() && run.is_empty());
+        let got: Vec<_> = entries.iter().map(|a| (a.offset, a.inv, a.kind)).collect();
+        use AccessKind::{Read, Write};
+        let want = [
+            (20, 9, Write),
+            (36, 10, Write),
+            (84, 13, Write),
+            (204, 3, Read),
+        ];
+        assert_eq!(got, want);
+        // Every lane, after a clear: a run of all eight.
+        mem.log.as_mut().expect("logging").clear();
+        mem.note_lanes(&ptrs, (0xff, 0), &[leaf], false);
+        let (head, run, _) = lanes(&mem);
+        assert_eq!(head.map(|h| h.kind), Some(Read));
+        assert_eq!(run, (0..8).map(|l| [16 * l + 4, l]).collect::<Vec<_>>());
+        // An atomic's accesses are entries.
+        let log = mem.log.as_mut().expect("logging");
+        log.clear();
+        log.atomic = true;
+        mem.note_lanes(&ptrs, (0b11, 0), &[leaf], true);
+        let (head, _, entries) = lanes(&mem);
+        assert!(head.is_none());
+        assert_eq!(entries.len(), 2);
+        assert!(entries.iter().all(|a| a.kind == AccessKind::Atomic));
+    }
+
     /// The lanes' marks at one shared variable, read lane by lane and all at once, agree with
     /// what each lane had marked, for every subgroup size and lane pattern (a subgroup's lanes
     /// straddle chunks of a row when it holds more than 64 invocations).

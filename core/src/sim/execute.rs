@@ -90,7 +90,7 @@ impl Simulator {
                     &prog.blocks[t.block as usize].insts[t.pos as usize],
                     touches_memory,
                 )
-                && self.mem.log.as_ref().is_none_or(|l| l.accesses.is_empty())
+                && self.mem.log.as_ref().is_none_or(|l| l.is_empty())
             {
                 self.sgs[g].tangles[ti].pos += 1;
                 return Ok(true);

@@ -157,7 +157,10 @@ impl Simulator {
                                 // Accesses made outside a step (a Workgroup-scope cooperative
                                 // matrix runs when its last subgroup arrives) and not yet fed
                                 // to the footprint.
-                                if let (Some(f), Some(log)) = (c.footprint.as_mut(), &c.mem.log) {
+                                if let (Some(f), Some(log)) =
+                                    (c.footprint.as_mut(), c.mem.log.as_mut())
+                                {
+                                    log.spill();
                                     f.record(&log.accesses);
                                 }
                                 return Some(c);

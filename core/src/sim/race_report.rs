@@ -11,33 +11,29 @@ impl super::Simulator {
         let Some(log) = self.mem.log.as_mut() else {
             return;
         };
-        if log.accesses.is_empty() {
+        if log.is_empty() {
             return;
         }
         if let Some(f) = self.footprint.as_mut() {
+            log.spill();
             f.record(&log.accesses);
         }
         let Some(d) = self.detect.as_mut() else {
-            log.accesses.clear();
+            log.clear();
             return;
         };
-        let accesses = std::mem::take(&mut log.accesses);
         let before = d.races.len();
         let instr = self.prog.step_index(block, pos);
-        d.accesses(
-            &accesses,
-            log.one_run,
-            self.wg_linear,
-            self.cfg.subgroup_size,
-            self.stats.steps,
-            (block, instr),
-        );
-        let new: Vec<Race> = d.races[before..].to_vec();
-        // Give the buffer back for the next step (no allocation per step).
-        if let Some(log) = self.mem.log.as_mut() {
-            log.accesses = accesses;
-            log.accesses.clear();
+        let (wg, s, step) = (self.wg_linear, self.cfg.subgroup_size, self.stats.steps);
+        match log.run_head {
+            Some(head) => d.run(&head, &log.run, wg, s, step, (block, instr)),
+            None => d.accesses(&log.accesses, wg, s, step, (block, instr)),
         }
+        log.clear();
+        if d.races.len() == before {
+            return;
+        }
+        let new: Vec<Race> = d.races[before..].to_vec();
         for r in new {
             self.report_race(&r);
         }

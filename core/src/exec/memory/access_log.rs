@@ -39,10 +39,40 @@ pub struct AccessLog {
     /// Storages whose reads are not wanted: the shader cannot write them, so their reads race
     /// with nothing and no run's reads of them can depend on another's writes.
     pub unlogged_reads: Vec<bool>,
-    /// The step's accesses are one run: of one memory, kind and size, one per lane of one
-    /// subgroup (what a same-region access of a one-scalar value logs), so the race detector
-    /// decides what they share once.
-    pub one_run: bool,
+    /// A step's accesses that are one run (what a same-region load or store of a one-scalar
+    /// value makes: of one memory, kind and size, one per lane of one subgroup), kept apart
+    /// from `accesses` so that no entry is made per lane: what they share (offset and
+    /// invocation aside), and each lane's offset and invocation. The race detector decides
+    /// what they share once. Only ever the step's first accesses: any other access of the
+    /// step moves them into `accesses` first ([`AccessLog::spill`]).
+    pub run_head: Option<Access>,
+    pub run: Vec<[u32; 2]>,
+}
+
+impl AccessLog {
+    /// Whether the step logged nothing.
+    pub fn is_empty(&self) -> bool {
+        self.accesses.is_empty() && self.run_head.is_none()
+    }
+
+    /// Moves a run's accesses into `accesses` (in order: a run is the step's first).
+    pub fn spill(&mut self) {
+        if let Some(head) = self.run_head.take() {
+            let run = self.run.drain(..);
+            (self.accesses).extend(run.map(|[offset, inv]| Access {
+                offset,
+                inv,
+                ..head
+            }));
+        }
+    }
+
+    /// Forgets the step's accesses.
+    pub fn clear(&mut self) {
+        self.accesses.clear();
+        self.run_head = None;
+        self.run.clear();
+    }
 }
 
 impl Memory {
@@ -56,7 +86,7 @@ impl Memory {
             return;
         };
         if let Some((log, a)) = self.logged(ptr, write) {
-            log.one_run = false;
+            log.spill();
             log.accesses.push(Access {
                 offset: a.offset.wrapping_add(leaf.offset),
                 size: leaf.ty.size_bytes() as u8,
@@ -82,13 +112,37 @@ impl Memory {
         let Some((log, a)) = self.logged(*p0, write) else {
             return;
         };
-        log.one_run = log.accesses.is_empty() && table.len() == 1;
         let lane = |m: &mut Mask| {
             let l = m.trailing_zeros() as usize;
             *m &= *m - 1;
             l
         };
         let mut m = mask;
+        if let ([leaf], true) = (table, log.is_empty() && a.kind != AccessKind::Atomic) {
+            // The step's first accesses, one scalar per lane: a run (no entry per lane).
+            log.run_head = Some(Access {
+                size: leaf.ty.size_bytes() as u8,
+                ..a
+            });
+            let entry = |l: usize| {
+                [
+                    (lanes[l] as u32).wrapping_add(leaf.offset),
+                    (inv_base + l) as u32,
+                ]
+            };
+            log.run.clear();
+            if mask.count_ones() as usize == lanes.len() {
+                // (every lane: no walk over the mask's bits)
+                log.run.extend((0..lanes.len()).map(entry));
+            } else {
+                log.run.resize(mask.count_ones() as usize, [0; 2]);
+                for e in &mut log.run {
+                    *e = entry(lane(&mut m));
+                }
+            }
+            return;
+        }
+        log.spill();
         if let [leaf] = table {
             // (the common case: the leaf's size found once and the lanes' entries made at once,
             // then each lane's offset and invocation filled in: a push per lane cost more)

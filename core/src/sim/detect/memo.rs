@@ -50,6 +50,116 @@ impl Detect {
     }
 }
 
+impl Detect {
+    /// A run's lanes from the first (see [`Detect::run`]), as long as the step's last in-place
+    /// decision covers their words: decided in a loop of their own, with the word table, the
+    /// new record's key and the decision found once. `n`: the run's record (its invocation
+    /// aside). Returns how many lanes it decided.
+    #[inline(always)]
+    pub(super) fn run_in_place(
+        &mut self,
+        head: &Access,
+        lanes: &[[u32; 2]],
+        n: Slot,
+        shift: u32,
+    ) -> usize {
+        #[cfg(test)]
+        if self.general {
+            return 0;
+        }
+        let Some((m, stays)) = &self.memo else {
+            return 0;
+        };
+        // (the new record's key does not depend on its invocation)
+        if m.n != memo_key(&n, &n) {
+            return 0;
+        }
+        let shared = head.space == Space::Workgroup;
+        let Detect {
+            shared: words_of_shared,
+            dense,
+            touched,
+            ..
+        } = self;
+        let words = if shared {
+            words_of_shared
+        } else {
+            match dense.get_mut(head.storage as usize) {
+                Some(v) => v,
+                None => return 0,
+            }
+        };
+        let run = Run {
+            m,
+            n,
+            shift,
+            shared,
+        };
+        // (one loop per decision: its case known, each lane's write is straight-line code)
+        let k = match stays & ((1 << m.len) - 1) {
+            0b000 => run.lanes::<0b000>(words, lanes, touched),
+            0b001 => run.lanes::<0b001>(words, lanes, touched),
+            0b010 => run.lanes::<0b010>(words, lanes, touched),
+            0b100 => run.lanes::<0b100>(words, lanes, touched),
+            0b011 => run.lanes::<0b011>(words, lanes, touched),
+            0b101 => run.lanes::<0b101>(words, lanes, touched),
+            _ => run.lanes::<0b110>(words, lanes, touched),
+        };
+        #[cfg(test)]
+        {
+            self.in_place += k;
+        }
+        k
+    }
+}
+
+/// What [`Detect::run_in_place`] decides by: the memo, the run's record (its invocation
+/// aside), the unit's log2 and whether the memory is Workgroup memory.
+struct Run<'a> {
+    m: &'a Memo,
+    n: Slot,
+    shift: u32,
+    shared: bool,
+}
+
+impl Run<'_> {
+    /// The lanes from the first whose words the memo covers, each given its record as the
+    /// in-place decision `CASE` (the records that stay, masked to the memo's length) says.
+    #[inline(always)]
+    fn lanes<const CASE: u8>(
+        &self,
+        words: &mut [Word],
+        lanes: &[[u32; 2]],
+        touched: &mut Vec<u32>,
+    ) -> usize {
+        let (m, len) = (self.m, usize::from(self.m.len));
+        let mut k = 0;
+        for &[offset, inv] in lanes {
+            if offset & ((1 << self.shift) - 1) != 0 {
+                break;
+            }
+            let w = offset >> self.shift;
+            let Some(Word::Inline(len_ref, recs)) = words.get_mut(w as usize) else {
+                break;
+            };
+            let n = Slot {
+                ctx: self.n.ctx,
+                meta: (self.n.meta & !0xf_ffff) | (inv & 0xf_ffff),
+            };
+            if usize::from(*len_ref) != len || !keys_are(m, &recs[..len], &n) {
+                break;
+            }
+            *len_ref = write_case(recs, n, CASE);
+            // (a Workgroup word's first record: the word is cleared for the next workgroup)
+            if len == 0 && self.shared {
+                touched.push(w);
+            }
+            k += 1;
+        }
+        k
+    }
+}
+
 /// What an in-place decision on a record `r` for `n` depends on: its context, kind and bytes,
 /// and whether it is of `n`'s invocation.
 #[inline(always)]
@@ -71,9 +181,12 @@ pub(super) fn memo_of(recs: &[Slot], n: &Slot) -> Memo {
 /// whole and compared as one showed in profiles as a load stalled on the stores just made).
 #[inline(always)]
 pub(super) fn memo_is(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
-    if usize::from(m.len) != recs.len() || m.n != memo_key(n, n) {
-        return false;
-    }
+    usize::from(m.len) == recs.len() && m.n == memo_key(n, n) && keys_are(m, recs, n)
+}
+
+/// Whether the records' keys for `n` are `m`'s.
+#[inline(always)]
+fn keys_are(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
     // (a loop, not a closure: the closure was not always inlined)
     for (r, k) in recs.iter().zip(&m.recs) {
         if memo_key(r, n) != *k {
@@ -88,8 +201,15 @@ pub(super) fn memo_is(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
 /// profiles).
 #[inline(always)]
 pub(super) fn write_in_place(len_ref: &mut u8, recs: &mut [Slot; 3], n: Slot, stays: u8) {
+    *len_ref = write_case(recs, n, stays & ((1 << *len_ref) - 1));
+}
+
+/// [`write_in_place`] for `case`, the records that stay masked to the word's length; returns
+/// the word's new length.
+#[inline(always)]
+fn write_case(recs: &mut [Slot; 3], n: Slot, case: u8) -> u8 {
     // (straight-line code per case: the records that stay move down, `n` goes after them)
-    let len = match stays & ((1 << *len_ref) - 1) {
+    match case {
         0b000 => {
             recs[0] = n;
             1
@@ -124,6 +244,5 @@ pub(super) fn write_in_place(len_ref: &mut u8, recs: &mut [Slot; 3], n: Slot, st
             recs[2] = n;
             3
         }
-    };
-    *len_ref = len;
+    }
 }

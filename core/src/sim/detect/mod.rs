@@ -116,6 +116,8 @@ const MAX_RACES: usize = 64;
 const MAX_WORDS: usize = 8 << 20;
 /// Buffer words below this index are kept in a vector per storage; those past it, in pages.
 const DENSE_WORDS: u32 = 1 << 18;
+/// The fewest words a storage's vector is grown to at its first access.
+const MIN_DENSE: usize = 1 << 10;
 /// Most units of Workgroup memory kept in units of less than 4 bytes (a GPU's is at most some
 /// hundreds of KiB).
 const SMALL_UNITS_MAX: usize = 1 << 20;
@@ -301,12 +303,21 @@ impl Detect {
             }
         }
         self.touched.clear();
+        // (the per-subgroup epochs are refilled, not made anew: a workgroup's allocations
+        // showed in short runs' profiles)
+        let fill = |v: &mut Vec<u32>| {
+            v.clear();
+            v.resize(subgroups, 0);
+        };
         self.wg_ctl = 0;
-        self.sg_ctl = vec![0; subgroups];
+        fill(&mut self.sg_ctl);
         self.wg_ord = [0; 2];
-        self.sg_ord = [vec![0; subgroups], vec![0; subgroups]];
+        self.sg_ord.iter_mut().for_each(fill);
         self.wg_gap = [None; 2];
-        self.sg_gap = [vec![None; subgroups], vec![None; subgroups]];
+        for v in &mut self.sg_gap {
+            v.clear();
+            v.resize(subgroups, None);
+        }
     }
 
     /// Log2 of the bytes a word of memory class `c` holds: Workgroup memory's records are of
@@ -374,42 +385,105 @@ impl Detect {
         }
     }
 
-    /// Checks and records the accesses one step made. `one_run`: they are of one memory, kind
-    /// and size, of lanes of one subgroup ([`crate::exec::memory::AccessLog::one_run`]).
-    pub fn accesses(
-        &mut self,
-        log: &[Access],
-        one_run: bool,
-        wg: u32,
-        s: u32,
-        step: u64,
-        (block, instr): (u32, u32),
-    ) {
+    /// The step's bookkeeping before its accesses: the context table compacted when due, and
+    /// the last step's memo forgotten. False: detection has stopped.
+    fn begin_step(&mut self) -> bool {
         if self.overflow {
-            return;
+            return false;
         }
         if self.ctxs.all.len() >= self.compact_at.max(MIN_CTXS) {
             self.compact();
         }
         self.memo = None;
+        true
+    }
+
+    /// Checks and records the accesses of one step that are a run
+    /// ([`crate::exec::memory::AccessLog::run_head`]): `head` what they share, `lanes` each
+    /// one's offset and invocation. What the loop over a step's accesses decides per access
+    /// (kind, subgroup, context, unit, the word table) is decided once.
+    pub fn run(
+        &mut self,
+        head: &Access,
+        lanes: &[[u32; 2]],
+        wg: u32,
+        s: u32,
+        step: u64,
+        (block, instr): (u32, u32),
+    ) {
+        let (Some(&[_, inv0]), Some(&[_, inv1])) = (lanes.first(), lanes.last()) else {
+            return;
+        };
+        let sg = inv0 / s.max(1);
+        let kind = match head.kind {
+            AccessKind::Read if sg == inv1 / s.max(1) => Kind::Read,
+            AccessKind::Write if sg == inv1 / s.max(1) => Kind::Write,
+            _ => {
+                // (atomics, or lanes of two subgroups: not what the log makes a run of; the
+                // general loop, should one come)
+                let log: Vec<Access> = (lanes.iter())
+                    .map(|&[offset, inv]| Access {
+                        offset,
+                        inv,
+                        ..*head
+                    })
+                    .collect();
+                self.accesses(&log, wg, s, step, (block, instr));
+                return;
+            }
+        };
+        if !self.begin_step() {
+            return;
+        }
+        let c = class_of(head.space);
+        let ctx = self.new_ctx(c, wg, sg, step, (block, instr));
+        let shift = self.unit_shift(c);
+        let unit = 1u32 << shift;
+        let at = |&[offset, inv]: &[u32; 2]| Access {
+            offset,
+            inv,
+            ..*head
+        };
+        if u32::from(head.size) != unit {
+            for l in lanes {
+                self.units(&at(l), ctx, kind, shift);
+            }
+            return;
+        }
+        let bytes = ((1u32 << unit) - 1) as u8;
+        let mut k = 0;
+        while k < lanes.len() {
+            // The lanes whose words the step's memo decides, in a loop of their own (the
+            // word table found once); then the next lane the full way.
+            k += self.run_in_place(head, &lanes[k..], Slot::new(ctx, 0, bytes, kind), shift);
+            let Some(l) = lanes.get(k) else {
+                break;
+            };
+            let a = at(l);
+            if a.offset & (unit - 1) != 0 {
+                self.units(&a, ctx, kind, shift);
+            } else {
+                self.word(&a, a.offset >> shift, Slot::new(ctx, a.inv, bytes, kind));
+            }
+            k += 1;
+        }
+    }
+
+    /// Checks and records the accesses one step made (see [`Detect::run`] for a run).
+    pub fn accesses(
+        &mut self,
+        log: &[Access],
+        wg: u32,
+        s: u32,
+        step: u64,
+        (block, instr): (u32, u32),
+    ) {
+        if !self.begin_step() {
+            return;
+        }
         // (a division per access showed in profiles; subgroup sizes are powers of two)
         let sg_shift = s.is_power_of_two().then(|| s.trailing_zeros());
         let sg_of = |inv: u32| sg_shift.map_or_else(|| inv / s.max(1), |k| inv >> k);
-        if one_run {
-            if let (Some(a), Some(z)) = (log.first(), log.last()) {
-                let kind = match a.kind {
-                    AccessKind::Read => Some(Kind::Read),
-                    AccessKind::Write => Some(Kind::Write),
-                    AccessKind::Atomic => None,
-                };
-                let (sg, c) = (sg_of(a.inv), class_of(a.space));
-                if let (Some(kind), true) = (kind, sg == sg_of(z.inv)) {
-                    let ctx = self.new_ctx(c, wg, sg, step, (block, instr));
-                    self.run(log, ctx, kind);
-                    return;
-                }
-            }
-        }
         // The step's context per memory class (made at its first access) and its subgroup.
         let mut cur: [Option<(u32, u32)>; 2] = [None; 2];
         // The access an atomic instruction read, waiting for its write: an atomic logs its
@@ -457,35 +531,6 @@ impl Detect {
         }
     }
 
-    /// The accesses of one run (see [`Detect::accesses`]), all of context `ctx` and kind
-    /// `kind`: what the loop over a step's accesses decides per access (kind, subgroup,
-    /// context, unit) decided once.
-    #[inline(always)]
-    fn run(&mut self, log: &[Access], ctx: u32, kind: Kind) {
-        let Some(a) = log.first() else {
-            return;
-        };
-        let shift = self.unit_shift(class_of(a.space));
-        let unit = 1u32 << shift;
-        if u32::from(a.size) != unit {
-            for a in log {
-                self.units(a, ctx, kind, shift);
-            }
-            return;
-        }
-        let bytes = ((1u32 << unit) - 1) as u8;
-        for a in log {
-            if a.offset & (unit - 1) != 0 {
-                self.units(a, ctx, kind, shift);
-                continue;
-            }
-            let slot = Slot::new(ctx, a.inv, bytes, kind);
-            if !self.word_again(a, a.offset >> shift, slot) {
-                self.word(a, a.offset >> shift, slot);
-            }
-        }
-    }
-
     /// Access `a` (of context `ctx` and kind `kind`) in each unit it touches, with the bytes
     /// of it: a unit of `1 << shift` bytes it does not fill, or more than one.
     fn units(&mut self, a: &Access, ctx: u32, kind: Kind, shift: u32) {
@@ -509,6 +554,10 @@ impl Detect {
         (block, instr): (u32, u32),
     ) -> u32 {
         let at = |v: &Vec<u32>| v.get(sg as usize).copied().unwrap_or(0);
+        if self.ctxs.all.capacity() == 0 {
+            // (a step makes one: from one context up, the table's growth showed in profiles)
+            self.ctxs.all.reserve(1 << 10);
+        }
         self.ctxs.all.push(Ctx {
             wg,
             sg,
@@ -576,7 +625,11 @@ impl Detect {
                 }
                 let v = &mut self.dense[st];
                 if w as usize >= v.len() {
-                    let len = (w as usize + 1).max(2 * v.len()).min(DENSE_WORDS as usize);
+                    // (from a few pages up: growing word by word doubled showed in profiles)
+                    let len = (w as usize + 1)
+                        .max(2 * v.len())
+                        .max(MIN_DENSE)
+                        .min(DENSE_WORDS as usize);
                     v.resize_with(len, Word::new);
                 }
                 &mut v[w as usize]

@@ -164,27 +164,13 @@ fn compaction_keeps_what_records_name() {
     // Workgroup 0 writes words 0..8 step after step; workgroup 1 reads them.
     for step in 0..3 * MIN_CTXS as u64 {
         let off = (step % 8) as u32 * 4;
-        d.accesses(
-            &[log(off, 0, AccessKind::Write)],
-            false,
-            0,
-            32,
-            step,
-            (0, 7),
-        );
+        d.accesses(&[log(off, 0, AccessKind::Write)], 0, 32, step, (0, 7));
     }
     assert!(d.ctxs.all.len() < 2 * MIN_CTXS, "{}", d.ctxs.all.len());
     let before = d.last_write(0, 3);
     assert_eq!(before, Some((3 * MIN_CTXS as u64 - 5, 7)));
     d.start_workgroup(2, 64, 4);
-    d.accesses(
-        &[log(12, 1, AccessKind::Read)],
-        false,
-        1,
-        32,
-        1 << 40,
-        (0, 9),
-    );
+    d.accesses(&[log(12, 1, AccessKind::Read)], 1, 32, 1 << 40, (0, 9));
     assert_eq!(d.races.len(), 1);
     assert_eq!(
         (d.races[0].first.wg, d.races[0].first.step),
@@ -286,9 +272,13 @@ fn replay(d: &mut Detect, events: &[Event], unit: u8, runs: bool) {
             }
             Event::Barrier(memory) => d.workgroup_barrier(*memory, 99),
             Event::SubgroupBarrier(g, memory) => d.subgroup_barrier(*g, *memory, 98),
-            Event::Accesses(log, instr) => {
-                d.accesses(log, one_run(log), wg, 8, step as u64, (0, *instr))
-            }
+            Event::Accesses(log, instr) => match log.first() {
+                Some(head) if one_run(log) => {
+                    let lanes: Vec<_> = log.iter().map(|a| [a.offset, a.inv]).collect();
+                    d.run(head, &lanes, wg, 8, step as u64, (0, *instr));
+                }
+                _ => d.accesses(log, wg, 8, step as u64, (0, *instr)),
+            },
         }
     }
 }
