@@ -531,9 +531,19 @@ impl Memory {
                     return;
                 }
                 let map = self.inv_map();
-                for b in start..start + size as usize {
-                    for (c, m) in row_chunks(b * row + inv_base, mask) {
-                        mark_chunk(map, c, m, on, &mut marked);
+                let sh = inv_base % 64;
+                if sh + (Mask::BITS - mask.leading_zeros()) as usize <= 64 {
+                    // The lanes' bits in one chunk of each byte's row (as `inv_span_marked`
+                    // reads them): one chunk per byte, found without the rows' walk.
+                    let (m, c0, stride) = ((mask << sh) as u64, inv_base / 64, row / 64);
+                    for b in start..start + size as usize {
+                        mark_chunk(map, b * stride + c0, m, on, &mut marked);
+                    }
+                } else {
+                    for b in start..start + size as usize {
+                        for (c, m) in row_chunks(b * row + inv_base, mask) {
+                            mark_chunk(map, c, m, on, &mut marked);
+                        }
                     }
                 }
                 self.poison.marked[k] = marked;

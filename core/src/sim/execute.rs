@@ -79,23 +79,21 @@ impl Simulator {
                 (step::exec(&mut cx, inst), touches_memory)
             };
             // Nothing to follow up: no poison, no detector, no finding, no access logged for
-            // the race detector or a parallel run's footprint, straight on.
+            // the race detector or a parallel run's footprint, straight on. (Whether the
+            // uninitialized-read layer has anything to follow is found once: a step that logged
+            // accesses still skips its propagation when it has none.)
+            let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
+            let quiet = self.uninit_quiet(g, &t, inst, touches_memory);
             if found.items.is_empty()
                 && matches!(flow, Flow::Next)
                 && self.sgs[g].poison.is_empty()
                 && !self.mem.poison.any
-                && self.uninit_quiet(
-                    g,
-                    &t,
-                    &prog.blocks[t.block as usize].insts[t.pos as usize],
-                    touches_memory,
-                )
+                && quiet
                 && self.mem.log.as_ref().is_none_or(|l| l.is_empty())
             {
                 self.sgs[g].tangles[ti].pos += 1;
                 return Ok(true);
             }
-            let inst = &prog.blocks[t.block as usize].insts[t.pos as usize];
             let new_poison = found
                 .items
                 .iter()
@@ -104,7 +102,7 @@ impl Simulator {
             if new_poison != 0 || !self.sgs[g].poison.is_empty() || self.mem.poison.any {
                 self.propagate_poison(g, &t, inst, new_poison, &found.permutation);
             }
-            if self.uninit.is_some() {
+            if !quiet {
                 self.uninit_propagate(g, &t, inst, &found.permutation);
             }
             for (code, msg, lanes) in found.items {

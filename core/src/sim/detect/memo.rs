@@ -132,7 +132,19 @@ impl Run<'_> {
         lanes: &[[u32; 2]],
         touched: &mut Vec<u32>,
     ) -> usize {
-        let (m, len) = (self.m, usize::from(self.m.len));
+        let len = usize::from(self.m.len);
+        // The memo's keys as raw records: a record `r` has key `m.recs[i]` for a lane of
+        // invocation `inv` exactly when `raw(r) ^ inv << 32` is `want[i]` (same invocation),
+        // or differs from it in the invocation's bits only, which are not all zero.
+        let (mut want, mut same) = ([0u64; 3], [false; 3]);
+        for (i, key) in self.m.recs.iter().enumerate() {
+            want[i] = (key >> 1 & 0xfff) << 52 | key >> 32;
+            same[i] = key & 1 == 1;
+        }
+        const INV: u64 = 0xf_ffff << 32;
+        let raw = |r: &Slot| u64::from(r.meta) << 32 | u64::from(r.ctx);
+        // (a Workgroup word's first record: the word is cleared for the next workgroup)
+        let first_records = len == 0 && self.shared;
         let mut k = 0;
         for &[offset, inv] in lanes {
             if offset & ((1 << self.shift) - 1) != 0 {
@@ -142,16 +154,34 @@ impl Run<'_> {
             let Some(Word::Inline(len_ref, recs)) = words.get_mut(w as usize) else {
                 break;
             };
-            let n = Slot {
-                ctx: self.n.ctx,
-                meta: (self.n.meta & !0xf_ffff) | (inv & 0xf_ffff),
-            };
-            if usize::from(*len_ref) != len || !keys_are(m, &recs[..len], &n) {
+            if usize::from(*len_ref) != len {
                 break;
             }
+            let inv = inv & 0xf_ffff;
+            let holds = |i: usize| {
+                let x = raw(&recs[i]) ^ u64::from(inv) << 32;
+                if same[i] {
+                    x == want[i]
+                } else {
+                    x & !INV == want[i] && x & INV != 0
+                }
+            };
+            // (unrolled by length, which the memo fixes: a loop over the records cost more)
+            let keys_hold = match len {
+                0 => true,
+                1 => holds(0),
+                2 => holds(0) && holds(1),
+                _ => holds(0) && holds(1) && holds(2),
+            };
+            if !keys_hold {
+                break;
+            }
+            let n = Slot {
+                ctx: self.n.ctx,
+                meta: (self.n.meta & !0xf_ffff) | inv,
+            };
             *len_ref = write_case(recs, n, CASE);
-            // (a Workgroup word's first record: the word is cleared for the next workgroup)
-            if len == 0 && self.shared {
+            if first_records {
                 touched.push(w);
             }
             k += 1;

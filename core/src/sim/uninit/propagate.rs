@@ -124,9 +124,19 @@ impl Simulator {
                 if let Inst::Store { .. } = inst {
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     let ptrs = &self.sgs[g].regs[p as usize * s..][..s];
-                    for leaf in &self.prog.leaf_tables[leaves as usize] {
-                        let span = (leaf.offset, leaf.ty.size_bytes());
-                        self.mem.mark_lanes(ptrs, t.mask, g * s, span, false);
+                    let table = &self.prog.leaf_tables[leaves as usize];
+                    let (lo, hi) = leaf_span(table);
+                    let sizes: u32 = table.iter().map(|x| x.ty.size_bytes()).sum();
+                    if sizes == hi - lo {
+                        // (the leaves tile their span, a vector's or a packed struct's: one
+                        // call clears it)
+                        self.mem
+                            .mark_lanes(ptrs, t.mask, g * s, (lo, hi - lo), false);
+                    } else {
+                        for leaf in table {
+                            let span = (leaf.offset, leaf.ty.size_bytes());
+                            self.mem.mark_lanes(ptrs, t.mask, g * s, span, false);
+                        }
                     }
                     std::mem::swap(&mut self.mem.poison, &mut u.mem);
                     self.uninit = Some(u);
