@@ -1,7 +1,7 @@
 //! The step's last in-place decision (a memo of what it depended on) and its reuse by the
 //! step's later lanes: most lanes of one access find words of the same records.
 
-use super::records::{Memo, Slot, Word};
+use super::records::{AtomicMemo, Memo, Slot, Word, ATOMIC_MEMO_RECS};
 use super::Detect;
 use crate::exec::memory::Access;
 use crate::program::Space;
@@ -138,11 +138,8 @@ impl Run<'_> {
         // or differs from it in the invocation's bits only, which are not all zero.
         let (mut want, mut same) = ([0u64; 3], [false; 3]);
         for (i, key) in self.m.recs.iter().enumerate() {
-            want[i] = (key >> 1 & 0xfff) << 52 | key >> 32;
-            same[i] = key & 1 == 1;
+            (want[i], same[i]) = raw_key(*key);
         }
-        const INV: u64 = 0xf_ffff << 32;
-        let raw = |r: &Slot| u64::from(r.meta) << 32 | u64::from(r.ctx);
         // (a Workgroup word's first record: the word is cleared for the next workgroup)
         let first_records = len == 0 && self.shared;
         let mut k = 0;
@@ -158,14 +155,7 @@ impl Run<'_> {
                 break;
             }
             let inv = inv & 0xf_ffff;
-            let holds = |i: usize| {
-                let x = raw(&recs[i]) ^ u64::from(inv) << 32;
-                if same[i] {
-                    x == want[i]
-                } else {
-                    x & !INV == want[i] && x & INV != 0
-                }
-            };
+            let holds = |i: usize| raw_holds(&recs[i], inv, want[i], same[i]);
             // (unrolled by length, which the memo fixes: a loop over the records cost more)
             let keys_hold = match len {
                 0 => true,
@@ -274,5 +264,88 @@ fn write_case(recs: &mut [Slot; 3], n: Slot, case: u8) -> u8 {
             recs[2] = n;
             3
         }
+    }
+}
+
+/// The bits of an invocation in a raw record ([`raw`]).
+const INV: u64 = 0xf_ffff << 32;
+
+/// A record as one value: its context below, its invocation, bytes and kind above.
+#[inline(always)]
+fn raw(r: &Slot) -> u64 {
+    u64::from(r.meta) << 32 | u64::from(r.ctx)
+}
+
+/// The raw record (invocation bits clear) a memo key stands for, and whether the key's record
+/// was of the new access's invocation.
+#[inline(always)]
+fn raw_key(key: u64) -> (u64, bool) {
+    ((key >> 1 & 0xfff) << 52 | key >> 32, key & 1 == 1)
+}
+
+/// Whether raw record `r` has the key `(want, same)` for an access of invocation `inv`.
+#[inline(always)]
+fn raw_holds(r: &Slot, inv: u32, want: u64, same: bool) -> bool {
+    let x = raw(r) ^ u64::from(inv & 0xf_ffff) << 32;
+    if same {
+        x == want
+    } else {
+        x & !INV == want && x & INV != 0
+    }
+}
+
+impl AtomicMemo {
+    /// The memo of a decision for `n` on a word of records `recs` (`None` past
+    /// [`ATOMIC_MEMO_RECS`] records): which gave way, `drop`.
+    pub(super) fn of(recs: &[Slot], n: &Slot, drop: u64) -> Option<Self> {
+        if recs.len() > ATOMIC_MEMO_RECS {
+            return None;
+        }
+        let mut m = AtomicMemo {
+            n: memo_key(n, n),
+            len: recs.len() as u8,
+            want: [0; ATOMIC_MEMO_RECS],
+            same: 0,
+            drop,
+        };
+        for (k, r) in recs.iter().enumerate() {
+            let (want, same) = raw_key(memo_key(r, n));
+            m.want[k] = want;
+            m.same |= u8::from(same) << k;
+        }
+        Some(m)
+    }
+
+    /// Whether this is the memo of a decision for `n` on records `recs`.
+    #[inline(always)]
+    pub(super) fn holds(&self, recs: &[Slot], n: &Slot) -> bool {
+        let inv = n.inv();
+        usize::from(self.len) == recs.len()
+            && self.n == memo_key(n, n)
+            && (recs.iter().enumerate())
+                .all(|(k, r)| raw_holds(r, inv, self.want[k], self.same >> k & 1 == 1))
+    }
+
+    /// The decision applied to `word`: the records that gave way go, `n` comes last.
+    #[inline(always)]
+    pub(super) fn apply(&self, word: &mut Word, n: Slot) {
+        if let (Word::Heap(v), 1) = (&mut *word, self.drop.count_ones()) {
+            // (one record giving way, the common case: the rest move down, `n` takes the
+            // last place; no change of length, no call to move them)
+            let d = self.drop.trailing_zeros() as usize;
+            if d < v.len() {
+                for i in d + 1..v.len() {
+                    v[i - 1] = v[i];
+                }
+                if let Some(last) = v.last_mut() {
+                    *last = n;
+                }
+                return;
+            }
+        }
+        if self.drop != 0 {
+            word.retain_bits(!self.drop);
+        }
+        word.push(n);
     }
 }

@@ -179,7 +179,7 @@ mod tests;
 
 use keep::{decide_inline, keep_scanned, one_beside, scan};
 use memo::{memo_is, memo_of, write_in_place};
-use records::{Ctx, Ctxs, Memo, Pair, Slot, Word, MIN_CTXS};
+use records::{AtomicMemo, Ctx, Ctxs, Memo, Pair, Slot, Word, MIN_CTXS};
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,6 +270,9 @@ pub(crate) struct Detect {
     last_ctxs: Option<(u32, u32)>,
     /// The step's last in-place decision, and the records it was for.
     memo: Option<(Memo, u8)>,
+    /// The step's last decision for an atomic read and for an atomic write on a word only
+    /// whole-word atomics touched: a step's lanes on one counter find it lane after lane.
+    atomic_memo: [Option<AtomicMemo>; 2],
     pub races: Vec<Race>,
     /// Set when detection stopped at the word limit.
     pub overflow: bool,
@@ -395,6 +398,7 @@ impl Detect {
             self.compact();
         }
         self.memo = None;
+        self.atomic_memo = [None; 2];
         true
     }
 
@@ -692,6 +696,15 @@ impl Detect {
         // bin's): atomics never race with atomics, and of its kind the record the notes keep
         // beside it stays (what the general path decides for it, without the scan).
         let whole_atomic = |r: &Slot| r.kind().atomic() && r.bytes() == n.bytes();
+        if !general && n.bytes() == 0xf && whole_atomic(&n) {
+            // (the step's lanes on one counter find records of the same keys lane after lane:
+            // the last decision of the kind is reused)
+            let at = usize::from(n.kind() == Kind::AtomicWrite);
+            if let Some(m) = self.atomic_memo[at].filter(|m| m.holds(word, &n)) {
+                m.apply(word, n);
+                return;
+            }
+        }
         if !general
             && n.bytes() == 0xf
             && word.len() <= 64
@@ -703,10 +716,19 @@ impl Detect {
                 .fold(0u64, |m, (k, _)| m | 1 << k);
             let kept = one_beside(word, cover, &n, &self.ctxs);
             let drop = cover & !kept.map_or(0, |k| 1 << k);
-            if drop != 0 {
-                word.retain_bits(!drop);
+            let at = usize::from(n.kind() == Kind::AtomicWrite);
+            match AtomicMemo::of(word, &n, drop) {
+                Some(m) => {
+                    m.apply(word, n);
+                    self.atomic_memo[at] = Some(m);
+                }
+                None => {
+                    if drop != 0 {
+                        word.retain_bits(!drop);
+                    }
+                    word.push(n);
+                }
             }
-            word.push(n);
             return;
         }
         self.memo = None;

@@ -228,6 +228,24 @@ impl Ctxs {
 /// Two contexts, or two instructions, of a race.
 pub(super) type Pair = (u32, u32);
 
+/// A step's last decision for an atomic on a word only whole-word atomics touched (see
+/// [`super::memo`]): the keys of the records it was for, and which of them gave way.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct AtomicMemo {
+    pub(super) n: u64,
+    pub(super) len: u8,
+    /// Each record's key as a raw record (see [`super::memo`]'s run loop): its context, bytes
+    /// and kind, with the invocation bits clear; and (bit per record) whether it was of the
+    /// new access's invocation.
+    pub(super) want: [u64; ATOMIC_MEMO_RECS],
+    pub(super) same: u8,
+    /// The records that gave way to the new one (bit per record).
+    pub(super) drop: u64,
+}
+
+/// The most records an [`AtomicMemo`] is kept for (a counter's word holds four: two per kind).
+pub(super) const ATOMIC_MEMO_RECS: usize = 8;
+
 /// What an in-place decision depends on: the new access (context, bytes, kind) and the word's
 /// records (context, bytes, kind, and whether of the new access's invocation), packed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
