@@ -186,13 +186,13 @@ impl Memory {
     #[inline]
     pub fn read(&mut self, ptr: u64, leaf: Leaf, inv: usize) -> Result<u64, OutOfBounds> {
         let size = leaf.ty.size_bytes();
-        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
-            self.locate(ptr, leaf.offset, size, inv)?;
-            self.note(ptr, leaf, inv, false);
-        }
         let bytes = self.locate(ptr, leaf.offset, size, inv)?;
         let mut b = [0u8; 8];
         b[..size as usize].copy_from_slice(bytes);
+        // (noted once in bounds, after the read: the step's log is read after the step)
+        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
+            self.note(ptr, leaf, inv, false);
+        }
         let v = u64::from_le_bytes(b);
         Ok(if leaf.ty == ScalarTy::Bool {
             u64::from(v != 0)
@@ -236,12 +236,12 @@ impl Memory {
     #[inline]
     pub fn write(&mut self, ptr: u64, leaf: Leaf, inv: usize, v: u64) -> Result<(), OutOfBounds> {
         let size = leaf.ty.size_bytes();
-        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
-            self.locate(ptr, leaf.offset, size, inv)?;
-            self.note(ptr, leaf, inv, true);
-        }
         let bytes = self.locate(ptr, leaf.offset, size, inv)?;
         bytes.copy_from_slice(&v.to_le_bytes()[..size as usize]);
+        // (noted once in bounds, after the write: the step's log is read after the step)
+        if self.log.is_some() && decode_ptr(ptr).0 != Space::Invocation {
+            self.note(ptr, leaf, inv, true);
+        }
         Ok(())
     }
 

@@ -64,8 +64,17 @@ fn union(into: &mut Vec<Vec<u64>>, from: &[Vec<u64>]) {
 }
 
 impl Footprint {
-    pub(crate) fn record(&mut self, accesses: &[Access]) {
-        for a in accesses.iter().filter(|a| a.space == Space::Buffer) {
+    /// Records the buffer accesses a step logged (its run and its entries).
+    pub(crate) fn record(&mut self, log: &AccessLog) {
+        let run = log.run_head.iter().flat_map(|head| {
+            (log.run.iter()).map(|&[offset, inv]| Access {
+                offset,
+                inv,
+                ..*head
+            })
+        });
+        let all = run.chain(log.accesses.iter().copied());
+        for a in all.filter(|a| a.space == Space::Buffer) {
             let from = (a.offset / 4) as usize;
             let to = ((a.offset + u32::from(a.size.max(1)) - 1) / 4) as usize;
             let s = a.storage as usize;
@@ -157,11 +166,8 @@ impl Simulator {
                                 // Accesses made outside a step (a Workgroup-scope cooperative
                                 // matrix runs when its last subgroup arrives) and not yet fed
                                 // to the footprint.
-                                if let (Some(f), Some(log)) =
-                                    (c.footprint.as_mut(), c.mem.log.as_mut())
-                                {
-                                    log.spill();
-                                    f.record(&log.accesses);
+                                if let (Some(f), Some(log)) = (c.footprint.as_mut(), &c.mem.log) {
+                                    f.record(log);
                                 }
                                 return Some(c);
                             }

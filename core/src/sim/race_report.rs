@@ -15,8 +15,7 @@ impl super::Simulator {
             return;
         }
         if let Some(f) = self.footprint.as_mut() {
-            log.spill();
-            f.record(&log.accesses);
+            f.record(log);
         }
         let Some(d) = self.detect.as_mut() else {
             log.clear();

@@ -700,7 +700,8 @@ impl Detect {
             // (the step's lanes on one counter find records of the same keys lane after lane:
             // the last decision of the kind is reused)
             let at = usize::from(n.kind() == Kind::AtomicWrite);
-            if let Some(m) = self.atomic_memo[at].filter(|m| m.holds(word, &n)) {
+            // (borrowed: a copy of the memo per access showed in profiles)
+            if let Some(m) = self.atomic_memo[at].as_ref().filter(|m| m.holds(word, &n)) {
                 m.apply(word, n);
                 return;
             }
