@@ -1,5 +1,7 @@
 //! The step's last in-place decision (a memo of what it depended on) and its reuse by the
-//! step's later lanes: most lanes of one access find words of the same records.
+//! step's later lanes: most lanes of one access find words of the same records. Also the
+//! step's last decision for an atomic on a counter's word, reused the same way, and the memo's
+//! keys compared as raw records (one value per record) where a loop compares many.
 
 use super::records::{AtomicMemo, Memo, Slot, Word, ATOMIC_MEMO_RECS};
 use super::Detect;
@@ -50,136 +52,6 @@ impl Detect {
     }
 }
 
-impl Detect {
-    /// A run's lanes from the first (see [`Detect::run`]), as long as the step's last in-place
-    /// decision covers their words: decided in a loop of their own, with the word table, the
-    /// new record's key and the decision found once. `n`: the run's record (its invocation
-    /// aside). Returns how many lanes it decided.
-    #[inline(always)]
-    pub(super) fn run_in_place(
-        &mut self,
-        head: &Access,
-        lanes: &[[u32; 2]],
-        n: Slot,
-        shift: u32,
-    ) -> usize {
-        #[cfg(test)]
-        if self.general {
-            return 0;
-        }
-        let Some((m, stays)) = &self.memo else {
-            return 0;
-        };
-        // (the new record's key does not depend on its invocation)
-        if m.n != memo_key(&n, &n) {
-            return 0;
-        }
-        let shared = head.space == Space::Workgroup;
-        let Detect {
-            shared: words_of_shared,
-            dense,
-            touched,
-            ..
-        } = self;
-        let words = if shared {
-            words_of_shared
-        } else {
-            match dense.get_mut(head.storage as usize) {
-                Some(v) => v,
-                None => return 0,
-            }
-        };
-        let run = Run {
-            m,
-            n,
-            shift,
-            shared,
-        };
-        // (one loop per decision: its case known, each lane's write is straight-line code)
-        let k = match stays & ((1 << m.len) - 1) {
-            0b000 => run.lanes::<0b000>(words, lanes, touched),
-            0b001 => run.lanes::<0b001>(words, lanes, touched),
-            0b010 => run.lanes::<0b010>(words, lanes, touched),
-            0b100 => run.lanes::<0b100>(words, lanes, touched),
-            0b011 => run.lanes::<0b011>(words, lanes, touched),
-            0b101 => run.lanes::<0b101>(words, lanes, touched),
-            _ => run.lanes::<0b110>(words, lanes, touched),
-        };
-        #[cfg(test)]
-        {
-            self.in_place += k;
-        }
-        k
-    }
-}
-
-/// What [`Detect::run_in_place`] decides by: the memo, the run's record (its invocation
-/// aside), the unit's log2 and whether the memory is Workgroup memory.
-struct Run<'a> {
-    m: &'a Memo,
-    n: Slot,
-    shift: u32,
-    shared: bool,
-}
-
-impl Run<'_> {
-    /// The lanes from the first whose words the memo covers, each given its record as the
-    /// in-place decision `CASE` (the records that stay, masked to the memo's length) says.
-    #[inline(always)]
-    fn lanes<const CASE: u8>(
-        &self,
-        words: &mut [Word],
-        lanes: &[[u32; 2]],
-        touched: &mut Vec<u32>,
-    ) -> usize {
-        let len = usize::from(self.m.len);
-        // The memo's keys as raw records: a record `r` has key `m.recs[i]` for a lane of
-        // invocation `inv` exactly when `raw(r) ^ inv << 32` is `want[i]` (same invocation),
-        // or differs from it in the invocation's bits only, which are not all zero.
-        let (mut want, mut same) = ([0u64; 3], [false; 3]);
-        for (i, key) in self.m.recs.iter().enumerate() {
-            (want[i], same[i]) = raw_key(*key);
-        }
-        // (a Workgroup word's first record: the word is cleared for the next workgroup)
-        let first_records = len == 0 && self.shared;
-        let mut k = 0;
-        for &[offset, inv] in lanes {
-            if offset & ((1 << self.shift) - 1) != 0 {
-                break;
-            }
-            let w = offset >> self.shift;
-            let Some(Word::Inline(len_ref, recs)) = words.get_mut(w as usize) else {
-                break;
-            };
-            if usize::from(*len_ref) != len {
-                break;
-            }
-            let inv = inv & 0xf_ffff;
-            let holds = |i: usize| raw_holds(&recs[i], inv, want[i], same[i]);
-            // (unrolled by length, which the memo fixes: a loop over the records cost more)
-            let keys_hold = match len {
-                0 => true,
-                1 => holds(0),
-                2 => holds(0) && holds(1),
-                _ => holds(0) && holds(1) && holds(2),
-            };
-            if !keys_hold {
-                break;
-            }
-            let n = Slot {
-                ctx: self.n.ctx,
-                meta: (self.n.meta & !0xf_ffff) | inv,
-            };
-            *len_ref = write_case(recs, n, CASE);
-            if first_records {
-                touched.push(w);
-            }
-            k += 1;
-        }
-        k
-    }
-}
-
 /// What an in-place decision on a record `r` for `n` depends on: its context, kind and bytes,
 /// and whether it is of `n`'s invocation.
 #[inline(always)]
@@ -227,7 +99,7 @@ pub(super) fn write_in_place(len_ref: &mut u8, recs: &mut [Slot; 3], n: Slot, st
 /// [`write_in_place`] for `case`, the records that stay masked to the word's length; returns
 /// the word's new length.
 #[inline(always)]
-fn write_case(recs: &mut [Slot; 3], n: Slot, case: u8) -> u8 {
+pub(super) fn write_case(recs: &mut [Slot; 3], n: Slot, case: u8) -> u8 {
     // (straight-line code per case: the records that stay move down, `n` goes after them)
     match case {
         0b000 => {
@@ -279,13 +151,13 @@ fn raw(r: &Slot) -> u64 {
 /// The raw record (invocation bits clear) a memo key stands for, and whether the key's record
 /// was of the new access's invocation.
 #[inline(always)]
-fn raw_key(key: u64) -> (u64, bool) {
+pub(super) fn raw_key(key: u64) -> (u64, bool) {
     ((key >> 1 & 0xfff) << 52 | key >> 32, key & 1 == 1)
 }
 
 /// Whether raw record `r` has the key `(want, same)` for an access of invocation `inv`.
 #[inline(always)]
-fn raw_holds(r: &Slot, inv: u32, want: u64, same: bool) -> bool {
+pub(super) fn raw_holds(r: &Slot, inv: u32, want: u64, same: bool) -> bool {
     let x = raw(r) ^ u64::from(inv & 0xf_ffff) << 32;
     if same {
         x == want

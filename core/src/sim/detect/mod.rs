@@ -174,6 +174,7 @@ pub(crate) struct Rec {
 mod keep;
 mod memo;
 mod records;
+mod run;
 #[cfg(test)]
 mod tests;
 
@@ -400,77 +401,6 @@ impl Detect {
         self.memo = None;
         self.atomic_memo = [None; 2];
         true
-    }
-
-    /// Checks and records the accesses of one step that are a run
-    /// ([`crate::exec::memory::AccessLog::run_head`]): `head` what they share, `lanes` each
-    /// one's offset and invocation. What the loop over a step's accesses decides per access
-    /// (kind, subgroup, context, unit, the word table) is decided once.
-    pub fn run(
-        &mut self,
-        head: &Access,
-        lanes: &[[u32; 2]],
-        wg: u32,
-        s: u32,
-        step: u64,
-        (block, instr): (u32, u32),
-    ) {
-        let (Some(&[_, inv0]), Some(&[_, inv1])) = (lanes.first(), lanes.last()) else {
-            return;
-        };
-        let sg = inv0 / s.max(1);
-        let kind = match head.kind {
-            AccessKind::Read if sg == inv1 / s.max(1) => Kind::Read,
-            AccessKind::Write if sg == inv1 / s.max(1) => Kind::Write,
-            _ => {
-                // (atomics, or lanes of two subgroups: not what the log makes a run of; the
-                // general loop, should one come)
-                let log: Vec<Access> = (lanes.iter())
-                    .map(|&[offset, inv]| Access {
-                        offset,
-                        inv,
-                        ..*head
-                    })
-                    .collect();
-                self.accesses(&log, wg, s, step, (block, instr));
-                return;
-            }
-        };
-        if !self.begin_step() {
-            return;
-        }
-        let c = class_of(head.space);
-        let ctx = self.new_ctx(c, wg, sg, step, (block, instr));
-        let shift = self.unit_shift(c);
-        let unit = 1u32 << shift;
-        let at = |&[offset, inv]: &[u32; 2]| Access {
-            offset,
-            inv,
-            ..*head
-        };
-        if u32::from(head.size) != unit {
-            for l in lanes {
-                self.units(&at(l), ctx, kind, shift);
-            }
-            return;
-        }
-        let bytes = ((1u32 << unit) - 1) as u8;
-        let mut k = 0;
-        while k < lanes.len() {
-            // The lanes whose words the step's memo decides, in a loop of their own (the
-            // word table found once); then the next lane the full way.
-            k += self.run_in_place(head, &lanes[k..], Slot::new(ctx, 0, bytes, kind), shift);
-            let Some(l) = lanes.get(k) else {
-                break;
-            };
-            let a = at(l);
-            if a.offset & (unit - 1) != 0 {
-                self.units(&a, ctx, kind, shift);
-            } else {
-                self.word(&a, a.offset >> shift, Slot::new(ctx, a.inv, bytes, kind));
-            }
-            k += 1;
-        }
     }
 
     /// Checks and records the accesses one step made (see [`Detect::run`] for a run).
