@@ -396,8 +396,10 @@ pub fn exec(
                 }
                 _ => s,
             };
+            // Each lane's result, written back once every lane has read its operand (on the
+            // stack: a vector per operation showed in profiles).
+            let mut out = [0u64; Mask::BITS as usize];
             for c in 0..n {
-                let mut out: Vec<(usize, u64)> = Vec::with_capacity(tangle.count_ones() as usize);
                 match group {
                     GroupOp::Partitioned { scan, ballot } => {
                         for l in lanes(tangle) {
@@ -412,7 +414,7 @@ pub fn exec(
                                 Some(false) => lane_mask(l),
                             };
                             let vals = lanes(part & upto).map(|m| regs[r(a + c, m)]);
-                            out.push((l, reduce(*eop, ty, mode, vals)));
+                            out[l] = reduce(*eop, ty, mode, vals);
                         }
                     }
                     GroupOp::Reduce | GroupOp::Clustered(_) => {
@@ -422,7 +424,9 @@ pub fn exec(
                             if cm != 0 {
                                 let vals = lanes(cm).map(|l| regs[r(a + c, l)]);
                                 let acc = reduce(*eop, ty, mode, vals);
-                                out.extend(lanes(cm).map(|l| (l, acc)));
+                                for l in lanes(cm) {
+                                    out[l] = acc;
+                                }
                             }
                             start += cluster;
                         }
@@ -431,21 +435,19 @@ pub fn exec(
                         let mut acc = start_of(*eop, ty);
                         for (k, l) in lanes(tangle).enumerate() {
                             let next = combine(*eop, ty, acc, regs[r(a + c, l)], mode);
-                            out.push((
-                                l,
-                                match *group {
-                                    GroupOp::InclusiveScan => next,
-                                    // The first lane's exclusive scan is the identity.
-                                    _ if k == 0 => identity(*eop, ty),
-                                    _ => acc,
-                                },
-                            ));
+                            out[l] = match *group {
+                                GroupOp::InclusiveScan => next,
+                                // The first lane's exclusive scan is the identity.
+                                _ if k == 0 => identity(*eop, ty),
+                                _ => acc,
+                            };
                             acc = next;
                         }
                     }
                 }
-                for (l, v) in out {
-                    regs[r(dst + c, l)] = v;
+                // (every path above gave each lane of the tangle its result)
+                for l in lanes(tangle) {
+                    regs[r(dst + c, l)] = out[l];
                 }
             }
         }
