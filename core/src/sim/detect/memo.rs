@@ -1,9 +1,9 @@
 //! The step's last in-place decision (a memo of what it depended on) and its reuse by the
 //! step's later lanes: most lanes of one access find words of the same records. Also the
-//! step's last decision for an atomic on a counter's word, reused the same way, and the memo's
-//! keys compared as raw records (one value per record) where a loop compares many.
+//! step's last decision for an atomic on a counter's word, reused the same way. Both keep
+//! their records' keys ([`Keys`]) as raw records (one value per record, compared with a xor).
 
-use super::records::{AtomicMemo, Memo, Slot, Word, ATOMIC_MEMO_RECS};
+use super::records::{AtomicMemo, Keys, Slot, Word};
 use super::Detect;
 use crate::exec::memory::Access;
 use crate::program::Space;
@@ -36,7 +36,7 @@ impl Detect {
             return false;
         };
         let len = usize::from(*len_ref);
-        if !memo_is(m, &recs[..len], &n) {
+        if !m.holds(&recs[..len], &n) {
             return false;
         }
         write_in_place(len_ref, recs, n, *stays);
@@ -50,42 +50,6 @@ impl Detect {
         }
         true
     }
-}
-
-/// What an in-place decision on a record `r` for `n` depends on: its context, kind and bytes,
-/// and whether it is of `n`'s invocation.
-#[inline(always)]
-pub(super) fn memo_key(r: &Slot, n: &Slot) -> u64 {
-    u64::from(r.ctx) << 32 | u64::from(r.meta >> 20) << 1 | u64::from(r.inv() == n.inv())
-}
-
-/// What an in-place decision for `n` on a word of records `recs` (at most three) depends on.
-#[inline(always)]
-pub(super) fn memo_of(recs: &[Slot], n: &Slot) -> Memo {
-    Memo {
-        n: memo_key(n, n),
-        len: recs.len() as u8,
-        recs: std::array::from_fn(|k| recs.get(k).map_or(0, |r| memo_key(r, n))),
-    }
-}
-
-/// Whether `m` is [`memo_of`] `recs` and `n`, compared key by key as they are made (a memo made
-/// whole and compared as one showed in profiles as a load stalled on the stores just made).
-#[inline(always)]
-pub(super) fn memo_is(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
-    usize::from(m.len) == recs.len() && m.n == memo_key(n, n) && keys_are(m, recs, n)
-}
-
-/// Whether the records' keys for `n` are `m`'s.
-#[inline(always)]
-fn keys_are(m: &Memo, recs: &[Slot], n: &Slot) -> bool {
-    // (a loop, not a closure: the closure was not always inlined)
-    for (r, k) in recs.iter().zip(&m.recs) {
-        if memo_key(r, n) != *k {
-            return false;
-        }
-    }
-    true
 }
 
 /// An in-place decision applied: the records `stays` names (bit per record; at most two), then
@@ -148,14 +112,55 @@ fn raw(r: &Slot) -> u64 {
     u64::from(r.meta) << 32 | u64::from(r.ctx)
 }
 
-/// The raw record (invocation bits clear) a memo key stands for, and whether the key's record
-/// was of the new access's invocation.
+/// What a decision depends on of record `r` but whether it is of the new record's invocation:
+/// its context, bytes and kind (its raw value, the invocation bits clear).
 #[inline(always)]
-pub(super) fn raw_key(key: u64) -> (u64, bool) {
-    ((key >> 1 & 0xfff) << 52 | key >> 32, key & 1 == 1)
+pub(super) fn key(r: &Slot) -> u64 {
+    raw(r) & !INV
 }
 
-/// Whether raw record `r` has the key `(want, same)` for an access of invocation `inv`.
+impl<const N: usize> Keys<N> {
+    /// The keys of a decision for `n` on records `recs` (`None` past `N` records).
+    #[inline(always)]
+    pub(super) fn of(recs: &[Slot], n: &Slot) -> Option<Self> {
+        if recs.len() > N {
+            return None;
+        }
+        let mut m = Keys {
+            n: key(n),
+            len: recs.len() as u8,
+            want: [0; N],
+            same: 0,
+        };
+        for (k, r) in recs.iter().enumerate() {
+            m.want[k] = key(r);
+            m.same |= u8::from(r.inv() == n.inv()) << k;
+        }
+        Some(m)
+    }
+
+    /// Whether these are the keys of a decision for `n` on records `recs`, compared record by
+    /// record as they are read (keys made whole and compared as one showed in profiles as a
+    /// load stalled on the stores just made).
+    #[inline(always)]
+    pub(super) fn holds(&self, recs: &[Slot], n: &Slot) -> bool {
+        if usize::from(self.len) != recs.len() || self.n != key(n) {
+            return false;
+        }
+        // (a loop over the records beside the keys, not by index: fewer instructions)
+        let (inv, mut same) = (n.inv(), self.same);
+        for (r, want) in recs.iter().zip(&self.want) {
+            if !raw_holds(r, inv, *want, same & 1 == 1) {
+                return false;
+            }
+            same >>= 1;
+        }
+        true
+    }
+}
+
+/// Whether record `r` has the key `want` (`same`: of the new record's invocation) for a new
+/// record of invocation `inv`.
 #[inline(always)]
 pub(super) fn raw_holds(r: &Slot, inv: u32, want: u64, same: bool) -> bool {
     let x = raw(r) ^ u64::from(inv & 0xf_ffff) << 32;
@@ -168,34 +173,12 @@ pub(super) fn raw_holds(r: &Slot, inv: u32, want: u64, same: bool) -> bool {
 
 impl AtomicMemo {
     /// The memo of a decision for `n` on a word of records `recs` (`None` past
-    /// [`ATOMIC_MEMO_RECS`] records): which gave way, `drop`.
+    /// [`super::records::ATOMIC_MEMO_RECS`] records): which gave way, `drop`.
     pub(super) fn of(recs: &[Slot], n: &Slot, drop: u64) -> Option<Self> {
-        if recs.len() > ATOMIC_MEMO_RECS {
-            return None;
-        }
-        let mut m = AtomicMemo {
-            n: memo_key(n, n),
-            len: recs.len() as u8,
-            want: [0; ATOMIC_MEMO_RECS],
-            same: 0,
+        Some(AtomicMemo {
+            keys: Keys::of(recs, n)?,
             drop,
-        };
-        for (k, r) in recs.iter().enumerate() {
-            let (want, same) = raw_key(memo_key(r, n));
-            m.want[k] = want;
-            m.same |= u8::from(same) << k;
-        }
-        Some(m)
-    }
-
-    /// Whether this is the memo of a decision for `n` on records `recs`.
-    #[inline(always)]
-    pub(super) fn holds(&self, recs: &[Slot], n: &Slot) -> bool {
-        let inv = n.inv();
-        usize::from(self.len) == recs.len()
-            && self.n == memo_key(n, n)
-            && (recs.iter().enumerate())
-                .all(|(k, r)| raw_holds(r, inv, self.want[k], self.same >> k & 1 == 1))
+        })
     }
 
     /// The decision applied to `word`: the records that gave way go, `n` comes last.
@@ -215,9 +198,14 @@ impl AtomicMemo {
                 return;
             }
         }
-        if self.drop != 0 {
-            word.retain_bits(!self.drop);
-        }
-        word.push(n);
+        give_way(word, self.drop, n);
     }
+}
+
+/// The records `drop` names (bit per record) give way to `n`, which comes last.
+pub(super) fn give_way(word: &mut Word, drop: u64, n: Slot) {
+    if drop != 0 {
+        word.retain_bits(!drop);
+    }
+    word.push(n);
 }

@@ -179,7 +179,7 @@ mod run;
 mod tests;
 
 use keep::{decide_inline, keep_scanned, one_beside, scan};
-use memo::{memo_is, memo_of, write_in_place};
+use memo::{give_way, write_in_place};
 use records::{AtomicMemo, Ctx, Ctxs, Memo, Pair, Slot, Word, MIN_CTXS};
 
 /// A control barrier that did not order a memory: its module instruction index and semantics.
@@ -603,13 +603,13 @@ impl Detect {
             // Lanes of one step mostly find words of the same records (by context, kind,
             // bytes, and whether of the lane's own invocation): the last decision is reused.
             let stays = match self.memo {
-                Some((m, stays)) if memo_is(&m, &recs[..len], &n) => Some(stays),
+                Some((m, stays)) if m.holds(&recs[..len], &n) => Some(stays),
                 _ => {
                     let full = self.races.len() >= MAX_RACES;
                     let last = (self.last_ctxs, self.last_reported);
                     let stays =
                         decide_inline(&recs[..len], &n, &self.ctxs, full, last, &self.reported);
-                    self.memo = stays.map(|s| (memo_of(&recs[..len], &n), s));
+                    self.memo = stays.and_then(|s| Some((Memo::of(&recs[..len], &n)?, s)));
                     stays
                 }
             };
@@ -627,40 +627,32 @@ impl Detect {
         // beside it stays (what the general path decides for it, without the scan).
         let whole_atomic = |r: &Slot| r.kind().atomic() && r.bytes() == n.bytes();
         if !general && n.bytes() == 0xf && whole_atomic(&n) {
-            // (the step's lanes on one counter find records of the same keys lane after lane:
-            // the last decision of the kind is reused)
             let at = usize::from(n.kind() == Kind::AtomicWrite);
-            // (borrowed: a copy of the memo per access showed in profiles)
-            if let Some(m) = self.atomic_memo[at].as_ref().filter(|m| m.holds(word, &n)) {
+            // (the step's lanes on one counter find records of the same keys lane after lane:
+            // the last decision of the kind is reused; borrowed: a copy of the memo per access
+            // showed in profiles)
+            if let Some(m) = self.atomic_memo[at]
+                .as_ref()
+                .filter(|m| m.keys.holds(word, &n))
+            {
                 m.apply(word, n);
                 return;
             }
-        }
-        if !general
-            && n.bytes() == 0xf
-            && word.len() <= 64
-            && whole_atomic(&n)
-            && word.iter().all(whole_atomic)
-        {
-            let cover = (word.iter().enumerate())
-                .filter(|(_, r)| r.kind() == n.kind())
-                .fold(0u64, |m, (k, _)| m | 1 << k);
-            let kept = one_beside(word, cover, &n, &self.ctxs);
-            let drop = cover & !kept.map_or(0, |k| 1 << k);
-            let at = usize::from(n.kind() == Kind::AtomicWrite);
-            match AtomicMemo::of(word, &n, drop) {
-                Some(m) => {
-                    m.apply(word, n);
-                    self.atomic_memo[at] = Some(m);
-                }
-                None => {
-                    if drop != 0 {
-                        word.retain_bits(!drop);
+            if word.len() <= 64 && word.iter().all(whole_atomic) {
+                let cover = (word.iter().enumerate())
+                    .filter(|(_, r)| r.kind() == n.kind())
+                    .fold(0u64, |m, (k, _)| m | 1 << k);
+                let kept = one_beside(word, cover, &n, &self.ctxs);
+                let drop = cover & !kept.map_or(0, |k| 1 << k);
+                match AtomicMemo::of(word, &n, drop) {
+                    Some(m) => {
+                        m.apply(word, n);
+                        self.atomic_memo[at] = Some(m);
                     }
-                    word.push(n);
+                    None => give_way(word, drop, n),
                 }
+                return;
             }
-            return;
         }
         self.memo = None;
         // Every kept record this access races with (a few at most: two per kind and byte).

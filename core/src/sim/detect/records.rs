@@ -228,32 +228,31 @@ impl Ctxs {
 /// Two contexts, or two instructions, of a race.
 pub(super) type Pair = (u32, u32);
 
-/// A step's last decision for an atomic on a word only whole-word atomics touched (see
-/// [`super::memo`]): the keys of the records it was for, and which of them gave way.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct AtomicMemo {
+/// What a decision for a new record `n` on a word of at most `N` records depends on (see
+/// [`super::memo`]): `n`'s key, and each record's (as one value, see `memo::raw`: its context,
+/// bytes and kind, the invocation bits clear), and (bit per record) whether it was of `n`'s
+/// invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Keys<const N: usize> {
     pub(super) n: u64,
     pub(super) len: u8,
-    /// Each record's key as a raw record (see [`super::memo`]'s run loop): its context, bytes
-    /// and kind, with the invocation bits clear; and (bit per record) whether it was of the
-    /// new access's invocation.
-    pub(super) want: [u64; ATOMIC_MEMO_RECS],
+    pub(super) want: [u64; N],
     pub(super) same: u8,
-    /// The records that gave way to the new one (bit per record).
+}
+
+/// The step's last in-place decision's keys (a word's at most three records).
+pub(super) type Memo = Keys<3>;
+
+/// A step's last decision for an atomic on a word only whole-word atomics touched: the keys of
+/// the records it was for, and which of them gave way (bit per record).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct AtomicMemo {
+    pub(super) keys: Keys<ATOMIC_MEMO_RECS>,
     pub(super) drop: u64,
 }
 
 /// The most records an [`AtomicMemo`] is kept for (a counter's word holds four: two per kind).
 pub(super) const ATOMIC_MEMO_RECS: usize = 8;
-
-/// What an in-place decision depends on: the new access (context, bytes, kind) and the word's
-/// records (context, bytes, kind, and whether of the new access's invocation), packed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Memo {
-    pub(super) n: u64,
-    pub(super) len: u8,
-    pub(super) recs: [u64; 3],
-}
 
 /// Contexts kept before the first compaction, and the least room a compaction leaves.
 pub(super) const MIN_CTXS: usize = 1 << 14;

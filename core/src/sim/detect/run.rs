@@ -3,7 +3,7 @@
 //! the lanes whose words the step's last in-place decision covers decided in a loop of their
 //! own.
 
-use super::memo::{memo_key, raw_holds, raw_key, write_case};
+use super::memo::{key, raw_holds, write_case};
 use super::records::{Memo, Slot, Word};
 use super::{class_of, Detect, Kind};
 use crate::exec::memory::{Access, AccessKind};
@@ -100,7 +100,7 @@ impl Detect {
             return 0;
         };
         // (the new record's key does not depend on its invocation)
-        if m.n != memo_key(&n, &n) {
+        if m.n != key(&n) {
             return 0;
         }
         let shared = head.space == Space::Workgroup;
@@ -162,13 +162,8 @@ impl Run<'_> {
         touched: &mut Vec<u32>,
     ) -> usize {
         let len = usize::from(self.m.len);
-        // The memo's keys as raw records: a record `r` has key `m.recs[i]` for a lane of
-        // invocation `inv` exactly when `raw(r) ^ inv << 32` is `want[i]` (same invocation),
-        // or differs from it in the invocation's bits only, which are not all zero.
-        let (mut want, mut same) = ([0u64; 3], [false; 3]);
-        for (i, key) in self.m.recs.iter().enumerate() {
-            (want[i], same[i]) = raw_key(*key);
-        }
+        // (the keys held in locals for the loop: read through the memo per lane they cost more)
+        let (want, same) = (self.m.want, self.m.same);
         // (a Workgroup word's first record: the word is cleared for the next workgroup)
         let first_records = len == 0 && self.shared;
         let mut k = 0;
@@ -184,7 +179,7 @@ impl Run<'_> {
                 break;
             }
             let inv = inv & 0xf_ffff;
-            let holds = |i: usize| raw_holds(&recs[i], inv, want[i], same[i]);
+            let holds = |i: usize| raw_holds(&recs[i], inv, want[i], same >> i & 1 == 1);
             // (unrolled by length, which the memo fixes: a loop over the records cost more)
             let keys_hold = match len {
                 0 => true,
