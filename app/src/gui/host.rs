@@ -3,9 +3,10 @@
 
 use super::{editor, permalink, session::Settings};
 use crate::examples::DEFAULT_EXAMPLE;
+use crate::gui::settle::Settle;
 use crate::gui::state::LanescopeApp;
 
-pub struct EframeApp(pub LanescopeApp);
+pub struct EframeApp(pub LanescopeApp, pub(super) Settle);
 
 pub(super) const SETTINGS_KEY: &str = "lanescope-settings";
 
@@ -91,7 +92,7 @@ impl EframeApp {
             let fragment = w.and_then(|w| w.location().hash().ok()).unwrap_or_default();
             warm_up(&app.settings, size, fragment);
         }
-        Self(app)
+        Self(app, Settle::default())
     }
 }
 
@@ -152,11 +153,33 @@ impl eframe::App for EframeApp {
         super::palette::clear(visuals).to_normalized_gamma_f32()
     }
 
+    /// In the browser, a frame that would show nothing new is left out (see `settle`): eframe
+    /// runs no UI pass for a viewport it takes for hidden, and keeps the input for the next.
+    /// (Natively eframe reads the window's own visibility, and a frame costs little.)
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw: &mut egui::RawInput) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            // A link pasted into the address bar changes nothing eframe hands egui.
+            let hash = web_sys::window()
+                .and_then(|w| w.location().hash().ok())
+                .unwrap_or_default();
+            if self.1.idle(raw) && hash == self.0.last_fragment {
+                raw.viewports
+                    .entry(egui::ViewportId::ROOT)
+                    .or_default()
+                    .occluded = Some(true);
+            }
+        }
+        let _ = raw;
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let before = self.0.title();
         #[cfg(target_arch = "wasm32")]
         let shown = self.0.shown();
+        self.1.begin(ui.ctx());
         self.0.show(ui);
+        self.1.end(ui.ctx());
         #[cfg(target_arch = "wasm32")]
         web_timing(ui.ctx(), shown, self.0.shown());
         let title = self.0.title();

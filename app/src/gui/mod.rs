@@ -82,6 +82,7 @@ pub mod permalink;
 mod picture;
 mod printf;
 pub mod session;
+mod settle;
 mod tabs;
 #[cfg(test)]
 mod tests;

@@ -126,7 +126,7 @@ impl eframe::Storage for Saved {
 }
 
 fn saved_settings(app: LanescopeApp) -> (LanescopeApp, Settings) {
-    let mut e = crate::gui::EframeApp(app);
+    let mut e = crate::gui::EframeApp(app, Default::default());
     let mut store = Saved::default();
     eframe::App::save(&mut e, &mut store);
     let s = crate::gui::host::stored(Some(&store), crate::gui::host::SETTINGS_KEY)

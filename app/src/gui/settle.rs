@@ -1,0 +1,252 @@
+//! Frames that would show nothing new. egui answers each input with the frame that handles it
+//! and then one or two more "to let things settle" (a grid that lays its columns out from the
+//! last frame's widths, a widget styled before it had a response), and a key's release is a
+//! frame of its own. Under software WebGL each frame of the app costs ~30 ms of drawing and
+//! read-back whatever it shows, so one F10 press drew three of them. Here a pass that answered
+//! input and asked for another is done again at once inside the same frame (egui's discard:
+//! the settled layout is what is drawn), and the host leaves out a frame that nothing asked for
+//! but egui's settling (in the browser: eframe then runs no UI pass and draws nothing; a key's
+//! release waits in its input for the next frame drawn).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// What the frames since the last UI pass asked for (see the module's documentation).
+#[derive(Default)]
+pub struct Settle {
+    /// Every repaint asked of egui so far: widgets, animations, timers, the app, other threads.
+    asked: Arc<AtomicU64>,
+    /// `asked` when the last pass's UI began; none before the first.
+    at_ui: Option<u64>,
+    /// Whether the pass's input held events.
+    answering: bool,
+    /// The window as the last frame let through saw it.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    window: Option<Window>,
+    observing: bool,
+}
+
+impl Settle {
+    /// At the start of each pass's UI.
+    pub fn begin(&mut self, ctx: &egui::Context) {
+        if !self.observing {
+            let asked = Arc::clone(&self.asked);
+            ctx.set_repaint_observer(move |_| {
+                asked.fetch_add(1, Ordering::Relaxed);
+            });
+            self.observing = true;
+        }
+        self.at_ui = Some(self.asked.load(Ordering::Relaxed));
+        // Read before the UI, which consumes the keys it handles.
+        self.answering = ctx.input(|i| !i.events.is_empty());
+    }
+
+    /// At the end of each pass's UI: a first pass that answered input and asked for another
+    /// frame is done again in this frame.
+    pub fn end(&self, ctx: &egui::Context) {
+        if self.answering && ctx.current_pass_index() == 0 && self.asked_since_ui() {
+            ctx.request_discard("a pass that answered input asked for another");
+        }
+    }
+
+    fn asked_since_ui(&self) -> bool {
+        self.at_ui != Some(self.asked.load(Ordering::Relaxed))
+    }
+
+    /// Whether the frame about to run on `raw` would show what the last one drawn showed:
+    /// nothing was asked for since the last pass's UI began, the input holds no event but keys'
+    /// releases, and the window, scale, focus and theme are as they were. Called before every
+    /// frame (it remembers the window of the last frame it let through).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub fn idle(&mut self, raw: &egui::RawInput) -> bool {
+        let window = Window {
+            rect: raw.screen_rect,
+            scale: raw
+                .viewports
+                .get(&egui::ViewportId::ROOT)
+                .and_then(|v| v.native_pixels_per_point),
+            focused: raw.focused,
+            theme: raw.system_theme,
+        };
+        let idle = !self.asked_since_ui()
+            && self.window == Some(window)
+            && raw
+                .events
+                .iter()
+                .all(|e| matches!(e, egui::Event::Key { pressed: false, .. }))
+            && raw.hovered_files.is_empty()
+            && raw.dropped_files.is_empty();
+        self.window = Some(window);
+        idle
+    }
+}
+
+/// What a frame's input says of the window.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[derive(Clone, Copy, PartialEq)]
+struct Window {
+    rect: Option<egui::Rect>,
+    scale: Option<f32>,
+    focused: bool,
+    theme: Option<egui::Theme>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settle;
+    use crate::examples::DEFAULT_EXAMPLE;
+    use crate::gui::state::LanescopeApp;
+    use std::cell::Cell;
+
+    /// One frame as eframe runs it: the app's passes between `begin` and `end`, then the
+    /// tessellated output.
+    fn frame(
+        ctx: &egui::Context,
+        app: &mut LanescopeApp,
+        settle: &mut Settle,
+        raw: egui::RawInput,
+    ) -> Vec<egui::ClippedPrimitive> {
+        let mut out = ctx.run_ui(raw, |ui| {
+            settle.begin(ui.ctx());
+            app.show(ui);
+            settle.end(ui.ctx());
+        });
+        out.textures_delta.clear();
+        ctx.tessellate(out.shapes, out.pixels_per_point)
+    }
+
+    fn same(a: &[egui::ClippedPrimitive], b: &[egui::ClippedPrimitive]) -> bool {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(a, b)| {
+                a.clip_rect == b.clip_rect
+                    && match (&a.primitive, &b.primitive) {
+                        (egui::epaint::Primitive::Mesh(a), egui::epaint::Primitive::Mesh(b)) => {
+                            a == b
+                        }
+                        _ => false,
+                    }
+            })
+    }
+
+    fn key(key: egui::Key, pressed: bool, modifiers: egui::Modifiers) -> egui::Event {
+        egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers,
+        }
+    }
+
+    /// Every frame `idle` would leave out draws exactly what the frame before it drew, and a
+    /// stepping key's press and release leave nothing to draw after the press's own frame:
+    /// the example stepped by line, by instruction and back, the pointer moved and clicked
+    /// over the window, for the built-in example and a run long enough to scroll.
+    #[test]
+    fn a_frame_left_out_would_have_drawn_what_was_shown() {
+        let ctx = egui::Context::default();
+        let mut app = LanescopeApp::new(Default::default());
+        app.open_example(DEFAULT_EXAMPLE);
+        let mut settle = Settle::default();
+        let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0));
+        // Frames 1/60 s apart, so egui's animations end.
+        let time = Cell::new(0.0);
+        let raw = |events: Vec<egui::Event>| {
+            time.set(time.get() + 1.0 / 60.0);
+            egui::RawInput {
+                screen_rect: Some(rect),
+                time: Some(time.get()),
+                events,
+                ..Default::default()
+            }
+        };
+        let none = egui::Modifiers::NONE;
+        let ctrl = egui::Modifiers::CTRL;
+        let mut shown = Vec::new();
+        for _ in 0..60 {
+            shown = frame(&ctx, &mut app, &mut settle, raw(vec![]));
+        }
+        // The events of each frame.
+        let mut script: Vec<Vec<egui::Event>> = Vec::new();
+        for i in 0..12 {
+            script.push(vec![key(egui::Key::F10, true, none)]);
+            script.push(vec![key(egui::Key::F10, false, none)]);
+            if i % 4 == 3 {
+                script.push(vec![
+                    egui::Event::ModifiersChanged(ctrl),
+                    key(egui::Key::F10, true, ctrl),
+                ]);
+                script.push(vec![key(egui::Key::F10, false, ctrl)]);
+                script.push(vec![egui::Event::ModifiersChanged(none)]);
+            }
+            if i % 3 == 2 {
+                let at = egui::pos2(100.0 + 90.0 * i as f32, 80.0 + 50.0 * i as f32);
+                script.push(vec![egui::Event::PointerMoved(at)]);
+                for pressed in [true, false] {
+                    script.push(vec![egui::Event::PointerButton {
+                        pos: at,
+                        button: egui::PointerButton::Primary,
+                        pressed,
+                        modifiers: none,
+                    }]);
+                }
+            }
+        }
+        // Every frame runs, also those `idle` would leave out, to see what they would draw.
+        let (left_out, drawn, mut stepped) = (Cell::new(0), Cell::new(0), 0);
+        let mut run = |input: egui::RawInput, shown: &mut Vec<egui::ClippedPrimitive>| {
+            let idle = settle.idle(&input);
+            let now = frame(&ctx, &mut app, &mut settle, input);
+            if idle {
+                assert!(
+                    same(&now, shown),
+                    "a frame left out would have drawn something new"
+                );
+                left_out.set(left_out.get() + 1);
+            } else {
+                drawn.set(drawn.get() + 1);
+            }
+            *shown = now;
+            app.session.as_ref().map(|s| s.step_count())
+        };
+        let mut steps = None;
+        // F10 pressed and released, then what egui asks for: one frame drawn, the press's.
+        for _ in 0..5 {
+            let (was, before) = (drawn.get(), steps);
+            steps = run(raw(vec![key(egui::Key::F10, true, none)]), &mut shown);
+            run(raw(vec![key(egui::Key::F10, false, none)]), &mut shown);
+            for _ in 0..3 {
+                run(raw(vec![]), &mut shown);
+            }
+            assert_ne!(steps, before, "F10 steps");
+            assert_eq!(drawn.get() - was, 1, "frames drawn for one F10");
+        }
+        for events in script {
+            let presses_f10 = events.iter().any(|e| {
+                matches!(
+                    e,
+                    egui::Event::Key {
+                        key: egui::Key::F10,
+                        pressed: true,
+                        ..
+                    }
+                )
+            });
+            let after = run(raw(events), &mut shown);
+            if presses_f10 && after != steps {
+                stepped += 1;
+            }
+            steps = after;
+            // The frames egui goes on asking for after each input.
+            for _ in 0..3 {
+                steps = run(raw(vec![]), &mut shown);
+            }
+        }
+        assert!(stepped >= 12, "{stepped} presses stepped");
+        let (left_out, drawn) = (left_out.get(), drawn.get());
+        assert!(
+            left_out > drawn,
+            "{left_out} frames left out, {drawn} drawn"
+        );
+    }
+}
