@@ -89,7 +89,7 @@ impl EframeApp {
                     egui::vec2(w as f32, h as f32)
                 });
             // The page's own link is the real app's to follow.
-            let fragment = w.and_then(|w| w.location().hash().ok()).unwrap_or_default();
+            let fragment = super::action::page_fragment();
             warm_up(&app.settings, size, fragment);
         }
         Self(app, Settle::default())
@@ -160,10 +160,7 @@ impl eframe::App for EframeApp {
         #[cfg(target_arch = "wasm32")]
         {
             // A link pasted into the address bar changes nothing eframe hands egui.
-            let hash = web_sys::window()
-                .and_then(|w| w.location().hash().ok())
-                .unwrap_or_default();
-            if self.1.idle(raw) && hash == self.0.last_fragment {
+            if self.1.idle(raw) && super::action::page_fragment() == self.0.last_fragment {
                 raw.viewports
                     .entry(egui::ViewportId::ROOT)
                     .or_default()

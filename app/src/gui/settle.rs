@@ -16,25 +16,24 @@ use std::sync::Arc;
 pub struct Settle {
     /// Every repaint asked of egui so far: widgets, animations, timers, the app, other threads.
     asked: Arc<AtomicU64>,
-    /// `asked` when the last pass's UI began; none before the first.
+    /// `asked` when the last pass's UI began; none before the first (the observer is put in
+    /// then).
     at_ui: Option<u64>,
     /// Whether the pass's input held events.
     answering: bool,
     /// The window as the last frame let through saw it.
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     window: Option<Window>,
-    observing: bool,
 }
 
 impl Settle {
     /// At the start of each pass's UI.
     pub fn begin(&mut self, ctx: &egui::Context) {
-        if !self.observing {
+        if self.at_ui.is_none() {
             let asked = Arc::clone(&self.asked);
             ctx.set_repaint_observer(move |_| {
                 asked.fetch_add(1, Ordering::Relaxed);
             });
-            self.observing = true;
         }
         self.at_ui = Some(self.asked.load(Ordering::Relaxed));
         // Read before the UI, which consumes the keys it handles.

@@ -206,9 +206,7 @@ impl LanescopeApp {
     pub(in crate::gui) fn follow_page_fragment(&mut self) {
         #[cfg(target_arch = "wasm32")]
         {
-            let hash = web_sys::window()
-                .and_then(|w| w.location().hash().ok())
-                .unwrap_or_default();
+            let hash = page_fragment();
             if hash != self.last_fragment {
                 self.last_fragment = hash.clone();
                 if !hash.is_empty() {
@@ -220,6 +218,14 @@ impl LanescopeApp {
             }
         }
     }
+}
+
+/// The page's address fragment (`#...`, empty if none).
+#[cfg(target_arch = "wasm32")]
+pub(in crate::gui) fn page_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
 }
 
 /// The address a fragment makes: the page's own on the web; the fragment alone natively.

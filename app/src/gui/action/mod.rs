@@ -16,6 +16,8 @@ mod stepping;
 
 pub use export::png_rgba;
 pub(super) use export::save;
+#[cfg(target_arch = "wasm32")]
+pub(in crate::gui) use links::page_fragment;
 
 use super::ask::{Action, Inputs, Pane};
 use super::state::Panes;
