@@ -188,7 +188,7 @@ fn folded_strip(ui: &mut egui::Ui, name: &str, hint: &str) -> bool {
     resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
     let visuals = ui.style().interact(&resp);
     if resp.hovered() {
-        ui.painter().rect_filled(rect, 2.0, visuals.weak_bg_fill);
+        ui.painter().rect_filled(rect, 0.0, visuals.weak_bg_fill);
     }
     let color = visuals.text_color();
     let galley =

@@ -142,7 +142,7 @@ pub(super) fn legend(app: &LanescopeApp, ui: &mut egui::Ui) {
     let sim = s.sim();
     let swatch = |ui: &mut egui::Ui, c: egui::Color32| {
         let (r, _) = ui.allocate_exact_size(egui::vec2(22.0, 12.0), egui::Sense::hover());
-        ui.painter().rect_filled(r, 2.0, c);
+        ui.painter().rect_filled(r, 0.0, c);
     };
     let tangles = sim.tangles();
     const MAX: usize = 16;
