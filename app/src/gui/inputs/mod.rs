@@ -37,6 +37,9 @@ fn cell(
     let r = ui
         .add(
             egui::TextEdit::singleline(&mut text)
+                // Its own id, not the next free one: rows scrolled out of sight are not laid
+                // out, so a cell's place among the widgets moves as the panel scrolls.
+                .id_salt(&key)
                 .desired_width(width)
                 .font(egui::TextStyle::Monospace),
         )

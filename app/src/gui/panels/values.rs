@@ -39,38 +39,56 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         )
         .wrap(),
     );
-    egui::Grid::new("variables").striped(true).show(ui, |ui| {
-        for (vi, v) in vars {
-            let Some(val) = sim.source_value(g, vi, k) else {
-                continue;
-            };
-            let tys = s
-                .program
-                .types()
-                .flat
-                .get(val.ty as usize)
-                .map(Vec::as_slice);
-            // Arrays and structs can be long: a line stays short (hover has more).
-            let clip = |t: String, n: usize| match t.char_indices().nth(n) {
-                Some((i, _)) => format!("{}…", &t[..i]),
-                None => t,
-            };
-            let shown: Vec<(u32, String)> = lanes
-                .iter()
-                .filter_map(|l| {
-                    let c = val.lanes.get(l as usize)?.as_ref()?;
-                    Some((l, clip(format_components(tys, c), 28)))
-                })
-                .collect();
-            let mut name = v.name.clone();
-            if !val.indexes.is_empty() {
-                name.push_str(&format!("{:?}", val.indexes));
-            }
-            ui.monospace(name);
+    // Rows laid out from this frame's text alone (no grid: a grid sizes its columns from the
+    // last frame, so each variable coming into scope as a line is stepped cost a second pass).
+    let mut rows = Vec::new();
+    for (vi, v) in vars {
+        let Some(val) = sim.source_value(g, vi, k) else {
+            continue;
+        };
+        let tys = s
+            .program
+            .types()
+            .flat
+            .get(val.ty as usize)
+            .map(Vec::as_slice);
+        // Arrays and structs can be long: a line stays short (hover has more).
+        let clip = |t: String, n: usize| match t.char_indices().nth(n) {
+            Some((i, _)) => format!("{}…", &t[..i]),
+            None => t,
+        };
+        let shown: Vec<(u32, String)> = lanes
+            .iter()
+            .filter_map(|l| {
+                let c = val.lanes.get(l as usize)?.as_ref()?;
+                Some((l, clip(format_components(tys, c), 28)))
+            })
+            .collect();
+        let mut name = v.name.clone();
+        if !val.indexes.is_empty() {
+            name.push_str(&format!("{:?}", val.indexes));
+        }
+        rows.push((name, shown));
+    }
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let name_width = rows
+        .iter()
+        .map(|(name, _)| {
+            ui.painter()
+                .layout_no_wrap(name.clone(), font.clone(), egui::Color32::PLACEHOLDER)
+                .size()
+                .x
+        })
+        .fold(0.0, f32::max);
+    let gap = ui.spacing().item_spacing.y;
+    for (i, (name, shown)) in rows.iter().enumerate() {
+        let stripe = ui.painter().add(egui::Shape::Noop);
+        let row = ui.horizontal(|ui| {
+            let w = ui.monospace(name).rect.width();
+            ui.add_space(name_width - w);
             let Some((_, first)) = shown.first() else {
                 ui.weak("not available here");
-                ui.end_row();
-                continue;
+                return;
             };
             let distinct: std::collections::BTreeSet<&String> =
                 shown.iter().map(|(_, t)| t).collect();
@@ -79,15 +97,25 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             } else {
                 first.clone()
             };
-            let list: Vec<String> = shown
-                .iter()
-                .take(64)
-                .map(|(l, t)| format!("lane {l}: {t}"))
-                .collect();
-            ui.monospace(text).on_hover_text(list.join("\n"));
-            ui.end_row();
+            // Every lane's value, built only while hovered.
+            ui.monospace(text).on_hover_ui(|ui| {
+                let list: Vec<String> = shown
+                    .iter()
+                    .take(64)
+                    .map(|(l, t)| format!("lane {l}: {t}"))
+                    .collect();
+                ui.label(list.join("\n"));
+            });
+        });
+        if i % 2 == 1 {
+            let r = row.response.rect.expand2(egui::vec2(0.0, gap / 2.0));
+            let r = egui::Rect::from_x_y_ranges(ui.max_rect().x_range(), r.y_range());
+            ui.painter().set(
+                stripe,
+                egui::Shape::rect_filled(r, 0.0, ui.visuals().faint_bg_color),
+            );
         }
-    });
+    }
 }
 
 pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
