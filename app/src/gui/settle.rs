@@ -6,7 +6,9 @@
 //! input and asked for another is done again at once inside the same frame (egui's discard:
 //! the settled layout is what is drawn), and the host leaves out a frame that nothing asked for
 //! but egui's settling (in the browser: eframe then runs no UI pass and draws nothing; a key's
-//! release waits in its input for the next frame drawn).
+//! release waits in its input for the next frame drawn). A frame any of whose passes asked for
+//! another is followed by one: the pass done again does not always show what the first asked
+//! for (a scroll asked in a scroll area's first frame shows a frame later).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -143,9 +145,10 @@ mod tests {
     }
 
     /// Every frame `idle` would leave out draws exactly what the frame before it drew, and a
-    /// stepping key's press and release leave nothing to draw after the press's own frame:
-    /// the example stepped by line, by instruction and back, the pointer moved and clicked
-    /// over the window, for the built-in example and a run long enough to scroll.
+    /// stepping key's press and release leave at most one frame to draw after the press's own
+    /// (none when no pass of it asked for another): the example stepped by line, by instruction
+    /// and back, the pointer moved and clicked over the window, for the built-in example and a
+    /// run long enough to scroll.
     #[test]
     fn a_frame_left_out_would_have_drawn_what_was_shown() {
         let ctx = egui::Context::default();

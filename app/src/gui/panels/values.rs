@@ -85,7 +85,7 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         let stripe = ui.painter().add(egui::Shape::Noop);
         let row = ui.horizontal(|ui| {
             let w = ui.monospace(name).rect.width();
-            ui.add_space(name_width - w);
+            ui.add_space((name_width - w).max(0.0));
             let Some((_, first)) = shown.first() else {
                 ui.weak("not available here");
                 return;
