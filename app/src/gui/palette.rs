@@ -243,6 +243,43 @@ pub const FINISHED: egui::Color32 = egui::Color32::from_rgb(55, 55, 60);
 pub const POISON: egui::Color32 = egui::Color32::from_rgb(220, 60, 200);
 pub const CHANGED: egui::Color32 = egui::Color32::from_rgb(240, 200, 60);
 
+/// A grid's rows striped as egui's `Grid::striped` stripes them (every other row on the faint
+/// background), but square and from this frame's rows: egui's stripes are rounded, 58 triangles
+/// each under software WebGL where these are 10, and drawn from the last frame's row heights.
+/// Made before the grid's first row; each row ends with [`Stripes::end_row`] in place of
+/// `Ui::end_row`.
+pub struct Stripes {
+    row: usize,
+    at: (egui::layers::ShapeIdx, f32),
+}
+
+impl Stripes {
+    pub fn new(ui: &egui::Ui) -> Self {
+        Stripes {
+            row: 0,
+            at: (ui.painter().add(egui::Shape::Noop), ui.cursor().top()),
+        }
+    }
+
+    pub fn end_row(&mut self, ui: &mut egui::Ui) {
+        ui.end_row();
+        let (shape, top) = self.at;
+        let bottom = ui.cursor().top();
+        if self.row % 2 == 1 {
+            let half = ui.spacing().item_spacing.y / 2.0;
+            let rect =
+                egui::Rect::from_x_y_ranges(ui.max_rect().x_range(), top - half..=bottom - half);
+            if ui.is_rect_visible(rect) {
+                let fill = ui.visuals().faint_bg_color;
+                ui.painter()
+                    .set(shape, egui::Shape::rect_filled(rect, 0.0, fill));
+            }
+        }
+        self.row += 1;
+        self.at = (ui.painter().add(egui::Shape::Noop), bottom);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{contrast, tangle, text_on};

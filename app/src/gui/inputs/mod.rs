@@ -242,7 +242,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     if !program.spec_constants().is_empty() {
         ui.separator();
         ui.label(egui::RichText::new("Specialization constants").strong());
-        egui::Grid::new("spec").striped(true).show(ui, |ui| {
+        egui::Grid::new("spec").show(ui, |ui| {
+            let mut stripes = crate::gui::palette::Stripes::new(ui);
             for c in program.spec_constants() {
                 let l = ui
                     .monospace(if c.name.is_empty() { "·" } else { &c.name })
@@ -271,7 +272,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                 }
                 ui.weak(format!("default {default}"));
-                ui.end_row();
+                stripes.end_row(ui);
             }
         });
     }
@@ -293,7 +294,8 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             pc.resize(r.min_size as usize, 0);
         }
         let fields = program.resource_fields(ri, pc.len() as u64, PAGE * 4);
-        egui::Grid::new("push").striped(true).show(ui, |ui| {
+        egui::Grid::new("push").show(ui, |ui| {
+            let mut stripes = crate::gui::palette::Stripes::new(ui);
             for f in &fields.fields {
                 let l = field_row(ui, f);
                 let now = value::format_scalar(f.ty, read(&pc, f.offset, f.ty));
@@ -307,7 +309,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         Err(e) => error = Some(format!("push constant {}: {e}", f.path)),
                     }
                 }
-                ui.end_row();
+                stripes.end_row(ui);
             }
         });
     }
@@ -412,96 +414,92 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
             });
         });
-        egui::Grid::new(("declared", ri))
-            .striped(true)
-            .show(ui, |ui| {
-                ui.weak("value");
-                ui.weak("type");
-                ui.weak("offset");
-                ui.weak("initial");
-                ui.weak("now");
-                ui.end_row();
-                let sight = ui.clip_rect().y_range();
-                let gap = ui.spacing().item_spacing.y;
-                let last = fields.fields.len().saturating_sub(1);
-                for (k, f) in fields.fields.iter().enumerate() {
-                    let top = ui.cursor().top();
-                    // The last row is drawn wherever it is: its index and offset are the widest,
-                    // so the columns keep their widths as the rows scroll by.
-                    if let Some(h) = st.row_height.filter(|_| k != last) {
-                        if top > sight.max || top + h < sight.min {
-                            ui.allocate_space(egui::vec2(0.0, h));
-                            ui.end_row();
-                            continue;
-                        }
+        egui::Grid::new(("declared", ri)).show(ui, |ui| {
+            let mut stripes = crate::gui::palette::Stripes::new(ui);
+            ui.weak("value");
+            ui.weak("type");
+            ui.weak("offset");
+            ui.weak("initial");
+            ui.weak("now");
+            stripes.end_row(ui);
+            let sight = ui.clip_rect().y_range();
+            let gap = ui.spacing().item_spacing.y;
+            let last = fields.fields.len().saturating_sub(1);
+            for (k, f) in fields.fields.iter().enumerate() {
+                let top = ui.cursor().top();
+                // The last row is drawn wherever it is: its index and offset are the widest,
+                // so the columns keep their widths as the rows scroll by.
+                if let Some(h) = st.row_height.filter(|_| k != last) {
+                    if top > sight.max || top + h < sight.min {
+                        ui.allocate_space(egui::vec2(0.0, h));
+                        stripes.end_row(ui);
+                        continue;
                     }
-                    let l = field_row(ui, f);
-                    let init = s
-                        .initial
-                        .bytes(slot.0, slot.1, slot.2)
-                        .map_or(&[][..], Vec::as_slice);
-                    let shown = value::format_scalar(f.ty, read(init, f.offset, f.ty));
-                    if let Some(t) = cell(
-                        ui,
-                        &mut st.edit,
-                        format!("b{ri}:{}", f.offset),
-                        shown,
-                        90.0,
-                        l,
-                    ) {
-                        match parse(&t, f.ty) {
-                            Ok(b) => {
-                                if let Some(b2) =
-                                    inputs.initial(s).bytes_mut(slot.0, slot.1, slot.2)
-                                {
-                                    write(b2, f.offset, f.ty, b);
-                                }
-                                restart = true;
-                            }
-                            Err(e) => error = Some(format!("`{}` {}: {e}", r.name, f.path)),
-                        }
-                    }
-                    let now = current.as_deref().map(|c| read(c, f.offset, f.ty));
-                    let before = read(init, f.offset, f.ty);
-                    let fail = failed
-                        .iter()
-                        .find(|(at, _)| {
-                            at.0 == r.set
-                                && at.1 == r.binding
-                                && (f.offset..f.offset + u64::from(f.ty.size_bytes()))
-                                    .contains(&at.2)
-                        })
-                        .map(|(_, why)| why);
-                    match now {
-                        Some(v) if fail.is_some() => {
-                            ui.label(
-                                egui::RichText::new(value::format_scalar(f.ty, v))
-                                    .monospace()
-                                    .background_color(ui.visuals().error_fg_color)
-                                    .color(egui::Color32::BLACK),
-                            )
-                            .on_hover_text(fail.cloned().unwrap_or_default());
-                        }
-                        Some(v) if v != before => {
-                            ui.label(
-                                egui::RichText::new(value::format_scalar(f.ty, v))
-                                    .monospace()
-                                    .background_color(super::palette::CHANGED)
-                                    .color(egui::Color32::BLACK),
-                            )
-                            .on_hover_text("changed by the run");
-                        }
-                        Some(v) => {
-                            ui.monospace(value::format_scalar(f.ty, v));
-                        }
-                        None => {
-                            ui.weak("—");
-                        }
-                    }
-                    ui.end_row();
-                    st.row_height = Some(ui.cursor().top() - top - gap);
                 }
-            });
+                let l = field_row(ui, f);
+                let init = s
+                    .initial
+                    .bytes(slot.0, slot.1, slot.2)
+                    .map_or(&[][..], Vec::as_slice);
+                let shown = value::format_scalar(f.ty, read(init, f.offset, f.ty));
+                if let Some(t) = cell(
+                    ui,
+                    &mut st.edit,
+                    format!("b{ri}:{}", f.offset),
+                    shown,
+                    90.0,
+                    l,
+                ) {
+                    match parse(&t, f.ty) {
+                        Ok(b) => {
+                            if let Some(b2) = inputs.initial(s).bytes_mut(slot.0, slot.1, slot.2) {
+                                write(b2, f.offset, f.ty, b);
+                            }
+                            restart = true;
+                        }
+                        Err(e) => error = Some(format!("`{}` {}: {e}", r.name, f.path)),
+                    }
+                }
+                let now = current.as_deref().map(|c| read(c, f.offset, f.ty));
+                let before = read(init, f.offset, f.ty);
+                let fail = failed
+                    .iter()
+                    .find(|(at, _)| {
+                        at.0 == r.set
+                            && at.1 == r.binding
+                            && (f.offset..f.offset + u64::from(f.ty.size_bytes())).contains(&at.2)
+                    })
+                    .map(|(_, why)| why);
+                match now {
+                    Some(v) if fail.is_some() => {
+                        ui.label(
+                            egui::RichText::new(value::format_scalar(f.ty, v))
+                                .monospace()
+                                .background_color(ui.visuals().error_fg_color)
+                                .color(egui::Color32::BLACK),
+                        )
+                        .on_hover_text(fail.cloned().unwrap_or_default());
+                    }
+                    Some(v) if v != before => {
+                        ui.label(
+                            egui::RichText::new(value::format_scalar(f.ty, v))
+                                .monospace()
+                                .background_color(super::palette::CHANGED)
+                                .color(egui::Color32::BLACK),
+                        )
+                        .on_hover_text("changed by the run");
+                    }
+                    Some(v) => {
+                        ui.monospace(value::format_scalar(f.ty, v));
+                    }
+                    None => {
+                        ui.weak("—");
+                    }
+                }
+                stripes.end_row(ui);
+                st.row_height = Some(ui.cursor().top() - top - gap);
+            }
+        });
         if fields.truncated && ui.button("Show more").clicked() {
             st.shown.insert(ri, limit + PAGE);
         }

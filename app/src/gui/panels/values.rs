@@ -142,39 +142,36 @@ pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .value_type(id)
                 .and_then(|ty| s.program.types().flat.get(ty as usize));
             let states = s.sim().lane_states(g);
-            egui::Grid::new(("watch", id, g))
-                .striped(true)
-                .show(ui, |ui| {
-                    for (lane, v) in values.iter().enumerate() {
-                        let active = matches!(
-                            states.get(lane),
-                            Some(LaneState::Executing { .. } | LaneState::AtBarrier { .. })
-                        );
-                        if matches!(states.get(lane), Some(LaneState::Absent) | None) {
-                            continue;
-                        }
-                        let mut t =
-                            egui::RichText::new(format_components(comp_tys.map(Vec::as_slice), v))
-                                .monospace();
-                        if !active {
-                            t = t.weak();
-                        }
-                        if poison.get(lane) == Some(&true) {
-                            t = t.color(palette::POISON);
-                        }
-                        ui.label(format!("sg{g} lane {lane}"));
-                        let r = ui.label(t);
-                        if poison.get(lane) == Some(&true) {
-                            r.on_hover_text(
-                                "undefined (poison): the spec leaves this value undefined",
-                            );
-                        } else {
-                            let bits: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
-                            r.on_hover_text(format!("bits: {}", bits.join(", ")));
-                        }
-                        ui.end_row();
+            egui::Grid::new(("watch", id, g)).show(ui, |ui| {
+                let mut stripes = palette::Stripes::new(ui);
+                for (lane, v) in values.iter().enumerate() {
+                    let active = matches!(
+                        states.get(lane),
+                        Some(LaneState::Executing { .. } | LaneState::AtBarrier { .. })
+                    );
+                    if matches!(states.get(lane), Some(LaneState::Absent) | None) {
+                        continue;
                     }
-                });
+                    let mut t =
+                        egui::RichText::new(format_components(comp_tys.map(Vec::as_slice), v))
+                            .monospace();
+                    if !active {
+                        t = t.weak();
+                    }
+                    if poison.get(lane) == Some(&true) {
+                        t = t.color(palette::POISON);
+                    }
+                    ui.label(format!("sg{g} lane {lane}"));
+                    let r = ui.label(t);
+                    if poison.get(lane) == Some(&true) {
+                        r.on_hover_text("undefined (poison): the spec leaves this value undefined");
+                    } else {
+                        let bits: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
+                        r.on_hover_text(format!("bits: {}", bits.join(", ")));
+                    }
+                    stripes.end_row(ui);
+                }
+            });
         }
     }
     if let Some(k) = remove {
@@ -219,7 +216,8 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             super::super::picture::show(ui, &r.name, &desc, &data, prev.as_deref());
         }
         let poisoned = s.sim().resource_poisoned_words(ri);
-        egui::Grid::new(("buf", ri)).striped(true).show(ui, |ui| {
+        egui::Grid::new(("buf", ri)).show(ui, |ui| {
+            let mut stripes = palette::Stripes::new(ui);
             for (w, chunk) in data.chunks_exact(4).enumerate().take(256) {
                 let bits = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
                 use crate::gui::state::BufferFormat as B;
@@ -259,7 +257,7 @@ pub(super) fn show_buffers(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         }
                     }
                 }
-                ui.end_row();
+                stripes.end_row(ui);
             }
         });
     }

@@ -513,7 +513,8 @@ fn the_rotate_view_fits_a_laptop_with_each_value_in_its_box() {
 /// browser's renderer on machines without a GPU) pays ~1.5 us for each, every frame, so the
 /// shapes the app draws stay lean (square widget corners: a rounded, feathered rectangle is 58
 /// triangles, a square one 10). The browser test's window, the built-in example after four
-/// F10 presses: 12,473 triangles with widget corners of 2 points, 9,753 square.
+/// F10 presses: 12,473 triangles with widget corners of 2 points, 9,753 square, 9,225 with
+/// the grids' stripes square too.
 #[test]
 fn a_stepped_frame_stays_within_its_triangle_budget() {
     let ctx = egui::Context::default();
@@ -552,7 +553,7 @@ fn a_stepped_frame_stays_within_its_triangle_budget() {
         })
         .sum();
     assert!(
-        (5_000..10_500).contains(&triangles),
+        (5_000..10_000).contains(&triangles),
         "{triangles} triangles in a stepped frame"
     );
 }

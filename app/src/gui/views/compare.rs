@@ -283,23 +283,22 @@ pub fn show(ui: &mut egui::Ui, c: &Comparison, block_name: &dyn Fn(u32) -> Strin
             b.binding,
             b.words.len()
         ));
-        egui::Grid::new(("compare", b.set, b.binding))
-            .striped(true)
-            .show(ui, |ui| {
-                ui.label("word");
-                ui.label("A");
-                ui.label("B");
-                ui.end_row();
-                for w in b.words.iter().take(64) {
-                    ui.monospace(w.word.to_string());
-                    ui.monospace(format!("{:#010x}", w.a));
-                    ui.colored_label(
-                        ui.visuals().warn_fg_color,
-                        egui::RichText::new(format!("{:#010x}", w.b)).monospace(),
-                    );
-                    ui.end_row();
-                }
-            });
+        egui::Grid::new(("compare", b.set, b.binding)).show(ui, |ui| {
+            let mut stripes = crate::gui::palette::Stripes::new(ui);
+            ui.label("word");
+            ui.label("A");
+            ui.label("B");
+            stripes.end_row(ui);
+            for w in b.words.iter().take(64) {
+                ui.monospace(w.word.to_string());
+                ui.monospace(format!("{:#010x}", w.a));
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    egui::RichText::new(format!("{:#010x}", w.b)).monospace(),
+                );
+                stripes.end_row(ui);
+            }
+        });
         if b.words.len() > 64 {
             ui.weak(format!("… and {} more", b.words.len() - 64));
         }
@@ -323,11 +322,12 @@ pub fn show_gpu(ui: &mut egui::Ui, r: &Result<crate::gui::gpu_job::GpuReport, St
         return;
     }
     ui.label(format!("The words that differ: {}.", g.explained));
-    egui::Grid::new("compare-gpu").striped(true).show(ui, |ui| {
+    egui::Grid::new("compare-gpu").show(ui, |ui| {
+        let mut stripes = crate::gui::palette::Stripes::new(ui);
         for h in ["word", "simulated", "GPU", "why (hover)"] {
             ui.strong(h);
         }
-        ui.end_row();
+        stripes.end_row(ui);
         for w in g.words.iter().take(64) {
             ui.monospace(&w.at).on_hover_text(&w.place);
             ui.monospace(format!("{:#010x}", w.simulated));
@@ -336,7 +336,7 @@ pub fn show_gpu(ui: &mut egui::Ui, r: &Result<crate::gui::gpu_job::GpuReport, St
                 egui::RichText::new(format!("{:#010x}", w.gpu)).monospace(),
             );
             ui.label(w.class).on_hover_text(&w.why);
-            ui.end_row();
+            stripes.end_row(ui);
         }
     });
     let more = g.words.len().saturating_sub(64) + g.more;

@@ -181,18 +181,19 @@ fn detail(ui: &mut egui::Ui, v: &DotView, l: &DotLane) {
     };
     let hex_w = v.comp_bits.div_ceil(4) as usize;
     let st = &l.steps;
-    egui::Grid::new("dot-detail").striped(true).show(ui, |ui| {
+    egui::Grid::new("dot-detail").show(ui, |ui| {
+        let mut stripes = crate::gui::palette::Stripes::new(ui);
         ui.label("");
         for k in 0..l.a.len() {
             ui.monospace(format!("[{k}]"));
         }
-        ui.end_row();
-        let row = |ui: &mut egui::Ui, name: &str, cells: Vec<String>| {
+        stripes.end_row(ui);
+        let mut row = |ui: &mut egui::Ui, name: &str, cells: Vec<String>| {
             ui.label(name);
             for c in cells {
                 ui.monospace(c);
             }
-            ui.end_row();
+            stripes.end_row(ui);
         };
         row(
             ui,
@@ -264,11 +265,12 @@ fn detail(ui: &mut egui::Ui, v: &DotView, l: &DotLane) {
 
 fn table(ui: &mut egui::Ui, v: &DotView, current: u32) -> Option<u32> {
     let mut picked = None;
-    egui::Grid::new("dot-table").striped(true).show(ui, |ui| {
+    egui::Grid::new("dot-table").show(ui, |ui| {
+        let mut stripes = crate::gui::palette::Stripes::new(ui);
         for h in ["", "a", "b", "sum", "acc", "result", ""] {
             ui.strong(h);
         }
-        ui.end_row();
+        stripes.end_row(ui);
         for r in &v.lanes {
             if ui
                 .selectable_label(r.lane == current, format!("lane {}", r.lane))
@@ -292,7 +294,7 @@ fn table(ui: &mut egui::Ui, v: &DotView, current: u32) -> Option<u32> {
                 flags.push("poison in");
             }
             ui.label(flags.join(", "));
-            ui.end_row();
+            stripes.end_row(ui);
         }
     });
     picked
