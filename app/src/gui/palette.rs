@@ -250,33 +250,35 @@ pub const CHANGED: egui::Color32 = egui::Color32::from_rgb(240, 200, 60);
 /// `Ui::end_row`.
 pub struct Stripes {
     row: usize,
-    at: (egui::layers::ShapeIdx, f32),
+    /// Where the row being laid out begins, and its stripe's place in the paint list when it
+    /// has one (odd rows that may be in sight).
+    at: (f32, Option<egui::layers::ShapeIdx>),
 }
 
 impl Stripes {
     pub fn new(ui: &egui::Ui) -> Self {
         Stripes {
             row: 0,
-            at: (ui.painter().add(egui::Shape::Noop), ui.cursor().top()),
+            at: (ui.cursor().top(), None),
         }
     }
 
     pub fn end_row(&mut self, ui: &mut egui::Ui) {
         ui.end_row();
-        let (shape, top) = self.at;
+        let (top, shape) = self.at;
         let bottom = ui.cursor().top();
-        if self.row % 2 == 1 {
+        if let Some(shape) = shape {
             let half = ui.spacing().item_spacing.y / 2.0;
             let rect =
                 egui::Rect::from_x_y_ranges(ui.max_rect().x_range(), top - half..=bottom - half);
-            if ui.is_rect_visible(rect) {
-                let fill = ui.visuals().faint_bg_color;
-                ui.painter()
-                    .set(shape, egui::Shape::rect_filled(rect, 0.0, fill));
-            }
+            let fill = ui.visuals().faint_bg_color;
+            ui.painter()
+                .set(shape, egui::Shape::rect_filled(rect, 0.0, fill));
         }
         self.row += 1;
-        self.at = (ui.painter().add(egui::Shape::Noop), bottom);
+        // (a row starting below the view is not drawn: no place kept for its stripe)
+        let striped = self.row % 2 == 1 && bottom <= ui.clip_rect().bottom();
+        self.at = (bottom, striped.then(|| ui.painter().add(egui::Shape::Noop)));
     }
 }
 

@@ -100,7 +100,7 @@ pub(super) fn show_lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                         {
                             ui.painter().rect_stroke(
                                 rect.expand(1.0),
-                                2.0,
+                                0.0,
                                 egui::Stroke::new(2.5, egui::Color32::from_rgb(240, 60, 60)),
                                 egui::StrokeKind::Outside,
                             );
@@ -111,7 +111,7 @@ pub(super) fn show_lanes(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                             if sg == g as u32 && t == *tangle {
                                 ui.painter().rect_stroke(
                                     rect,
-                                    2.0,
+                                    0.0,
                                     egui::Stroke::new(2.0, egui::Color32::WHITE),
                                     egui::StrokeKind::Inside,
                                 );

@@ -557,3 +557,33 @@ fn a_stepped_frame_stays_within_its_triangle_budget() {
         "{triangles} triangles in a stepped frame"
     );
 }
+
+/// The Matrix view on its example (four 16x16 matrices, one cell per element) in the browser
+/// test's window: its cells are one mesh of square quads, two triangles each, where a rounded,
+/// feathered cell was 34 (the view's frame: 43,885 triangles with rounded cells, 11,117 square).
+#[test]
+fn the_matrix_view_stays_within_its_triangle_budget() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example("coopmat_tile_f16");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 860.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run();
+    step_until_ran(&mut h, super::super::views::matrix::is_muladd);
+    h.get_by_label("Matrix").click();
+    h.run();
+    let out = h.output().clone();
+    let triangles: usize = h
+        .ctx
+        .tessellate(out.shapes, out.pixels_per_point)
+        .iter()
+        .map(|p| match &p.primitive {
+            egui::epaint::Primitive::Mesh(m) => m.indices.len() / 3,
+            egui::epaint::Primitive::Callback(_) => 0,
+        })
+        .sum();
+    assert!(
+        (5_000..14_000).contains(&triangles),
+        "{triangles} triangles in the Matrix view's frame"
+    );
+}

@@ -168,6 +168,11 @@ pub fn show(ui: &mut egui::Ui, v: &MatrixView, sel: &mut Selection, avail: egui:
                     )
                 });
                 let p = ui.painter_at(rect);
+                // The cells as one mesh of square quads, under the outlines drawn below: a
+                // rounded, feathered cell was 34 triangles (1,024 cells for four 16x16
+                // matrices), which software WebGL paid for every frame.
+                let cells = p.add(egui::Shape::Noop);
+                let mut mesh = egui::Mesh::default();
                 for r in 0..gr.rows {
                     for c in 0..gr.cols {
                         let e = (r * gr.cols + c) as usize;
@@ -179,21 +184,21 @@ pub fn show(ui: &mut egui::Ui, v: &MatrixView, sel: &mut Selection, avail: egui:
                         let fill = hs
                             .first()
                             .map_or(egui::Color32::DARK_GRAY, |h| lane_color(h.0));
-                        p.rect_filled(cr, 1.0, fill);
+                        mesh.add_colored_rect(cr, fill);
                         if let Some(h2) = hs.get(1) {
                             // Held by two lanes: the second holder's colour in the corner.
-                            p.add(egui::Shape::convex_polygon(
-                                vec![cr.right_top(), cr.right_bottom(), cr.left_bottom()],
-                                lane_color(h2.0),
-                                egui::Stroke::NONE,
-                            ));
+                            let i = mesh.vertices.len() as u32;
+                            for at in [cr.right_top(), cr.right_bottom(), cr.left_bottom()] {
+                                mesh.colored_vertex(at, lane_color(h2.0));
+                            }
+                            mesh.add_triangle(i, i + 1, i + 2);
                         }
                         let lit = sel.lane.is_some_and(|l| hs.iter().any(|h| h.0 == l));
                         let fed = sel.element.is_some_and(|ch| gr.feeds(r, c, ch));
                         if fed {
                             p.rect_stroke(
                                 cr,
-                                1.0,
+                                0.0,
                                 egui::Stroke::new(2.0, egui::Color32::YELLOW),
                                 egui::StrokeKind::Inside,
                             );
@@ -201,13 +206,14 @@ pub fn show(ui: &mut egui::Ui, v: &MatrixView, sel: &mut Selection, avail: egui:
                         if lit {
                             p.rect_stroke(
                                 cr,
-                                1.0,
+                                0.0,
                                 egui::Stroke::new(2.0, egui::Color32::WHITE),
                                 egui::StrokeKind::Inside,
                             );
                         }
                     }
                 }
+                p.set(cells, mesh);
                 let at = |pos: egui::Pos2| {
                     let d = pos - rect.min;
                     let (r, c) = ((d.y / cell) as u32, (d.x / cell) as u32);
