@@ -543,15 +543,7 @@ fn a_stepped_frame_stays_within_its_triangle_budget() {
         out = Some(ctx.run_ui(raw, |ui| app.show(ui)));
     }
     assert!(app.session.as_ref().is_some_and(|s| s.step_count() > 3));
-    let out = out.unwrap();
-    let triangles: usize = ctx
-        .tessellate(out.shapes, out.pixels_per_point)
-        .iter()
-        .map(|p| match &p.primitive {
-            egui::epaint::Primitive::Mesh(m) => m.indices.len() / 3,
-            egui::epaint::Primitive::Callback(_) => 0,
-        })
-        .sum();
+    let triangles = triangles(&ctx, out.unwrap());
     assert!(
         (5_000..10_000).contains(&triangles),
         "{triangles} triangles in a stepped frame"
@@ -572,18 +564,20 @@ fn the_matrix_view_stays_within_its_triangle_budget() {
     step_until_ran(&mut h, super::super::views::matrix::is_muladd);
     h.get_by_label("Matrix").click();
     h.run();
-    let out = h.output().clone();
-    let triangles: usize = h
-        .ctx
-        .tessellate(out.shapes, out.pixels_per_point)
+    let triangles = triangles(&h.ctx, h.output().clone());
+    assert!(
+        (5_000..14_000).contains(&triangles),
+        "{triangles} triangles in the Matrix view's frame"
+    );
+}
+
+/// The triangles a frame's output tessellates to.
+fn triangles(ctx: &egui::Context, out: egui::FullOutput) -> usize {
+    ctx.tessellate(out.shapes, out.pixels_per_point)
         .iter()
         .map(|p| match &p.primitive {
             egui::epaint::Primitive::Mesh(m) => m.indices.len() / 3,
             egui::epaint::Primitive::Callback(_) => 0,
         })
-        .sum();
-    assert!(
-        (5_000..14_000).contains(&triangles),
-        "{triangles} triangles in the Matrix view's frame"
-    );
+        .sum()
 }
