@@ -117,13 +117,11 @@ pub(super) fn warm_up(settings: &Settings, size: egui::Vec2, fragment: String) -
             let events = if frame == 0 {
                 Vec::new()
             } else {
-                vec![egui::Event::Key {
-                    key: egui::Key::F10,
-                    physical_key: None,
-                    pressed: true,
-                    repeat: false,
-                    modifiers: egui::Modifiers::NONE,
-                }]
+                vec![super::keys::event(
+                    egui::Key::F10,
+                    true,
+                    egui::Modifiers::NONE,
+                )]
             };
             let input = egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),

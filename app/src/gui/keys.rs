@@ -3,6 +3,18 @@
 use super::ask::{Action, Pane};
 use super::session::LineStep;
 
+/// A key's press or release as egui's input holds it (the browser's warm-up and the tests
+/// strike keys with it).
+pub(super) fn event(key: egui::Key, pressed: bool, modifiers: egui::Modifiers) -> egui::Event {
+    egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed,
+        repeat: false,
+        modifiers,
+    }
+}
+
 /// The shortcuts pressed since the last frame, as actions in the order they apply (each press
 /// counts, also when several arrive in one frame).
 pub(super) fn read(ctx: &egui::Context, presenter: bool) -> Vec<Action> {

@@ -247,7 +247,7 @@ pub const CHANGED: egui::Color32 = egui::Color32::from_rgb(240, 200, 60);
 /// background), but square and from this frame's rows: egui's stripes are rounded, 58 triangles
 /// each under software WebGL where these are 10, and drawn from the last frame's row heights.
 /// Made before the grid's first row; each row ends with [`Stripes::end_row`] in place of
-/// `Ui::end_row`.
+/// `Ui::end_row` ([`Stripes::next`] for rows outside a grid).
 pub struct Stripes {
     row: usize,
     /// Where the row being laid out begins, and its stripe's place in the paint list when it
@@ -265,6 +265,12 @@ impl Stripes {
 
     pub fn end_row(&mut self, ui: &mut egui::Ui) {
         ui.end_row();
+        self.next(ui);
+    }
+
+    /// Rows laid out one under another outside a grid: the row since the last call (or `new`)
+    /// ends at the cursor.
+    pub fn next(&mut self, ui: &egui::Ui) {
         let (top, shape) = self.at;
         let bottom = ui.cursor().top();
         if let Some(shape) = shape {

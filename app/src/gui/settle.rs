@@ -60,8 +60,8 @@ impl Settle {
     }
 
     /// Whether the frame about to run on `raw` would show what the last one drawn showed:
-    /// nothing was asked for since the last pass's UI began, the input holds no event but keys'
-    /// releases, and the window, scale, focus and theme are as they were. Called before every
+    /// nothing was asked for since the last frame's first pass began its UI, the input holds no
+    /// event but keys' releases, and the window, scale, focus and theme are as they were. Called before every
     /// frame (it remembers the window of the last frame it let through).
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub fn idle(&mut self, raw: &egui::RawInput) -> bool {
@@ -101,24 +101,37 @@ struct Window {
 mod tests {
     use super::Settle;
     use crate::examples::DEFAULT_EXAMPLE;
+    use crate::gui::keys::event as key;
     use crate::gui::state::LanescopeApp;
     use std::cell::Cell;
 
-    /// One frame as eframe runs it: the app's passes between `begin` and `end`, then the
-    /// tessellated output.
+    /// One frame as eframe runs it: the app's passes between `begin` and `end`; how many there
+    /// were, and the tessellated output.
+    fn frame_passes(
+        ctx: &egui::Context,
+        app: &mut LanescopeApp,
+        settle: &mut Settle,
+        raw: egui::RawInput,
+    ) -> (usize, Vec<egui::ClippedPrimitive>) {
+        let mut passes = 0;
+        let mut out = ctx.run_ui(raw, |ui| {
+            passes += 1;
+            settle.begin(ui.ctx());
+            app.show(ui);
+            settle.end(ui.ctx());
+        });
+        out.textures_delta.clear();
+        (passes, ctx.tessellate(out.shapes, out.pixels_per_point))
+    }
+
+    /// [`frame_passes`]' output.
     fn frame(
         ctx: &egui::Context,
         app: &mut LanescopeApp,
         settle: &mut Settle,
         raw: egui::RawInput,
     ) -> Vec<egui::ClippedPrimitive> {
-        let mut out = ctx.run_ui(raw, |ui| {
-            settle.begin(ui.ctx());
-            app.show(ui);
-            settle.end(ui.ctx());
-        });
-        out.textures_delta.clear();
-        ctx.tessellate(out.shapes, out.pixels_per_point)
+        frame_passes(ctx, app, settle, raw).1
     }
 
     fn same(a: &[egui::ClippedPrimitive], b: &[egui::ClippedPrimitive]) -> bool {
@@ -134,13 +147,13 @@ mod tests {
             })
     }
 
-    fn key(key: egui::Key, pressed: bool, modifiers: egui::Modifiers) -> egui::Event {
-        egui::Event::Key {
-            key,
-            physical_key: None,
-            pressed,
-            repeat: false,
-            modifiers,
+    /// A frame's input: the window `rect`, at `time` seconds, with `events`.
+    fn input(rect: egui::Rect, time: f64, events: Vec<egui::Event>) -> egui::RawInput {
+        egui::RawInput {
+            screen_rect: Some(rect),
+            time: Some(time),
+            events,
+            ..Default::default()
         }
     }
 
@@ -160,12 +173,7 @@ mod tests {
         let time = Cell::new(0.0);
         let raw = |events: Vec<egui::Event>| {
             time.set(time.get() + 1.0 / 60.0);
-            egui::RawInput {
-                screen_rect: Some(rect),
-                time: Some(time.get()),
-                events,
-                ..Default::default()
-            }
+            input(rect, time.get(), events)
         };
         let none = egui::Modifiers::NONE;
         let ctrl = egui::Modifiers::CTRL;
@@ -279,23 +287,6 @@ mod tests {
         // scope) has a text field that egui styles for the next pass (what a user sees in that
         // pass is the field's unhovered look, which it has).
         let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1400.0, 14000.0));
-        let passes = Cell::new(0);
-        let mut frame = |i: u32, events: Vec<egui::Event>| {
-            let raw = egui::RawInput {
-                screen_rect: Some(rect),
-                time: Some(f64::from(i) / 60.0),
-                events,
-                ..Default::default()
-            };
-            passes.set(0);
-            let _ = ctx.run_ui(raw, |ui| {
-                passes.set(passes.get() + 1);
-                settle.begin(ui.ctx());
-                app.show(ui);
-                settle.end(ui.ctx());
-            });
-            passes.get()
-        };
         let mut two = Vec::new();
         for i in 0..400 {
             let press = i % 20 == 19;
@@ -304,8 +295,10 @@ mod tests {
             } else {
                 vec![]
             };
+            let raw = input(rect, f64::from(i) / 60.0, events);
+            let (passes, _) = frame_passes(&ctx, &mut app, &mut settle, raw);
             // The first press also takes the first screen's hint away.
-            if frame(i, events) > 1 && press && i > 20 {
+            if passes > 1 && press && i > 20 {
                 two.push(i / 20);
             }
         }
@@ -328,11 +321,7 @@ mod tests {
         let mut shown = Vec::new();
         let mut left_out = 0;
         for i in 0..120 {
-            let raw = egui::RawInput {
-                screen_rect: Some(rect),
-                time: Some(f64::from(i) / 60.0),
-                ..Default::default()
-            };
+            let raw = input(rect, f64::from(i) / 60.0, vec![]);
             let idle = settle.idle(&raw);
             let now = frame(&ctx, &mut app, &mut settle, raw);
             if idle && i > 0 {

@@ -80,10 +80,9 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 .x
         })
         .fold(0.0, f32::max);
-    let gap = ui.spacing().item_spacing.y;
-    for (i, (name, shown)) in rows.iter().enumerate() {
-        let stripe = ui.painter().add(egui::Shape::Noop);
-        let row = ui.horizontal(|ui| {
+    let mut stripes = palette::Stripes::new(ui);
+    for (name, shown) in &rows {
+        ui.horizontal(|ui| {
             let w = ui.monospace(name).rect.width();
             ui.add_space((name_width - w).max(0.0));
             let Some((_, first)) = shown.first() else {
@@ -107,14 +106,7 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.label(list.join("\n"));
             });
         });
-        if i % 2 == 1 {
-            let r = row.response.rect.expand2(egui::vec2(0.0, gap / 2.0));
-            let r = egui::Rect::from_x_y_ranges(ui.max_rect().x_range(), r.y_range());
-            ui.painter().set(
-                stripe,
-                egui::Shape::rect_filled(r, 0.0, ui.visuals().faint_bg_color),
-            );
-        }
+        stripes.next(ui);
     }
 }
 

@@ -524,13 +524,11 @@ fn a_stepped_frame_stays_within_its_triangle_budget() {
     let mut out = None;
     for i in 0..90 {
         let events = if i % 20 == 19 {
-            vec![egui::Event::Key {
-                key: egui::Key::F10,
-                physical_key: None,
-                pressed: true,
-                repeat: false,
-                modifiers: egui::Modifiers::NONE,
-            }]
+            vec![crate::gui::keys::event(
+                egui::Key::F10,
+                true,
+                egui::Modifiers::NONE,
+            )]
         } else {
             vec![]
         };

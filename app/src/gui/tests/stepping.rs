@@ -355,13 +355,9 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
             egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         ),
     ] {
-        input.events.push(egui::Event::Key {
-            key,
-            physical_key: None,
-            pressed: true,
-            repeat: false,
-            modifiers,
-        });
+        input
+            .events
+            .push(crate::gui::keys::event(key, true, modifiers));
     }
     let names = read_keys(&ctx, input, false);
     assert_eq!(
@@ -378,13 +374,9 @@ fn the_keyboard_reads_into_actions_without_touching_the_app() {
     // F2 then Space in one frame: presenter mode on, and Space is its step key already.
     let mut input = egui::RawInput::default();
     for key in [egui::Key::F2, egui::Key::Space] {
-        input.events.push(egui::Event::Key {
-            key,
-            physical_key: None,
-            pressed: true,
-            repeat: false,
-            modifiers: egui::Modifiers::NONE,
-        });
+        input
+            .events
+            .push(crate::gui::keys::event(key, true, egui::Modifiers::NONE));
     }
     let mut names = read_keys(&ctx, input, false);
     names.sort();
