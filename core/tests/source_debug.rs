@@ -414,3 +414,40 @@ fn an_hlsl_module_with_nonsemantic_debug_info_opens_with_its_source() {
     // `uint v = data[tid.x];`, `WaveActiveSum`, the store.
     assert!([7, 8, 9].iter().all(|l| lines.contains(l)), "{lines:?}");
 }
+
+#[test]
+fn a_nameless_block_instance_is_no_variable_in_scope() {
+    // The example's buffers are GLSL blocks declared without an instance name: the debug
+    // information gives each instance the name "", and the source names only their members.
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/switch_fallthrough.spv"),
+    )
+    .unwrap();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let d = prog.debug().unwrap();
+    assert!(
+        d.variables.iter().any(|v| v.name.is_empty()),
+        "the module no longer has a nameless variable: the test checks nothing"
+    );
+    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
+    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    loop {
+        for t in sim.tangles() {
+            let k = sim.tangle_instruction(t.subgroup as usize, t.id).unwrap();
+            for (_, v) in sim.variables_at(k) {
+                assert!(
+                    !v.name.is_empty(),
+                    "a nameless variable in scope at instruction {k}"
+                );
+                seen.insert(v.name.clone());
+            }
+        }
+        if !sim.step().unwrap() {
+            break;
+        }
+    }
+    for want in ["L", "v", "sel", "b_"] {
+        assert!(seen.contains(want), "{want} never in scope: {seen:?}");
+    }
+}

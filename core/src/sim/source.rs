@@ -138,7 +138,9 @@ impl Simulator {
 
     /// Source variables visible at module instruction `k`: those of every scope enclosing it
     /// (declared at or before its line, when both are known), then the globals. A name
-    /// declared in an inner scope hides the same name further out.
+    /// declared in an inner scope hides the same name further out. A variable without a name
+    /// (the instance of a GLSL block declared without one, whose members the source names
+    /// directly) is not one the source can name, and is left out.
     pub fn variables_at(&self, k: u32) -> Vec<(u32, &SourceVariable)> {
         let Some(d) = &self.prog.debug else {
             return Vec::new();
@@ -147,15 +149,18 @@ impl Simulator {
         let scope = origin.and_then(|o| o.scope);
         let here = origin.and_then(|o| o.pos);
         let mut out: Vec<(u32, &SourceVariable)> = Vec::new();
-        let visible = |v: &SourceVariable| match v.scope {
-            None => true,
-            Some(s) => {
-                d.encloses(s, scope)
-                    && match (v.pos, here) {
-                        (Some(vp), Some(h)) if vp.file == h.file => vp.line <= h.line,
-                        _ => true,
+        let visible = |v: &SourceVariable| {
+            !v.name.is_empty()
+                && match v.scope {
+                    None => true,
+                    Some(s) => {
+                        d.encloses(s, scope)
+                            && match (v.pos, here) {
+                                (Some(vp), Some(h)) if vp.file == h.file => vp.line <= h.line,
+                                _ => true,
+                            }
                     }
-            }
+                }
         };
         // Innermost first: deeper scopes hide outer names.
         let depth = |v: &SourceVariable| {

@@ -89,10 +89,16 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.weak("not available here");
                 return;
             };
+            // A block of runtime arrays alone has no fixed part to print.
+            if shown.iter().all(|(_, t)| t.is_empty()) {
+                ui.weak("runtime array: see Buffers (words)");
+                return;
+            }
             let distinct: std::collections::BTreeSet<&String> =
                 shown.iter().map(|(_, t)| t).collect();
+            // (kept short: at 1280x720 "(+10 other values)" ran past the panel's edge)
             let text = if distinct.len() > 1 {
-                format!("{first}  (+{} other values)", distinct.len() - 1)
+                format!("{first}  (+{} others)", distinct.len() - 1)
             } else {
                 first.clone()
             };

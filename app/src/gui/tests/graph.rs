@@ -145,3 +145,36 @@ fn the_graph_follows_into_a_called_function_and_back() {
             .as_str(),
     );
 }
+
+/// The Variables panel names a buffer of runtime arrays for what it is: it has no fixed part to
+/// print (an empty value before).
+#[test]
+fn the_variables_panel_names_a_runtime_array_for_what_it_is() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+               @compute @workgroup_size(32)\n\
+               fn main(@builtin(local_invocation_index) l: u32) {\n    var x = l * 3u;\n    \
+               x = x + 1u;\n    o[l] = x;\n}\n";
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_source(super::super::editor::Editor::new(
+        "runtime.wgsl",
+        lanescope_front::Language::Wgsl,
+        src.into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    for _ in 0..2 {
+        h.key_press(egui::Key::F10);
+        h.run_steps(3);
+    }
+    let s = h.state().session.as_ref().unwrap();
+    let (g, id) = h.state().line_step_tangle().unwrap();
+    let k = s.sim().tangle_instruction(g, id).unwrap();
+    assert!(
+        s.sim().variable_named(k, "o").is_some(),
+        "the buffer is in scope"
+    );
+    h.get_by_label("runtime array: see Buffers (words)");
+}
