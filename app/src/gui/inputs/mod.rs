@@ -21,6 +21,9 @@ use lanescope_core::SpecValue;
 /// Scalars shown per block before "Show more".
 const PAGE: usize = 256;
 
+/// Rows of a buffer's table laid out beyond those in sight, on each side (see `panel`).
+const OVERSCAN_ROWS: usize = 3;
+
 /// A text cell that commits on Enter or when it loses focus; returns the committed text.
 fn cell(
     ui: &mut egui::Ui,
@@ -425,12 +428,24 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let sight = ui.clip_rect().y_range();
             let gap = ui.spacing().item_spacing.y;
             let last = fields.fields.len().saturating_sub(1);
+            // Rows out of sight take their room and are not laid out, but which rows are laid
+            // out changes only when a row in sight is not among them: then they become those in
+            // sight and OVERSCAN_ROWS more on each side. A step that adds or drops a variable
+            // above moves the table by a row or two, and a row not laid out the frame before has
+            // a text field that egui styles only on its next pass (a second pass and a second
+            // frame for each such step).
+            let kept = st.laid_out.get(&ri).cloned();
+            let mut in_sight: Option<std::ops::Range<usize>> = None;
             for (k, f) in fields.fields.iter().enumerate() {
                 let top = ui.cursor().top();
                 // The last row is drawn wherever it is: its index and offset are the widest,
                 // so the columns keep their widths as the rows scroll by.
                 if let Some(h) = st.row_height.filter(|_| k != last) {
-                    if top > sight.max || top + h < sight.min {
+                    let seen = top <= sight.max && top + h >= sight.min;
+                    if seen {
+                        in_sight = Some(in_sight.map_or(k..k + 1, |r| r.start..k + 1));
+                    }
+                    if !seen && !kept.as_ref().is_some_and(|r| r.contains(&k)) {
                         ui.allocate_space(egui::vec2(0.0, h));
                         stripes.end_row(ui);
                         continue;
@@ -498,6 +513,17 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 }
                 stripes.end_row(ui);
                 st.row_height = Some(ui.cursor().top() - top - gap);
+            }
+            match in_sight {
+                Some(r) if !kept.is_some_and(|k| k.start <= r.start && r.end <= k.end) => {
+                    let m = OVERSCAN_ROWS;
+                    st.laid_out.insert(ri, r.start.saturating_sub(m)..r.end + m);
+                }
+                Some(_) => {}
+                // (a table scrolled out of sight lays nothing out)
+                None => {
+                    st.laid_out.remove(&ri);
+                }
             }
         });
         if fields.truncated && ui.button("Show more").clicked() {

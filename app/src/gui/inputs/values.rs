@@ -195,6 +195,9 @@ pub struct InputsState {
     /// Height of a buffer table's row as last drawn: rows out of sight take that much room and
     /// draw nothing (a block shows hundreds of rows, each an edit cell and four labels).
     pub(super) row_height: Option<f32>,
+    /// Per resource index, the rows laid out (see `panel`): those in sight and a margin, kept
+    /// while every row in sight stays among them.
+    pub(super) laid_out: std::collections::HashMap<usize, std::ops::Range<usize>>,
     /// An import under way: the (set, binding) it goes to and the file.
     pub import: Option<(
         (u32, u32, u32),
@@ -211,6 +214,7 @@ impl Default for InputsState {
             fill_value: "1".into(),
             seed: 1,
             row_height: None,
+            laid_out: Default::default(),
             import: None,
         }
     }
