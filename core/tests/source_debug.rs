@@ -451,3 +451,86 @@ fn a_nameless_block_instance_is_no_variable_in_scope() {
         assert!(seen.contains(want), "{want} never in scope: {seen:?}");
     }
 }
+
+#[test]
+fn a_variable_before_its_first_assignment_is_undefined() {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/switch_fallthrough.spv"),
+    )
+    .unwrap();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
+    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+    let value_of_l = |sim: &Simulator| {
+        let t = sim.tangles()[0];
+        let k = sim.tangle_instruction(t.subgroup as usize, t.id).unwrap();
+        let var = sim.variable_named(k, "L")?;
+        sim.source_value(t.subgroup as usize, var, k)
+    };
+    let mut guard = 0;
+    let mut step = |sim: &mut Simulator| {
+        assert!(sim.step().unwrap());
+        guard += 1;
+        assert!(guard < 100, "L never in scope, or never assigned");
+    };
+    while value_of_l(&sim).is_none() {
+        step(&mut sim);
+    }
+    // At its line, `uint L = gl_LocalInvocationIndex;` not run yet: L holds whatever its
+    // bytes are.
+    let before = value_of_l(&sim).unwrap();
+    assert!(
+        before.undefined.iter().all(|u| u == &[true]),
+        "{:?}",
+        before.undefined
+    );
+    while !value_of_l(&sim).unwrap().undefined[0].is_empty() {
+        step(&mut sim);
+    }
+    let after = value_of_l(&sim).unwrap();
+    assert!(
+        after.undefined.iter().all(Vec::is_empty),
+        "{:?}",
+        after.undefined
+    );
+    for (l, v) in after.lanes.iter().enumerate() {
+        assert_eq!(v.as_ref().unwrap()[0], l as u64, "L in lane {l}");
+    }
+}
+
+#[test]
+fn an_array_being_filled_is_undefined_only_where_not_yet_written() {
+    // `float a[8];` filled by a loop, one element an iteration.
+    let bytes =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/coopmat_tile_f16.spv"))
+            .unwrap();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
+    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let at = sim.tangles().first().map(|t| {
+            let k = sim.tangle_instruction(t.subgroup as usize, t.id).unwrap();
+            (t.subgroup as usize, k)
+        });
+        if let Some((g, var, k)) = at.and_then(|(g, k)| Some((g, sim.variable_named(k, "a")?, k))) {
+            let v = sim.source_value(g, var, k).unwrap();
+            let u = &v.undefined[0];
+            // (components written so far are the first ones, in order)
+            let written = if u.is_empty() {
+                8
+            } else {
+                u.iter().filter(|&&x| !x).count()
+            };
+            assert!(
+                u.is_empty() || (u.len() == 8 && u.iter().skip(written).all(|&x| x)),
+                "{u:?}"
+            );
+            seen.insert(written);
+        }
+        if !sim.step().unwrap() {
+            break;
+        }
+    }
+    assert_eq!(seen, (0..=8).collect(), "elements written as the loop ran");
+}

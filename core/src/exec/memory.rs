@@ -359,7 +359,20 @@ impl Memory {
         off: u32,
         size: u32,
     ) -> bool {
-        if !self.poison.any {
+        self.any_span_marked_in(&self.poison, lanes, off, size)
+    }
+
+    /// [`Memory::any_span_marked`] in the maps `maps` (the uninitialized-read layer's, for
+    /// one).
+    #[inline]
+    pub fn any_span_marked_in(
+        &self,
+        maps: &PoisonMaps,
+        lanes: impl Iterator<Item = (u64, usize)>,
+        off: u32,
+        size: u32,
+    ) -> bool {
+        if !maps.any {
             return false;
         }
         for (ptr, inv) in lanes {
@@ -374,7 +387,7 @@ impl Memory {
                     let Some(i) = self.storage(region) else {
                         continue;
                     };
-                    let Some(map) = self.poison.buffers.get(i) else {
+                    let Some(map) = maps.buffers.get(i) else {
                         continue;
                     };
                     let len = self.buffers.get(i).map_or(0, Vec::len);
@@ -394,7 +407,7 @@ impl Memory {
                         n,
                         stride: 1,
                     };
-                    (&self.poison.workgroup, self.workgroup.len(), bits)
+                    (&maps.workgroup, self.workgroup.len(), bits)
                 }
                 Space::Invocation => {
                     let row = self.inv_row();
@@ -403,7 +416,7 @@ impl Memory {
                         n,
                         stride: row,
                     };
-                    (&self.poison.invocation, self.per_invocation, bits)
+                    (&maps.invocation, self.per_invocation, bits)
                 }
             };
             if start + n > len {

@@ -16,6 +16,10 @@ pub struct SourceValue {
     pub lanes: Vec<Option<Vec<u64>>>,
     /// For a variable given by `DebugValue` with indexes: the part of it this value is.
     pub indexes: Vec<u32>,
+    /// Per lane, per component: whether it is undefined: poison, or (with the detectors on)
+    /// memory not yet written, as a variable is before its first assignment (`lanes` then
+    /// holds what the bytes happen to be). Empty for a lane whose components are all defined.
+    pub undefined: Vec<Vec<bool>>,
 }
 
 impl Simulator {
@@ -214,6 +218,21 @@ impl Simulator {
                     return None;
                 };
                 let leaves = self.prog.types.leaves(*pointee, Layout::Plain);
+                let unwritten = self.uninit.as_ref().map(|u| u.unwritten());
+                let undefined = (0..s)
+                    .map(|l| {
+                        let p = sg.regs[slot as usize * s + l];
+                        let marked = |leaf: &crate::program::Leaf| {
+                            let size = leaf.ty.size_bytes();
+                            let at = std::iter::once((p, g * s + l));
+                            self.mem.any_span_marked(at.clone(), leaf.offset, size)
+                                || unwritten.is_some_and(|m| {
+                                    self.mem.any_span_marked_in(m, at, leaf.offset, size)
+                                })
+                        };
+                        per_component(live(l), leaves.iter().map(marked))
+                    })
+                    .collect();
                 let lanes = (0..s)
                     .map(|l| {
                         if !live(l) {
@@ -230,6 +249,7 @@ impl Simulator {
                     ty: *pointee,
                     lanes,
                     indexes: Vec::new(),
+                    undefined,
                 })
             }
             VarHome::Values { values } => {
@@ -240,6 +260,18 @@ impl Simulator {
                     .max_by_key(|x| x.at)
                     .or_else(|| values.iter().min_by_key(|x| x.at))?;
                 let &(slot, width, ty) = self.prog.id_slots.get(&at.value)?;
+                // (the uninitialized-read layer's registers are kept only with the detectors)
+                let layer =
+                    |m: &[crate::exec::Mask], c: u32| m.get(c as usize).copied().unwrap_or(0);
+                let undefined = (0..s)
+                    .map(|l| {
+                        let bad = |c: u32| {
+                            let m = layer(&sg.poison, slot + c) | layer(&sg.uninit, slot + c);
+                            m >> l & 1 == 1
+                        };
+                        per_component(live(l), (0..width).map(bad))
+                    })
+                    .collect();
                 let lanes = (0..s)
                     .map(|l| {
                         live(l).then(|| {
@@ -253,8 +285,23 @@ impl Simulator {
                     ty,
                     lanes,
                     indexes: at.indexes.clone(),
+                    undefined,
                 })
             }
         }
+    }
+}
+
+/// A lane's undefined components from each one's flag: empty when none is (or the lane is not
+/// live).
+fn per_component(live: bool, flags: impl Iterator<Item = bool>) -> Vec<bool> {
+    if !live {
+        return Vec::new();
+    }
+    let v: Vec<bool> = flags.collect();
+    if v.iter().any(|&b| b) {
+        v
+    } else {
+        Vec::new()
     }
 }

@@ -283,8 +283,7 @@ pub fn source_view(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let mut rows: Vec<String> = lanes
                 .iter()
                 .filter_map(|l| {
-                    let c = val.lanes.get(l as usize)?.as_ref()?;
-                    let mut t = crate::gui::views::format_components(tys, c);
+                    let mut t = crate::gui::views::format_source_lane(&val, tys, l as usize)?;
                     if t.chars().count() > 40 {
                         t = t.chars().take(40).collect::<String>() + "…";
                     }

@@ -3,7 +3,7 @@
 use super::super::ask::{Action, Inputs};
 use super::super::palette;
 use crate::gui::state::LanescopeApp;
-use crate::gui::views::format_components;
+use crate::gui::views::{format_components, format_source_lane, UNDEFINED};
 use lanescope_core::trace::LaneState;
 
 /// The source variables in scope where the followed tangle stands, by name: the value in its
@@ -59,10 +59,7 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         };
         let shown: Vec<(u32, String)> = lanes
             .iter()
-            .filter_map(|l| {
-                let c = val.lanes.get(l as usize)?.as_ref()?;
-                Some((l, clip(format_components(tys, c), 28)))
-            })
+            .filter_map(|l| Some((l, clip(format_source_lane(&val, tys, l as usize)?, 28))))
             .collect();
         let mut name = v.name.clone();
         if !val.indexes.is_empty() {
@@ -102,8 +99,12 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             } else {
                 first.clone()
             };
+            let mut text = egui::RichText::new(text).monospace();
+            if first == UNDEFINED {
+                text = text.color(palette::POISON);
+            }
             // Every lane's value, built only while hovered.
-            ui.monospace(text).on_hover_ui(|ui| {
+            ui.label(text).on_hover_ui(|ui| {
                 let list: Vec<String> = shown
                     .iter()
                     .take(64)
@@ -281,5 +282,36 @@ mod tests {
         // Types that do not match the value's width: raw bits.
         assert_eq!(format_components(Some(&tys[..1]), &[1, 2]), "0x1, 0x2");
         assert_eq!(format_components(None, &[255]), "0xff");
+    }
+}
+
+#[cfg(test)]
+mod source_lane_tests {
+    use crate::gui::views::{format_source_lane, UNDEFINED};
+    use lanescope_core::value::ScalarTy;
+    use lanescope_core::SourceValue;
+
+    #[test]
+    fn undefined_components_print_as_such() {
+        let tys = [ScalarTy::I32, ScalarTy::Float { bits: 32 }, ScalarTy::Bool];
+        let value = |undefined: Vec<bool>| SourceValue {
+            ty: 0,
+            lanes: vec![
+                Some(vec![
+                    u64::from((-3i32) as u32),
+                    u64::from(1.5f32.to_bits()),
+                    1,
+                ]),
+                None,
+            ],
+            indexes: Vec::new(),
+            undefined: vec![undefined, Vec::new()],
+        };
+        let shown = |u: Vec<bool>| format_source_lane(&value(u), Some(&tys), 0);
+        assert_eq!(shown(Vec::new()).as_deref(), Some("-3, 1.5, true"));
+        assert_eq!(shown(vec![false, true, true]).as_deref(), Some("-3, ?, ?"));
+        assert_eq!(shown(vec![true; 3]).as_deref(), Some(UNDEFINED));
+        // A lane without a value.
+        assert_eq!(format_source_lane(&value(Vec::new()), Some(&tys), 1), None);
     }
 }

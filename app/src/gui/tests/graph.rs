@@ -178,3 +178,46 @@ fn the_variables_panel_names_a_runtime_array_for_what_it_is() {
     );
     h.get_by_label("runtime array: see Buffers (words)");
 }
+
+/// A variable before its first assignment shows as undefined in the Variables panel (its bytes'
+/// zeros before), and its value once assigned.
+#[test]
+fn a_variable_shows_undefined_until_assigned() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_example(crate::examples::DEFAULT_EXAMPLE);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    let l_of = |h: &Harness<'_, LanescopeApp>| {
+        let s = h.state().session.as_ref().unwrap();
+        let (g, id) = h.state().line_step_tangle()?;
+        let k = s.sim().tangle_instruction(g, id)?;
+        let var = s.sim().variable_named(k, "L")?;
+        s.sim().source_value(g, var, k)
+    };
+    // Step lines until `uint L = gl_LocalInvocationIndex;` is the next to run.
+    let mut presses = 0;
+    while l_of(&h).is_none() {
+        h.key_press(egui::Key::F10);
+        h.run_steps(3);
+        presses += 1;
+        assert!(presses < 10, "L never in scope");
+    }
+    assert!(l_of(&h).unwrap().undefined.iter().all(|u| u == &[true]));
+    h.get_by_label(crate::gui::views::UNDEFINED);
+    h.key_press(egui::Key::F10);
+    h.run_steps(3);
+    assert!(l_of(&h).unwrap().undefined.iter().all(Vec::is_empty));
+    // L's row now reads its first lane's value; `v`, declared on the line now next, is the one
+    // undefined.
+    assert_eq!(
+        h.query_all_by_label(crate::gui::views::UNDEFINED).count(),
+        1
+    );
+    let s = h.state().session.as_ref().unwrap();
+    let (g, id) = h.state().line_step_tangle().unwrap();
+    let k = s.sim().tangle_instruction(g, id).unwrap();
+    let v = s.sim().variable_named(k, "v").expect("v in scope");
+    assert_eq!(s.sim().source_value(g, v, k).unwrap().undefined[0], [true]);
+}

@@ -153,6 +153,37 @@ impl Tab {
     }
 }
 
+/// What a source variable shows in a lane whose value is undefined.
+pub const UNDEFINED: &str = "undefined";
+
+/// Lane `l` of a source variable's value: its components as [`format_components`] prints
+/// them, `?` for each undefined one (poison, or memory not yet written: an array being
+/// filled), [`UNDEFINED`] when every one is (a variable before its first assignment); `None`
+/// where the lane has no value.
+pub fn format_source_lane(
+    val: &lanescope_core::SourceValue,
+    tys: Option<&[lanescope_core::value::ScalarTy]>,
+    l: usize,
+) -> Option<String> {
+    let c = val.lanes.get(l)?.as_ref()?;
+    let undefined = val.undefined.get(l).map_or(&[][..], Vec::as_slice);
+    if undefined.is_empty() {
+        return Some(format_components(tys, c));
+    }
+    if undefined.iter().all(|&u| u) {
+        return Some(UNDEFINED.to_string());
+    }
+    let parts: Vec<String> = c
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match undefined.get(i) {
+            Some(true) => "?".to_string(),
+            _ => format_components(tys.and_then(|t| t.get(i..=i)), std::slice::from_ref(v)),
+        })
+        .collect();
+    Some(parts.join(", "))
+}
+
 /// A watched value's components as their types print them (`-3`, `1.5`, `true`); raw hex bits
 /// where the types are unknown (pointers, opaque values).
 pub fn format_components(tys: Option<&[lanescope_core::value::ScalarTy]>, v: &[u64]) -> String {

@@ -148,6 +148,11 @@ impl Uninit {
                 .is_none_or(|r| r.targets.get(r.next).is_none_or(|w| w.step > step))
     }
 
+    /// The bytes of Workgroup and invocation memory not yet written, one bit each.
+    pub(in crate::sim) fn unwritten(&self) -> &PoisonMaps {
+        &self.mem
+    }
+
     /// Whether a register of subgroup `g` may hold undefined data (else its uses need no look).
     #[inline]
     pub(in crate::sim) fn tainted_regs(&self, g: usize) -> bool {
