@@ -59,6 +59,20 @@ fn traced(prog: &Arc<Program>, bytes: usize) -> Simulator {
     Simulator::new(Arc::clone(prog), cfg, &b).unwrap()
 }
 
+/// A simulator over the example `assets/NAME` with the buffers the app gives it (the
+/// detectors on, as by default).
+fn example(name: &str) -> Simulator {
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../assets")
+            .join(name),
+    )
+    .unwrap();
+    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
+    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
+    Simulator::new(prog, Config::default(), &b).unwrap()
+}
+
 fn file_index(p: &Program, name: &str) -> u32 {
     p.debug().unwrap().file_index(name).unwrap()
 }
@@ -419,18 +433,12 @@ fn an_hlsl_module_with_nonsemantic_debug_info_opens_with_its_source() {
 fn a_nameless_block_instance_is_no_variable_in_scope() {
     // The example's buffers are GLSL blocks declared without an instance name: the debug
     // information gives each instance the name "", and the source names only their members.
-    let bytes = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/switch_fallthrough.spv"),
-    )
-    .unwrap();
-    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    let d = prog.debug().unwrap();
+    let mut sim = example("switch_fallthrough.spv");
+    let d = sim.program().debug().unwrap();
     assert!(
         d.variables.iter().any(|v| v.name.is_empty()),
         "the module no longer has a nameless variable: the test checks nothing"
     );
-    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
-    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
     let mut seen = std::collections::BTreeSet::new();
     loop {
         for t in sim.tangles() {
@@ -454,13 +462,7 @@ fn a_nameless_block_instance_is_no_variable_in_scope() {
 
 #[test]
 fn a_variable_before_its_first_assignment_is_undefined() {
-    let bytes = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/switch_fallthrough.spv"),
-    )
-    .unwrap();
-    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
-    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+    let mut sim = example("switch_fallthrough.spv");
     let value_of_l = |sim: &Simulator| {
         let t = sim.tangles()[0];
         let k = sim.tangle_instruction(t.subgroup as usize, t.id).unwrap();
@@ -501,12 +503,7 @@ fn a_variable_before_its_first_assignment_is_undefined() {
 #[test]
 fn an_array_being_filled_is_undefined_only_where_not_yet_written() {
     // `float a[8];` filled by a loop, one element an iteration.
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/coopmat_tile_f16.spv"))
-            .unwrap();
-    let prog = Arc::new(load(&bytes, &LoadOptions::default()).unwrap());
-    let b = Bindings::for_example(&prog, u64::MAX).unwrap();
-    let mut sim = Simulator::new(Arc::clone(&prog), Config::default(), &b).unwrap();
+    let mut sim = example("coopmat_tile_f16.spv");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..2000 {
         let at = sim.tangles().first().map(|t| {
