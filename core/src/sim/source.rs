@@ -219,18 +219,39 @@ impl Simulator {
                 };
                 let leaves = self.prog.types.leaves(*pointee, Layout::Plain);
                 let unwritten = self.uninit.as_ref().map(|u| u.unwritten());
+                // A variable lies in one memory: when neither layer marks a byte of it (the
+                // common case once written), no lane's leaves need a look.
+                let space = (0..s)
+                    .find(|&l| live(l))
+                    .and_then(|l| self.mem.resolve(sg.regs[slot as usize * s + l]).ok())
+                    .map(|p| crate::program::decode_ptr(p).0);
+                let whole = leaves
+                    .iter()
+                    .map(|l| l.offset + l.ty.size_bytes())
+                    .max()
+                    .unwrap_or(0);
+                let any_marked = space.is_some_and(|sp| {
+                    self.mem.poison.marked_in(sp) || unwritten.is_some_and(|m| m.marked_in(sp))
+                });
                 let undefined = (0..s)
                     .map(|l| {
+                        if !any_marked {
+                            return Vec::new();
+                        }
                         let p = sg.regs[slot as usize * s + l];
-                        let marked = |leaf: &crate::program::Leaf| {
-                            let size = leaf.ty.size_bytes();
+                        let marked = |off: u32, size: u32| {
                             let at = std::iter::once((p, g * s + l));
-                            self.mem.any_span_marked(at.clone(), leaf.offset, size)
-                                || unwritten.is_some_and(|m| {
-                                    self.mem.any_span_marked_in(m, at, leaf.offset, size)
-                                })
+                            self.mem.any_span_marked(at.clone(), off, size)
+                                || unwritten
+                                    .is_some_and(|m| self.mem.any_span_marked_in(m, at, off, size))
                         };
-                        per_component(live(l), leaves.iter().map(marked))
+                        // (the whole variable first: one look when all of it is written)
+                        if !live(l) || !marked(0, whole) {
+                            return Vec::new();
+                        }
+                        let leaf =
+                            |leaf: &crate::program::Leaf| marked(leaf.offset, leaf.ty.size_bytes());
+                        per_component(true, leaves.iter().map(leaf))
                     })
                     .collect();
                 let lanes = (0..s)
