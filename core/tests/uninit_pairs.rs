@@ -432,3 +432,32 @@ OpStore %o1 %b32";
     assert_eq!(sim.poisoned_words(0, 0), vec![1]);
     assert_eq!(out_words(&sim)[0], 9);
 }
+
+/// A value read from memory nobody wrote is undefined in the lanes that read it, as the Watch
+/// panel shows it; one read from written memory is not.
+#[test]
+fn a_value_read_from_unwritten_memory_is_undefined() {
+    let g = "%u16 = OpTypeInt 16 0
+%a2 = OpTypeArray %u16 %c2
+%pwa = OpTypePointer Workgroup %a2
+%pw16 = OpTypePointer Workgroup %u16
+%x = OpVariable %pwa Workgroup
+%h9 = OpConstant %u16 9";
+    let body = "%w = OpAccessChain %pw16 %x %c1
+OpStore %w %h9
+%r0 = OpAccessChain %pw16 %x %c0
+%v = OpLoad %u16 %r0
+%r1 = OpAccessChain %pw16 %x %c1
+%d = OpLoad %u16 %r1
+%v32 = OpUConvert %u32 %v
+%o = OpAccessChain %pout %out %c0 %c0
+OpStore %o %v32";
+    let names = "OpName %x \"x\"\nOpName %v \"v\"\nOpName %d \"d\"";
+    let sim = run_text(&module(1, "OpCapability Int16", names, g, body));
+    let p = sim.program();
+    let id = |name: &str| (0..4096).find(|&i| p.name_of(i) == name).unwrap();
+    assert!(sim.undefined_of(0, id("v")).unwrap()[0]);
+    assert!(!sim.undefined_of(0, id("d")).unwrap()[0]);
+    // Poison alone knows nothing of it.
+    assert!(!sim.poison_of(0, id("v")).unwrap()[0]);
+}

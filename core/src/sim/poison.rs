@@ -64,6 +64,19 @@ impl Simulator {
         )
     }
 
+    /// Which lanes of subgroup `g` hold an undefined value for SPIR-V id `id`: poison, or (with
+    /// the detectors on) data read from memory not yet written, or computed from either.
+    pub fn undefined_of(&self, g: usize, id: u32) -> Option<Vec<bool>> {
+        let (slot, width, _) = *self.prog.id_slots.get(&id)?;
+        let sg = self.sgs.get(g)?;
+        let p = any(&sg.poison, slot, width) | any(&sg.uninit, slot, width);
+        Some(
+            (0..self.cfg.subgroup_size)
+                .map(|l| p >> l & 1 == 1)
+                .collect(),
+        )
+    }
+
     /// Lanes of subgroup `g` whose value in `width` slots from `slot` is poison.
     pub(crate) fn slot_poison(&self, g: usize, slot: u32, width: u32) -> crate::exec::Mask {
         self.sgs

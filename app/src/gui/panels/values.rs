@@ -134,7 +134,7 @@ pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             let Some(values) = s.sim().value_of(g, id) else {
                 continue;
             };
-            let poison = s.sim().poison_of(g, id).unwrap_or_default();
+            let poison = s.sim().undefined_of(g, id).unwrap_or_default();
             // Each component printed as its type (hex where the type has no scalar form).
             let comp_tys = s
                 .program
@@ -163,7 +163,10 @@ pub(super) fn show_watch(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     ui.label(format!("sg{g} lane {lane}"));
                     let r = ui.label(t);
                     if poison.get(lane) == Some(&true) {
-                        r.on_hover_text("undefined (poison): the spec leaves this value undefined");
+                        r.on_hover_text(
+                            "undefined: poison, or read from memory not yet written (or computed \
+                             from either); the spec leaves this value undefined",
+                        );
                     } else {
                         let bits: Vec<String> = v.iter().map(|c| format!("{c:#x}")).collect();
                         r.on_hover_text(format!("bits: {}", bits.join(", ")));
