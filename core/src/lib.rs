@@ -14,7 +14,8 @@
 //! - [`Simulator`] runs it under a [`Config`] with the buffers of [`Bindings`]: [`Simulator::run`]
 //!   in budgets, [`Simulator::step`] one tangle instruction at a time; [`history::History`] adds
 //!   step back. Read-only views: [`Simulator::tangles`], [`Simulator::lane_states`],
-//!   [`Simulator::value_of`] (by SPIR-V id), [`Simulator::source_value`] (by source variable),
+//!   [`Simulator::value_of`] (by SPIR-V id; [`Simulator::undefined_of`] its undefined lanes),
+//!   [`Simulator::source_value`] (by source variable, its undefined components marked),
 //!   [`Simulator::diagnostics`], [`Simulator::trace`], [`Simulator::buffer`].
 //! - [`view`]: what an instruction means to the views ([`view::Meaning`]: a rotate, an integer
 //!   dot product, a cooperative MulAdd) with operands read by handle, and [`view::LaneMask`].
