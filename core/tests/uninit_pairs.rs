@@ -31,16 +31,19 @@ fn pair(bug: &str, fixed: &str) -> Diagnostic {
     found[0].clone()
 }
 
-/// A 16-bit write defines its own half of a word only: `x[0]` stays uninitialized after
-/// `x[1]` is written (it was taken for written: the tracking was by word).
-#[test]
-fn sixteen_bit_shared_halves() {
-    let g = "%u16 = OpTypeInt 16 0
+/// A Workgroup array of two 16-bit halves, and the constant 9 to write to one.
+const SHARED_HALVES: &str = "%u16 = OpTypeInt 16 0
 %a2 = OpTypeArray %u16 %c2
 %pwa = OpTypePointer Workgroup %a2
 %pw16 = OpTypePointer Workgroup %u16
 %x = OpVariable %pwa Workgroup
 %h9 = OpConstant %u16 9";
+
+/// A 16-bit write defines its own half of a word only: `x[0]` stays uninitialized after
+/// `x[1]` is written (it was taken for written: the tracking was by word).
+#[test]
+fn sixteen_bit_shared_halves() {
+    let g = SHARED_HALVES;
     let body = |write: &str| {
         format!(
             "%w = OpAccessChain %pw16 %x %{write}
@@ -437,12 +440,7 @@ OpStore %o1 %b32";
 /// panel shows it; one read from written memory is not.
 #[test]
 fn a_value_read_from_unwritten_memory_is_undefined() {
-    let g = "%u16 = OpTypeInt 16 0
-%a2 = OpTypeArray %u16 %c2
-%pwa = OpTypePointer Workgroup %a2
-%pw16 = OpTypePointer Workgroup %u16
-%x = OpVariable %pwa Workgroup
-%h9 = OpConstant %u16 9";
+    let g = SHARED_HALVES;
     let body = "%w = OpAccessChain %pw16 %x %c1
 OpStore %w %h9
 %r0 = OpAccessChain %pw16 %x %c0

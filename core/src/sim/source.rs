@@ -283,11 +283,11 @@ impl Simulator {
                 let &(slot, width, ty) = self.prog.id_slots.get(&at.value)?;
                 // (the uninitialized-read layer's registers are kept only with the detectors)
                 let layer =
-                    |m: &[crate::exec::Mask], c: u32| m.get(c as usize).copied().unwrap_or(0);
+                    |m: &[crate::exec::Mask], c: u32| crate::exec::poison::any(m, slot + c, 1);
                 let undefined = (0..s)
                     .map(|l| {
                         let bad = |c: u32| {
-                            let m = layer(&sg.poison, slot + c) | layer(&sg.uninit, slot + c);
+                            let m = layer(&sg.poison, c) | layer(&sg.uninit, c);
                             m >> l & 1 == 1
                         };
                         per_component(live(l), (0..width).map(bad))
