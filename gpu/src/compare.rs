@@ -94,6 +94,10 @@ pub struct Comparison {
     pub differences: Vec<Difference>,
     /// Differing words past those listed.
     pub more: usize,
+    /// What the reader should know about how the two were set side by side (buffers reached
+    /// by device address: the input words moved to the device's addresses).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Comparison {
@@ -135,14 +139,24 @@ pub fn prepare<'a>(
     if !s.cfg.only_workgroups.is_empty() {
         return unsupported("the device runs every workgroup: drop --only-workgroup".into());
     }
-    if !s.bindings.addresses.is_empty() {
-        return unsupported(
-            "buffer device addresses are not run on the device yet (the device picks its own)"
-                .into(),
-        );
-    }
     let fresh = Simulator::new(Arc::clone(s.prog), s.cfg.clone(), s.bindings)
         .map_err(|e| GpuError::Unsupported(e.to_string()))?;
+    // Buffers reached by device address: where the simulation put each (the device puts them
+    // where it likes, and the inputs' addresses are moved there).
+    let physical = s.prog.physical_addresses();
+    let addresses = if physical {
+        // Refused here; its note is the comparison's.
+        let _note = crate::address::check_movable(s)?;
+        fresh.buffer_addresses()
+    } else {
+        Vec::new()
+    };
+    let address_of = |slot: (u32, u32, u32)| {
+        addresses
+            .iter()
+            .find(|a| (a.set, a.binding, a.element) == slot)
+            .map(|a| a.address)
+    };
     // The binding whose storage (set, binding, element) shares, if another's.
     let shared_of = |r: &lanescope_core::program::Resource| {
         s.bindings
@@ -186,6 +200,8 @@ pub fn prepare<'a>(
             sampler,
             data: fresh.resource_buffer(r).unwrap_or_default().to_vec(),
             shares: None,
+            address: address_of((r.set, r.binding, r.element())).filter(|_| image.is_none()),
+            undeclared: false,
         };
         match shared_of(r) {
             Some(of) => sharing.push((b, of)),
@@ -210,6 +226,27 @@ pub fn prepare<'a>(
         b.shares = Some(k);
         b.data.clear();
         buffers.push(b);
+    }
+    // Buffers the module declares no binding for, bound to be reached by their addresses: on
+    // the device too, without a descriptor (after the others; compared by their slots).
+    let by_address_only = if physical {
+        crate::address::undeclared(s, &fresh)
+    } else {
+        Vec::new()
+    };
+    for a in by_address_only {
+        buffers.push(GpuBuffer {
+            set: a.set,
+            binding: a.binding,
+            element: a.element,
+            data: fresh
+                .buffer_element(a.set, a.binding, a.element)
+                .unwrap_or_default()
+                .to_vec(),
+            address: Some(a.address),
+            undeclared: true,
+            ..GpuBuffer::default()
+        });
     }
     let size = s.cfg.subgroup_size;
     // A device without maximal reconvergence runs the module without it: what depends on how
@@ -363,6 +400,42 @@ fn within_tolerance(ty: ScalarTy, a: u32, b: u32) -> Option<String> {
 /// [`prepare`] gave them) with the finished simulation's and classifies every word that
 /// differs.
 pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparison {
+    if gpu.addresses.is_empty() {
+        return compare_at(s, resources, gpu, Vec::new());
+    }
+    // The device placed the buffers where it liked and got the inputs' addresses moved there:
+    // the simulation it is compared with runs the same way.
+    let mut notes = Vec::new();
+    if let Ok(Some(note)) = crate::address::check_movable(s) {
+        notes.push(note);
+    }
+    match crate::address::at_device(s, &gpu.addresses) {
+        Ok((bindings, sim, moved)) => {
+            notes.insert(0, format!(
+                "the device placed the {} buffers reached by address where it chose; {moved} input words holding addresses were moved with them, and the simulation compared ran at the device's addresses",
+                gpu.addresses.len()
+            ));
+            let at = Simulated {
+                bindings: &bindings,
+                sim: &sim,
+                ..*s
+            };
+            compare_at(&at, resources, gpu, notes)
+        }
+        Err(e) => {
+            notes.insert(0, format!("the simulation at the device's buffer addresses did not run ({e}): the words are compared with the simulation at its own addresses, so those holding addresses differ"));
+            compare_at(s, resources, gpu, notes)
+        }
+    }
+}
+
+/// [`compare`] with the simulation at the device's addresses (where they matter).
+fn compare_at(
+    s: &Simulated<'_>,
+    resources: &[usize],
+    gpu: &GpuRun,
+    notes: Vec<String>,
+) -> Comparison {
     let (subgroup_ops, coop, arithmetic) = declares(s.spirv);
     let variants = [crate::precision::Err::Up, crate::precision::Err::Down]
         .map(|way| crate::precision::variant(s.spirv, way));
@@ -374,13 +447,45 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
         .filter(|d| d.code == DiagCode::DataRace)
         .count();
     let mut total = 0;
+    // What each compared buffer is: its resource (none for a buffer reached only by its
+    // address) and slot; the device's buffers are the resources', then those sharing another's,
+    // then those reached only by address.
+    let mut places: Vec<(Option<usize>, (u32, u32, u32))> = resources
+        .iter()
+        .map(|&ri| {
+            let r = s.prog.resources().get(ri);
+            (
+                r.map(|_| ri),
+                r.map_or((0, 0, 0), |r| (r.set, r.binding, r.element())),
+            )
+        })
+        .collect();
+    let undeclared = crate::address::undeclared(s, s.sim);
+    let mut got_of: Vec<&[u8]> = gpu
+        .buffers
+        .iter()
+        .take(resources.len())
+        .map(Vec::as_slice)
+        .collect();
+    if s.prog.physical_addresses() && gpu.buffers.len() >= undeclared.len() {
+        let tail = &gpu.buffers[gpu.buffers.len() - undeclared.len()..];
+        for (a, got) in undeclared.iter().zip(tail) {
+            places.push((None, (a.set, a.binding, a.element)));
+            got_of.push(got);
+        }
+    }
+    let buffer_of = |sim: &Simulator, k: usize| {
+        let (set, binding, element) = places[k].1;
+        sim.buffer_element(set, binding, element)
+            .map(<[u8]>::to_vec)
+    };
     // (buffer k, word, simulated, gpu) of every differing word.
     let mut differing = Vec::new();
-    for (k, (&ri, got)) in resources.iter().zip(&gpu.buffers).enumerate() {
-        let Some(r) = s.prog.resources().get(ri) else {
+    for (k, got) in got_of.iter().enumerate() {
+        if places[k].0.is_none() && k < resources.len() {
             continue;
-        };
-        let want = words(s.sim.resource_buffer(r).unwrap_or_default());
+        }
+        let want = words(&buffer_of(s.sim, k).unwrap_or_default());
         let got = words(got);
         total += want.len();
         for (w, (a, b)) in want.iter().zip(&got).enumerate() {
@@ -401,8 +506,10 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
             differing
                 .iter()
                 .map(|&(k, w, _, _)| {
-                    let r = &s.prog.resources()[resources[k]];
-                    let c = sim.resource_buffer(r)?.get(w * 4..w * 4 + 4)?;
+                    let (set, binding, element) = places[k].1;
+                    let c = sim
+                        .buffer_element(set, binding, element)?
+                        .get(w * 4..w * 4 + 4)?;
                     Some(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 })
                 .collect()
@@ -490,21 +597,28 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
     let mut differences = Vec::new();
     let mut more = 0;
     for (i, &(k, w, simulated, got)) in differing.iter().enumerate() {
-        let ri = resources[k];
-        let r = &s.prog.resources()[ri];
+        let (resource, (set, binding, element)) = places[k];
         // Poison, and data read from memory nobody wrote: both undefined.
-        let poison = poisoned.entry(ri).or_insert_with(|| {
+        let poison = poisoned.entry(k).or_insert_with(|| {
+            let Some(ri) = resource else {
+                return Vec::new();
+            };
             let mut w = s.sim.resource_poisoned_words(ri);
             w.extend(s.sim.resource_uninitialized_words(ri));
             w.sort_unstable();
             w
         });
-        let len = s.sim.resource_buffer(r).map_or(0, <[u8]>::len);
-        let field = fields
-            .entry(ri)
-            .or_insert_with(|| FieldMap::new(s.prog, ri, len))
-            .at(w as u64 * 4)
-            .cloned();
+        let len = s
+            .sim
+            .buffer_element(set, binding, element)
+            .map_or(0, <[u8]>::len);
+        let field = resource.and_then(|ri| {
+            fields
+                .entry(ri)
+                .or_insert_with(|| FieldMap::new(s.prog, ri, len))
+                .at(w as u64 * 4)
+                .cloned()
+        });
         let others = &seen[i];
         let reproduced = others.iter().find(|(_, v)| *v == got);
         let varies = others.iter().any(|(_, v)| *v != simulated);
@@ -585,9 +699,9 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
         *classes.entry(class.name()).or_default() += 1;
         if differences.len() < MAX_LISTED {
             differences.push(Difference {
-                set: r.set,
-                binding: r.binding,
-                element: r.element(),
+                set,
+                binding,
+                element,
                 word: w,
                 field: field.map(|(_, p)| p),
                 simulated,
@@ -609,6 +723,7 @@ pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparis
         classes,
         differences,
         more,
+        notes,
     }
 }
 

@@ -107,6 +107,13 @@ pub struct GpuBuffer {
     /// The buffer (an index into the dispatch's, an earlier one that shares nothing) whose
     /// storage this binding binds too: what it reads back is that buffer's.
     pub shares: Option<usize>,
+    /// The simulation's device address of the buffer, for a module that reaches buffers by
+    /// address: the device's own is asked for, and every input word inside this range (an
+    /// 8-byte-aligned 64-bit word: [`crate::address`]) is moved to it.
+    pub address: Option<u64>,
+    /// The module declares no binding here: the buffer is only reached by its address (no
+    /// descriptor).
+    pub undeclared: bool,
 }
 
 /// One compute dispatch, as `lanescope run` describes it.
@@ -141,6 +148,9 @@ pub struct GpuRun {
     pub buffers: Vec<Vec<u8>>,
     /// As [`Dispatch::without_maximal_reconvergence`].
     pub without_maximal_reconvergence: bool,
+    /// The device's address of each buffer that has one ([`GpuBuffer::address`]), by (set,
+    /// binding, element).
+    pub addresses: Vec<((u32, u32, u32), u64)>,
 }
 
 /// An image binding as the device makes it.

@@ -9,6 +9,7 @@
 //! and 8/16-bit storage as the module asks).
 #![allow(unsafe_code)]
 
+pub mod address;
 pub mod compare;
 pub mod device;
 #[cfg(feature = "vulkan")]

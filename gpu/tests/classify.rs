@@ -38,6 +38,7 @@ fn device_run(run: &common::Run, resources: &[usize], edit: impl Fn(usize, &mut 
         subgroup_size: 8,
         buffers,
         without_maximal_reconvergence: false,
+        addresses: Vec::new(),
     }
 }
 

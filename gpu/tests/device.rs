@@ -499,3 +499,134 @@ fn sampled_reads_differ_only_within_the_devices_filtering_precision() {
         d.sub_texel_bits
     );
 }
+
+/// The bindings of `addresses.comp`: push constants holding the addresses of the words in
+/// binding 1 and of a list's head in binding 3, the declared buffer holding the address of the
+/// output words in binding 2; the list's four nodes link in a ring. `src` is binding 1's
+/// contents.
+fn address_bindings(src: Vec<u8>, head: u64) -> lanescope_core::Bindings {
+    use lanescope_core::default_address;
+    let at = |b| default_address(0, b).unwrap();
+    let mut out = vec![0u8; 200];
+    out[192..].copy_from_slice(&at(2).to_le_bytes());
+    let mut nodes = Vec::new();
+    for j in 0..4u64 {
+        nodes.extend((at(3) + 16 * ((j + 1) % 4)).to_le_bytes());
+        nodes.extend((10 * j as u32 + 1).to_le_bytes());
+        nodes.extend(0u32.to_le_bytes());
+    }
+    let mut push = at(1).to_le_bytes().to_vec();
+    push.extend(head.to_le_bytes());
+    lanescope_core::Bindings {
+        buffers: vec![(0, 0, out), (0, 1, src), (0, 2, vec![0; 64]), (0, 3, nodes)],
+        push_constants: push,
+        ..Default::default()
+    }
+}
+
+/// Buffers reached by device address: the device places them where it likes, so the inputs'
+/// addresses (in push constants, a declared buffer and a list in memory) are moved to the
+/// device's buffers, and the simulation compared runs at the device's addresses: every word
+/// agrees, the addresses written out included.
+#[test]
+fn buffers_reached_by_address_are_placed_by_the_device_and_agree() {
+    let Some(d) = device() else { return };
+    let head = lanescope_core::default_address(0, 3).unwrap();
+    let bindings = address_bindings(words(16, 5), head);
+    let run = common::simulate_bound("addresses", 1, bindings, d.subgroup_size);
+    let s = run.simulated(2);
+    let (dispatch, resources) = prepare(&s, Vec::new(), &d).expect("prepares");
+    // The three undeclared buffers go to the device without descriptors.
+    let undeclared: Vec<u32> = dispatch
+        .buffers
+        .iter()
+        .filter(|b| b.undeclared)
+        .map(|b| b.binding)
+        .collect();
+    assert_eq!(undeclared, [1, 2, 3]);
+    let Some(gpu) = run_or_skip(&dispatch) else {
+        return;
+    };
+    assert_eq!(gpu.addresses.len(), 4, "{:?}", gpu.addresses);
+    assert!(
+        gpu.addresses
+            .iter()
+            .all(|(slot, a)| Some(*a) != lanescope_core::default_address(slot.0, slot.1)),
+        "the device picks its own addresses: {:?}",
+        gpu.addresses
+    );
+    let c = compare(&s, &resources, &gpu);
+    // 200 bytes of binding 0, 16 words of binding 1, 16 of binding 2, 16 of binding 3.
+    only(&c, 50 + 16 + 16 + 16, &[]);
+    assert_eq!(c.identical, c.words, "{c:#?}");
+    assert!(
+        c.notes[0].contains("7 input words holding addresses were moved"),
+        "{:?}",
+        c.notes
+    );
+    assert_eq!(c.notes.len(), 1, "{:?}", c.notes);
+    // The addresses written out are the device's: each invocation's node, in binding 3.
+    let at3 = gpu.addresses.iter().find(|(s, _)| s.1 == 3).unwrap().1;
+    for i in 0..16u64 {
+        let got = u64::from_le_bytes(gpu.buffers[0][i as usize * 8..][..8].try_into().unwrap());
+        assert_eq!(got, at3 + 16 * ((i % 4 + 1) % 4), "invocation {i}");
+    }
+    // The output words, through the address binding 0 held.
+    let dst = &gpu.buffers[gpu.buffers.len() - 2];
+    assert_eq!(
+        dst[..4],
+        (u32::from_le_bytes(words(1, 5)[..4].try_into().unwrap()).wrapping_mul(3)).to_le_bytes()
+    );
+}
+
+/// A word of data that lies inside a buffer's address range is moved with the addresses: the
+/// run with the buffers elsewhere tells, and the comparison's notes say where.
+#[test]
+fn data_taken_for_an_address_is_noted() {
+    let Some(d) = device() else { return };
+    let head = lanescope_core::default_address(0, 3).unwrap();
+    // Words 0 and 1 of binding 1 read as a 64-bit word: binding 1's own address plus 4.
+    let mut src = words(16, 5);
+    src[..8].copy_from_slice(&(lanescope_core::default_address(0, 1).unwrap() + 4).to_le_bytes());
+    let run = common::simulate_bound("addresses", 1, address_bindings(src, head), d.subgroup_size);
+    let s = run.simulated(2);
+    let (dispatch, resources) = prepare(&s, Vec::new(), &d).expect("prepares");
+    let Some(gpu) = run_or_skip(&dispatch) else {
+        return;
+    };
+    let c = compare(&s, &resources, &gpu);
+    assert_eq!(
+        c.identical, c.words,
+        "the device and the simulation got the same words: {c:#?}"
+    );
+    assert!(
+        c.notes
+            .iter()
+            .any(|n| n.contains("may be data") && n.contains("set 0 binding 0")),
+        "{:?}",
+        c.notes
+    );
+}
+
+/// An address outside every buffer faults on a device: the dispatch is refused before it runs,
+/// naming the address.
+#[test]
+fn an_address_outside_every_buffer_is_refused_before_the_device_runs() {
+    let Some(d) = device() else { return };
+    let wild = 0x40_0000_0000u64;
+    let run = common::simulate_bound(
+        "addresses",
+        1,
+        address_bindings(words(16, 5), wild),
+        d.subgroup_size,
+    );
+    let s = run.simulated(2);
+    let e = prepare(&s, Vec::new(), &d)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("outside every bound buffer") && e.contains("0x4000000008"),
+        "{e}"
+    );
+}

@@ -166,7 +166,10 @@ pub(super) fn compare(
     let run = lanescope_gpu::run(&dispatch).map_err(|e| gpu_error(&e))?;
     let c = lanescope_gpu::compare(&s, &resources, &run);
     if let Some(path) = &a.gpu_amber {
-        if c.count(Class::Unexplained) > 0 {
+        if c.count(Class::Unexplained) > 0 && prog.physical_addresses() {
+            // AmberScript binds no buffer by device address.
+            eprintln!("lanescope: --gpu-amber: the module reaches buffers by device address, which AmberScript cannot bind; `{path}` was not written");
+        } else if c.count(Class::Unexplained) > 0 {
             let text = amber(a, &spirv, prog, &dispatch, sim, &c);
             std::fs::write(path, text)
                 .map_err(|e| CliError::Failed(format!("cannot write `{path}`: {e}")))?;
@@ -290,6 +293,9 @@ pub(super) fn text(c: &Comparison) -> String {
             "  the device lacks maximal reconvergence: the module ran there without MaximallyReconvergesKHR"
         );
     }
+    for n in &c.notes {
+        let _ = writeln!(out, "  note: {n}");
+    }
     if c.words > c.identical {
         let counts: Vec<String> = Class::ALL
             .iter()
@@ -386,6 +392,7 @@ mod tests {
             subgroup_size: 8,
             buffers,
             without_maximal_reconvergence: false,
+            addresses: Vec::new(),
         };
         let c = lanescope_gpu::compare(&s, &resources, &gpu);
         assert_eq!(c.count(Class::Unexplained), 3, "{c:#?}");

@@ -28,6 +28,9 @@ pub struct GpuReport {
     pub explained: String,
     pub words: Vec<GpuWord>,
     pub more: usize,
+    /// How the two were set side by side, where the reader should know (buffers the device
+    /// placed at its own addresses).
+    pub notes: Vec<String>,
 }
 
 /// What the browser's Run on GPU runs, and where else to compare.
@@ -90,6 +93,7 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
             })
             .collect(),
         more: c.more,
+        notes: c.notes.clone(),
     }
 }
 
@@ -353,6 +357,7 @@ mod web {
             device,
             buffers,
             without_maximal_reconvergence: dispatch.without_maximal_reconvergence,
+            addresses: Vec::new(),
         };
         Ok(p.finish(&resources, &gpu))
     }

@@ -152,3 +152,64 @@ fn half_precision_results_differ_only_as_precision() {
     let differ = g["words"].as_u64().unwrap() - g["identical"].as_u64().unwrap();
     assert_eq!(g["classes"]["precision"].as_u64().unwrap(), differ, "{g}");
 }
+
+/// `run --gpu` on a module reaching buffers by device address: the buffers are placed by the
+/// device and the inputs' addresses moved with them (every word agrees, a note says so); an
+/// address outside every buffer is refused before the device runs.
+#[test]
+fn run_gpu_moves_device_addresses_to_the_devices_buffers() {
+    if !has_device() {
+        return;
+    }
+    let at = |b: u64| (b + 1) << 32;
+    let write = |name: &str, bytes: Vec<u8>| {
+        let p = tmp(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let mut out = vec![0u8; 200];
+    out[192..].copy_from_slice(&at(2).to_le_bytes());
+    let nodes: Vec<u8> = (0..4u64)
+        .flat_map(|j| {
+            let mut n = (at(3) + 16 * ((j + 1) % 4)).to_le_bytes().to_vec();
+            n.extend((10 * j as u32 + 1).to_le_bytes());
+            n.extend([0; 4]);
+            n
+        })
+        .collect();
+    let src: Vec<u8> = (100u32..116).flat_map(u32::to_le_bytes).collect();
+    let buffers = [
+        format!("0:0={}", write("addr-out.bin", out)),
+        format!("0:1={}", write("addr-src.bin", src)),
+        format!("0:2={}", write("addr-dst.bin", vec![0; 64])),
+        format!("0:3={}", write("addr-nodes.bin", nodes)),
+    ];
+    let module = data("addresses.spv");
+    let run = |head: u64| {
+        let push = write(
+            &format!("addr-push-{head:x}.bin"),
+            [at(1), head].iter().flat_map(|v| v.to_le_bytes()).collect(),
+        );
+        let mut c = exe();
+        c.args(["run", &module, "--push", &push, "--gpu"]);
+        for b in &buffers {
+            c.args(["--buffer", b]);
+        }
+        c.output().unwrap()
+    };
+    let o = run(at(3));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.contains("98 words compared, 98 identical")
+            && text.contains("7 input words holding addresses were moved"),
+        "{text}"
+    );
+    let o = run(0x40_0000_0000);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        e.contains("a device faults") && e.contains("0x4000000008"),
+        "{e}"
+    );
+}

@@ -138,6 +138,13 @@ unsafe fn dispatch(
     let memory = i.get_physical_device_memory_properties(probe.pdev);
 
     let slot = buffer_slots(&d.buffers)?;
+    let by_address = d.buffers.iter().any(|b| b.address.is_some());
+    if by_address && probe.features.f12.buffer_device_address == 0 {
+        return Err(GpuError::Unsupported(format!(
+            "the module reaches buffers by device address, and {} ({}) lacks bufferDeviceAddress",
+            info.name, info.driver
+        )));
+    }
     // Buffers, host-visible and coherent: filled before, read after.
     for (k, b) in d.buffers.iter().enumerate() {
         if b.shares.is_some() {
@@ -161,7 +168,12 @@ unsafe fn dispatch(
                     None if x.uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
                     None => vk::BufferUsageFlags::STORAGE_BUFFER,
                 }
-            });
+            })
+            | if b.address.is_some() {
+                vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
+            } else {
+                vk::BufferUsageFlags::empty()
+            };
         let buffer = device
             .create_buffer(
                 &vk::BufferCreateInfo::default().size(size).usage(usage),
@@ -182,12 +194,15 @@ unsafe fn dispatch(
                 info.name
             )));
         };
-        let mem = match device.allocate_memory(
-            &vk::MemoryAllocateInfo::default()
-                .allocation_size(req.size)
-                .memory_type_index(ty),
-            None,
-        ) {
+        let mut flags =
+            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut allocate = vk::MemoryAllocateInfo::default()
+            .allocation_size(req.size)
+            .memory_type_index(ty);
+        if b.address.is_some() {
+            allocate = allocate.push_next(&mut flags);
+        }
+        let mem = match device.allocate_memory(&allocate, None) {
             Ok(m) => m,
             Err(e) => {
                 device.destroy_buffer(buffer, None);
@@ -204,11 +219,36 @@ unsafe fn dispatch(
             .map_err(failed("mapping buffer memory"))?
             .cast::<u8>();
         std::ptr::write_bytes(ptr, 0, size as usize);
-        std::ptr::copy_nonoverlapping(b.data.as_ptr(), ptr, b.data.len());
         if let Some(last) = dev.buffers.last_mut() {
             last.2 = ptr;
         }
     }
+    // Where the device put the buffers reached by address, and the inputs' addresses moved
+    // there (the same offset in the same buffer).
+    let mut addresses = Vec::new();
+    let mut moves = Vec::new();
+    for (k, b) in d.buffers.iter().enumerate() {
+        let Some(simulated) = b.address.filter(|_| b.shares.is_none()) else {
+            continue;
+        };
+        let at = device.get_buffer_device_address(
+            &vk::BufferDeviceAddressInfo::default().buffer(dev.buffers[slot[k]].0),
+        );
+        addresses.push(((b.set, b.binding, b.element), at));
+        moves.push((simulated, b.data.len() as u64, at));
+    }
+    let rebase = crate::address::Rebase::new(moves);
+    for (k, b) in d.buffers.iter().enumerate() {
+        if b.shares.is_some() {
+            continue;
+        }
+        let mut data = b.data.clone();
+        rebase.rewrite(&mut data);
+        let (_, _, ptr, _) = dev.buffers[slot[k]];
+        std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
+    }
+    let mut push_constants = d.push_constants.clone();
+    rebase.rewrite(&mut push_constants);
 
     let (image_of, view_of) = make_images(&mut dev, i, probe, d, &slot)?;
     // Per binding, its sampler (an index into `dev.samplers`).
@@ -227,7 +267,13 @@ unsafe fn dispatch(
     }
 
     // One layout per set up to the highest used (sets between are empty).
-    let sets = d.buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
+    let sets = d
+        .buffers
+        .iter()
+        .filter(|b| !b.undeclared)
+        .map(|b| b.set + 1)
+        .max()
+        .unwrap_or(0);
     let kind = |b: &GpuBuffer| match (b.image, b.sampler) {
         (Some(_), Some(_)) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
         (None, Some(_)) => vk::DescriptorType::SAMPLER,
@@ -239,7 +285,7 @@ unsafe fn dispatch(
     // bound, plus one).
     let mut layout: std::collections::BTreeMap<(u32, u32), (vk::DescriptorType, u32)> =
         std::collections::BTreeMap::new();
-    for b in &d.buffers {
+    for b in d.buffers.iter().filter(|b| !b.undeclared) {
         let e = layout.entry((b.set, b.binding)).or_insert((kind(b), 0));
         if e.0 != kind(b) {
             return Err(GpuError::Unsupported(format!(
@@ -421,6 +467,7 @@ unsafe fn dispatch(
         .buffers
         .iter()
         .enumerate()
+        .filter(|(_, b)| !b.undeclared)
         .map(|(k, b)| {
             let w = vk::WriteDescriptorSet::default()
                 .dst_set(sets_made[b.set as usize])
@@ -465,8 +512,8 @@ unsafe fn dispatch(
             &[],
         );
     }
-    if !d.push_constants.is_empty() {
-        let mut bytes = d.push_constants.clone();
+    if !push_constants.is_empty() {
+        let mut bytes = push_constants;
         bytes.resize(bytes.len().div_ceil(4) * 4, 0);
         device.cmd_push_constants(
             cb,
@@ -582,6 +629,7 @@ unsafe fn dispatch(
         subgroup_size: size,
         buffers,
         without_maximal_reconvergence: d.without_maximal_reconvergence,
+        addresses,
     })
 }
 

@@ -317,6 +317,9 @@ pub fn show_gpu(ui: &mut egui::Ui, r: &Result<crate::gui::gpu_job::GpuReport, St
         }
     };
     ui.label(format!("GPU: {}", g.summary));
+    for n in &g.notes {
+        ui.weak(format!("Note: {n}."));
+    }
     if g.words.is_empty() {
         ui.label("Every buffer word is as the simulation left it.");
         return;
