@@ -54,8 +54,9 @@ async function scoped(device, what, f) {
   return value;
 }
 
-// request: { wgsl, entry, workgroups: [x, y, z], buffers: [{ group, binding, uniform,
-// readOnly, data: Uint8Array }] }. Returns every buffer's bytes after the dispatch, in order.
+// request: { wgsl, entry, constants: { KEY: number } (the overrides' values), workgroups:
+// [x, y, z], buffers: [{ group, binding, uniform, readOnly, data: Uint8Array }] }. Returns every
+// buffer's bytes after the dispatch, in order.
 export async function run(request) {
   try {
     return await dispatch(request);
@@ -111,7 +112,7 @@ async function dispatch(request) {
     }
     const pipeline = await device.createComputePipelineAsync({
       layout: device.createPipelineLayout({ bindGroupLayouts: layouts }),
-      compute: { module, entryPoint: request.entry },
+      compute: { module, entryPoint: request.entry, constants: request.constants || {} },
     });
     const reads = made.map((b) => device.createBuffer({
       size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,

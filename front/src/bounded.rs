@@ -75,6 +75,8 @@ struct Request {
     entry: Option<String>,
     #[serde(default)]
     include_files: Vec<(String, String)>,
+    #[serde(default)]
+    overrides: Vec<(String, f64)>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -107,6 +109,7 @@ impl Request {
             source_dir: opts.source_dir.clone(),
             entry: opts.entry.clone(),
             include_files: opts.include_files.clone(),
+            overrides: opts.overrides.clone(),
         }
     }
 }
@@ -248,6 +251,7 @@ fn answer(request: &Request) -> Reply {
         source_dir: request.source_dir.clone(),
         entry: request.entry.clone(),
         include_files: request.include_files.clone(),
+        overrides: request.overrides.clone(),
     };
     compile(request.language, &request.source, &opts).into()
 }
@@ -435,6 +439,7 @@ mod tests {
             source_dir: None,
             entry: None,
             include_files: vec![("a.h".into(), "// a\n".into())],
+            overrides: vec![("3".into(), 7.0)],
         };
         let text = serde_json::to_string(&request).unwrap();
         let back: Request = serde_json::from_str(&text).unwrap();

@@ -123,6 +123,10 @@ pub struct CompileOptions {
     /// matched as a path relative to the including file's name, to each include directory, and
     /// as it is written.
     pub include_files: Vec<(String, String)>,
+    /// WGSL's pipeline-overridable constants, as WebGPU's `constants` takes them: (the
+    /// override's `@id` in decimal, or its name where it has none; the value, booleans as 0 or
+    /// 1). Overrides not given keep their initializers.
+    pub overrides: Vec<(String, f64)>,
 }
 
 impl Default for CompileOptions {
@@ -135,6 +139,7 @@ impl Default for CompileOptions {
             source_dir: None,
             entry: None,
             include_files: Vec::new(),
+            overrides: Vec::new(),
         }
     }
 }
@@ -180,6 +185,33 @@ pub fn parse_define(text: &str) -> Result<(String, Option<String>), String> {
     }
 }
 
+/// `KEY=VALUE` for a WGSL override, as WebGPU's `constants` takes it: the key an `@id` (decimal)
+/// or an identifier, the value a finite number (decimal, or hex with 0x) or true/false.
+pub fn parse_override(text: &str) -> Result<(String, f64), String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("wants KEY=VALUE, got `{text}`"))?;
+    let is_id = !key.is_empty() && key.chars().all(|c| c.is_ascii_digit());
+    if !is_id && !is_macro_name(key) {
+        return Err(format!(
+            "`{key}` is neither an override's @id (a decimal number) nor its name"
+        ));
+    }
+    let v = match value {
+        "true" => 1.0,
+        "false" => 0.0,
+        v => {
+            let n = match v.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16).map(|n| n as f64).ok(),
+                None => v.parse::<f64>().ok(),
+            };
+            n.filter(|n| n.is_finite())
+                .ok_or_else(|| format!("`{v}` is not a number or true/false"))?
+        }
+    };
+    Ok((key.to_string(), v))
+}
+
 /// Whether this build compiles `language` from source in-process (GLSL and HLSL need glslang:
 /// the `glsl` feature; the browser's page loads it as a module of its own instead).
 pub fn can_compile(language: Language) -> bool {
@@ -223,7 +255,7 @@ pub fn compile(
             })
         }
         #[cfg(feature = "wgsl")]
-        Language::Wgsl => crate::wgsl::compile(source, &opts.file_name),
+        Language::Wgsl => crate::wgsl::compile(source, &opts.file_name, &opts.overrides),
         #[cfg(not(feature = "wgsl"))]
         Language::Wgsl => Err(CompileError::message(
             "this build has no WGSL compiler (the `wgsl` feature)".to_string(),

@@ -46,7 +46,7 @@ pub use bounded::{
     DEFAULT_COMPILE_MEMORY_MIB, DEFAULT_COMPILE_SECONDS,
 };
 pub use compile::{
-    can_compile, compile, is_macro_name, parse_define, Bounded, CompileError, CompileOptions,
-    Compiled, Diagnostic, InProcess,
+    can_compile, compile, is_macro_name, parse_define, parse_override, Bounded, CompileError,
+    CompileOptions, Compiled, Diagnostic, InProcess,
 };
 pub use language::Language;

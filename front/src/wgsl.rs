@@ -31,8 +31,14 @@ fn capabilities() -> Capabilities {
         | Capabilities::STORAGE_BUFFER_BINDING_ARRAY
 }
 
-/// Compiles a WGSL module with at least one `@compute` entry point.
-pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> {
+/// Compiles a WGSL module with at least one `@compute` entry point, its overrides given the
+/// values `overrides` names (keyed as WebGPU's `constants`: the `@id` in decimal, or the name)
+/// and the others their initializers: the SPIR-V holds constants, as a WebGPU pipeline does.
+pub fn compile(
+    source: &str,
+    file_name: &str,
+    overrides: &[(String, f64)],
+) -> Result<Compiled, CompileError> {
     // naga parses the text with the directives it refuses blanked; everything else (spans,
     // diagnostics, the text embedded for the source view) speaks of the user's own text.
     let parsed = directives(source)?;
@@ -104,6 +110,15 @@ pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> 
         CompileError { diagnostics }
     })?;
 
+    // naga's SPIR-V writer takes no overrides: they become constants first, as a pipeline's
+    // creation makes them.
+    let mut constants = naga::back::PipelineConstants::default();
+    for (key, value) in overrides {
+        constants.insert(key.clone(), *value);
+    }
+    let (module, info) =
+        naga::back::pipeline_constants::process_overrides(&module, &info, None, &constants)
+            .map_err(|e| override_error(source, &module, overrides, e))?;
     let options = spv::Options {
         // 1.6 (Vulkan 1.3): subgroup operations, integer dot products and cooperative matrices
         // all need at least 1.3; 1.6 lets workgroup memory be zeroed by an initializer.
@@ -132,6 +147,102 @@ pub fn compile(source: &str, file_name: &str) -> Result<Compiled, CompileError> 
         words,
         warnings: Vec::new(),
     })
+}
+
+/// Why the overrides could not be given their values, at the override concerned where there is
+/// one.
+fn override_error(
+    source: &str,
+    module: &naga::Module,
+    overrides: &[(String, f64)],
+    e: naga::back::pipeline_constants::PipelineConstantError,
+) -> CompileError {
+    use naga::back::pipeline_constants::PipelineConstantError as E;
+    let named = |key: &str| {
+        module.overrides.iter().find(|(_, o)| match o.id {
+            Some(id) => id.to_string() == key,
+            None => o.name.as_deref() == Some(key),
+        })
+    };
+    // Each override with its key and type, for a message about the values.
+    let given = |module: &naga::Module| {
+        let mut list = Vec::new();
+        for (_, o) in module.overrides.iter() {
+            let key =
+                o.id.map_or_else(|| o.name.clone().unwrap_or_default(), |id| id.to_string());
+            let ty = module.types[o.ty].name.clone().unwrap_or_else(|| {
+                module.types[o.ty].inner.scalar().map_or_else(
+                    || "?".to_string(),
+                    |s| {
+                        let kind = match s.kind {
+                            naga::ScalarKind::Sint => "i",
+                            naga::ScalarKind::Uint => "u",
+                            naga::ScalarKind::Float => "f",
+                            _ => return "bool".to_string(),
+                        };
+                        format!("{kind}{}", s.width * 8)
+                    },
+                )
+            });
+            let value = overrides
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or_else(|| "its initializer".to_string(), |(_, v)| v.to_string());
+            list.push(format!(
+                "`{}` ({ty}) = {value}",
+                o.name.as_deref().unwrap_or(&key)
+            ));
+        }
+        list.join(", ")
+    };
+    let (message, span) = match &e {
+        E::MissingValue(key) => (
+            format!("the override `{key}` has no initializer and no value was given (`--override {key}=VALUE`, or Build: Overrides in the app)"),
+            named(key).map(|(h, _)| module.overrides.get_span(h)),
+        ),
+        E::NotFound(key) => match module
+            .overrides
+            .iter()
+            .find(|(_, o)| o.name.as_deref() == Some(key.as_str()))
+            .and_then(|(_, o)| o.id)
+        {
+            // WebGPU keys an override with an @id by the id alone.
+            Some(id) => (
+                format!("`{key}` has @id({id}): give its value as `{id}=VALUE`"),
+                None,
+            ),
+            None => (
+                format!("override `{key}`: the module has no override with that @id or name"),
+                None,
+            ),
+        },
+        E::DstRangeTooSmall | E::SrcNeedsToBeFinite => (
+            format!(
+                "an override's value does not fit its type: {}",
+                given(module)
+            ),
+            None,
+        ),
+        E::ValidationError(v) => (
+            format!("with the overrides' values: {}", v.as_inner()),
+            v.spans().next().map(|(s, _)| *s),
+        ),
+        other => (format!("overrides: {other}"), None),
+    };
+    let diagnostic = match span.filter(|s| s.is_defined()) {
+        Some(span) => at(source, span, message, true),
+        None => Diagnostic {
+            line: 0,
+            column: 0,
+            len: 0,
+            message,
+            error: true,
+            file: None,
+        },
+    };
+    CompileError {
+        diagnostics: vec![diagnostic],
+    }
 }
 
 /// What Lanescope does with one name of an `enable` or `requires` directive.

@@ -209,6 +209,11 @@ pub struct RunArgs {
     /// (repeatable, in order).
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = lanescope_front::parse_define)]
     pub defines: Vec<(String, Option<String>)>,
+    /// A WGSL pipeline-overridable constant's value: `KEY=VALUE`, the key its `@id` (decimal)
+    /// or, where it has none, its name, as WebGPU's `constants` takes it; the value a number or
+    /// true/false (repeatable). Overrides not given keep their initializers.
+    #[arg(long = "override", value_name = "KEY=VALUE", value_parser = lanescope_front::parse_override)]
+    pub overrides: Vec<(String, f64)>,
     /// A folder `#include` searches (after the including file's own folder for `"..."`;
     /// repeatable, in order).
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]

@@ -91,6 +91,13 @@ pub fn run(a: &RunArgs) -> Result<String, CliError> {
     let language = Language::from_path(&a.shader)
         .or_else(|| Language::sniff(&bytes))
         .unwrap_or(Language::SpirvBinary);
+    if !a.overrides.is_empty() && language != Language::Wgsl {
+        return Err(CliError::Failed(format!(
+            "--override gives WGSL overrides their values, and `{}` is {}: specialization constants take --spec ID=VALUE",
+            a.shader,
+            language.name()
+        )));
+    }
     match language {
         Language::SpirvBinary => run_bytes(a, &bytes),
         Language::Amber => run_amber(a, &bytes),
@@ -139,6 +146,7 @@ fn compile_source(a: &RunArgs, bytes: &[u8], language: Language) -> Result<Vec<u
             .then(|| a.entry.clone())
             .flatten(),
         include_files: Vec::new(),
+        overrides: a.overrides.clone(),
     };
     match lanescope_front::compile_bounded(language, text, &opts, limits, crate::compile_worker()) {
         Ok(c) => {

@@ -1,8 +1,8 @@
 //! A source's build settings (macros, include folders, target environment, HLSL's entry
-//! point); the Build section of the Source pane that edits them is `editor/build_view.rs`.
+//! point, WGSL's override values); the Build section of the Source pane that edits them is `editor/build_view.rs`.
 
 /// A source's build settings as typed in the Build section (GLSL and HLSL; the entry point is
-/// HLSL's): read when the source compiles, a mistake being a compile error.
+/// HLSL's, the overrides WGSL's): read when the source compiles, a mistake being a compile error.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Build {
@@ -14,6 +14,8 @@ pub struct Build {
     pub target_env: String,
     /// HLSL's entry point function; empty: `main`.
     pub entry: String,
+    /// WGSL's override values: `KEY=VALUE` (as `--override` takes them), separated by spaces.
+    pub overrides: String,
 }
 
 impl Build {
@@ -26,6 +28,14 @@ impl Build {
         self.defines
             .split_whitespace()
             .map(|d| lanescope_front::parse_define(d).map_err(|e| format!("define `{d}`: {e}")))
+            .collect()
+    }
+
+    /// WGSL's override values, or what is wrong with one.
+    pub fn overrides(&self) -> Result<Vec<(String, f64)>, String> {
+        self.overrides
+            .split_whitespace()
+            .map(|o| lanescope_front::parse_override(o).map_err(|e| format!("override `{o}`: {e}")))
             .collect()
     }
 

@@ -97,11 +97,19 @@ fn report(c: &lanescope_gpu::Comparison) -> GpuReport {
     }
 }
 
+/// The WGSL source a session was compiled from and its overrides' values (what the browser's
+/// WebGPU runs: the pipeline gets the values as its `constants`).
+#[derive(Clone, Debug)]
+pub struct Wgsl {
+    pub text: String,
+    pub overrides: Vec<(String, f64)>,
+}
+
 impl GpuJob {
     /// Starts the session's dispatch (its module, entry point, specialization, initial buffers
     /// and settings) on the first device and returns at once; `wgsl`: the WGSL source the
     /// session was compiled from, if it was (what the browser's WebGPU runs).
-    pub fn start(s: &Session, settings: &Settings, wgsl: Option<String>) -> Result<Self, String> {
+    pub fn start(s: &Session, settings: &Settings, wgsl: Option<Wgsl>) -> Result<Self, String> {
         let request = lanescope_gpu::Request {
             module: s.bytes.clone(),
             load: s.load_options(settings),
@@ -294,7 +302,7 @@ mod web {
 
     /// Simulates `r` at the adapter's subgroup size, runs `wgsl` (its source) through WebGPU
     /// and compares.
-    pub async fn beside(r: &Request, wgsl: &str) -> Result<Comparison, String> {
+    pub async fn beside(r: &Request, wgsl: &super::Wgsl) -> Result<Comparison, String> {
         let device =
             crate::gui::gpu_job::webgpu_device(&adapter(&call("adapter", &JsValue::NULL).await?))?;
         let p = Prepared::new(r, &device, |_| Ok(None))?;
@@ -309,9 +317,11 @@ mod web {
                 b.set, b.binding
             ));
         }
-        if !dispatch.spec.is_empty() || !dispatch.push_constants.is_empty() {
+        // (WGSL's overrides are constants in the simulated module: their values go as the
+        // pipeline's `constants`, never as specialization.)
+        if !dispatch.push_constants.is_empty() {
             return Err(
-                "overrides and push constants are not given to the browser's WebGPU yet".into(),
+                "immediates (push constants) are not given to the browser's WebGPU yet".into(),
             );
         }
         if dispatch
@@ -328,8 +338,14 @@ mod web {
         set(
             &request,
             "wgsl",
-            &JsValue::from_str(&crate::gui::gpu_job::for_webgpu(wgsl)),
+            &JsValue::from_str(&crate::gui::gpu_job::for_webgpu(&wgsl.text)),
         );
+        // The overrides' values the simulation's module was compiled with.
+        let constants = js_sys::Object::new();
+        for (key, value) in &wgsl.overrides {
+            set(&constants, key, &JsValue::from_f64(*value));
+        }
+        set(&request, "constants", &constants);
         set(&request, "entry", &JsValue::from_str(dispatch.entry));
         let groups = js_sys::Array::new();
         for n in dispatch.workgroups {

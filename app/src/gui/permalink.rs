@@ -29,6 +29,8 @@ pub struct Link {
     /// An edited GLSL/HLSL source's build settings (macros, target environment, entry point;
     /// include folders are this machine's and stay behind).
     pub defines: Option<String>,
+    /// An edited WGSL source's override values (`KEY=VALUE` separated by spaces).
+    pub overrides: Option<String>,
     pub target_env: Option<String>,
     pub entry: Option<String>,
     /// Files the edited source includes that came with it (the browser's picked headers):
@@ -153,6 +155,15 @@ impl Link {
                     build.defines().map_err(|e| format!("link: {e}"))?;
                     l.defines = Some(d);
                 }
+                "ovr" => {
+                    let o = percent_decode(v).ok_or_else(|| bad("override values"))?;
+                    let build = super::build::Build {
+                        overrides: o.clone(),
+                        ..Default::default()
+                    };
+                    build.overrides().map_err(|e| format!("link: {e}"))?;
+                    l.overrides = Some(o);
+                }
                 "env" => {
                     if v.parse::<lanescope_core::spvtext::TargetEnv>().is_err() {
                         return Err(bad("a target environment"));
@@ -217,6 +228,9 @@ impl Link {
         }
         if let Some(d) = &self.defines {
             parts.push(format!("defs={}", percent_encode(d)));
+        }
+        if let Some(o) = &self.overrides {
+            parts.push(format!("ovr={}", percent_encode(o)));
         }
         if let Some(t) = &self.target_env {
             parts.push(format!("env={t}"));
@@ -376,6 +390,7 @@ mod tests {
             lane: Some((1, 7)),
             tab: Some(Tab::Timeline),
             defines: Some("WIDTH=4 A_TYPE=float16_t USE".into()),
+            overrides: Some("3=7 SCALE=0.5".into()),
             target_env: Some("vulkan1.2".into()),
             entry: Some("CSMain".into()),
             include_files: vec![
@@ -394,9 +409,12 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("&defs=WIDTH%3D4%20A_TYPE%3Dfloat16_t%20USE&env=vulkan1.2&entry=CSMain"),
+            text.contains("&defs=WIDTH%3D4%20A_TYPE%3Dfloat16_t%20USE&ovr=3%3D7%20SCALE%3D0.5&env=vulkan1.2&entry=CSMain"),
             "{text}"
         );
+        // A link whose override values do not parse is refused naming them.
+        let e = Link::parse("#ovr=3%3Dseven").unwrap_err();
+        assert!(e.contains("override `3=seven`"), "{e}");
         assert!(text.len() < 2000, "deflated: {} chars", text.len());
         assert_eq!(Link::parse(&text).unwrap(), link);
     }

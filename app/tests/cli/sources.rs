@@ -359,3 +359,52 @@ fn glsl_includes_defines_and_hlsl_entry_points_from_the_command_line() {
         (0..8).map(|i| 28 + i).collect::<Vec<u32>>()
     );
 }
+
+/// `--override KEY=VALUE` gives a WGSL source's overrides their values (by @id or by name), the
+/// others keep their initializers; a key the module lacks, and `--override` on a module that is
+/// not WGSL, are errors saying so.
+#[test]
+fn wgsl_overrides_from_the_command_line() {
+    let src = tmp("overrides.wgsl");
+    std::fs::write(
+        &src,
+        "@id(3) override SCALE: u32 = 2u;\noverride OFFSET: u32 = 5u;\n\
+         @group(0) @binding(0) var<storage, read_write> data: array<u32, 64>;\n\
+         @compute @workgroup_size(64)\n\
+         fn main(@builtin(local_invocation_index) i: u32) { data[i] = i * SCALE + OFFSET; }\n",
+    )
+    .unwrap();
+    let buf = tmp("overrides-in.bin");
+    std::fs::write(&buf, vec![0u8; 256]).unwrap();
+    let out = tmp("overrides-out.bin");
+    let run = |extra: &[&str]| {
+        exe()
+            .args(["run", &src.display().to_string()])
+            .args(["--buffer", &format!("0:0={}", buf.display())])
+            .args(["--out", &format!("0:0={}", out.display())])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_words(&out)[..3], [5, 7, 9]);
+    let o = run(&["--override", "3=10", "--override", "OFFSET=1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(read_words(&out)[..3], [1, 11, 21]);
+    fails(&run(&["--override", "SCALE=1"]), 1, "`SCALE` has @id(3)");
+    fails(
+        &run(&["--override", "WIDTH=1"]),
+        1,
+        "no override with that @id or name",
+    );
+    let o = exe()
+        .args([
+            "run",
+            &reference("reconv", "c01_if_else.spv").display().to_string(),
+        ])
+        .args(["--override", "3=1"])
+        .output()
+        .unwrap();
+    fails(&o, 1, "--override gives WGSL overrides their values");
+}

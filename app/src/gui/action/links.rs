@@ -24,6 +24,7 @@ impl LanescopeApp {
         Some(permalink::Link {
             lesson: self.lesson.map(|i| i + 1),
             defines: build(|b| &b.defines),
+            overrides: build(|b| &b.overrides),
             target_env: build(|b| &b.target_env),
             entry: build(|b| &b.entry),
             include_files: self
@@ -112,6 +113,7 @@ impl LanescopeApp {
                     defines: l.defines.clone().unwrap_or_default(),
                     target_env: l.target_env.clone().unwrap_or_default(),
                     entry: l.entry.clone().unwrap_or_default(),
+                    overrides: l.overrides.clone().unwrap_or_default(),
                     include_dirs: String::new(),
                 };
                 let includes = super::open::text_files(&l.include_files);

@@ -23,12 +23,16 @@ impl LanescopeApp {
         // (asked from the keyboard too: the result shows in Compare)
         self.tab = crate::gui::views::Tab::Compare;
         self.gpu_report = None;
-        // The WGSL the session was compiled from, if it was (the browser's WebGPU runs it).
+        // The WGSL the session was compiled from, if it was, and its override values (the
+        // browser's WebGPU runs it with the same).
         let wgsl = self
             .editor
             .as_ref()
             .filter(|e| e.language == lanescope_front::Language::Wgsl && !e.stale)
-            .map(|e| e.text.clone());
+            .map(|e| crate::gui::gpu_job::Wgsl {
+                text: e.text.clone(),
+                overrides: e.build.overrides().unwrap_or_default(),
+            });
         match crate::gui::gpu_job::GpuJob::start(s, &self.settings, wgsl) {
             Ok(j) => self.gpu_job = Some(j),
             Err(e) => {

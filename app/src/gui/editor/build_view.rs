@@ -4,17 +4,48 @@ use crate::gui::build::TARGET_ENVS;
 use crate::gui::state::LanescopeApp;
 use lanescope_front::Language;
 
-/// The Build section under the source's header (GLSL and HLSL): macros, include folders, the
-/// target environment and HLSL's entry point. A change recompiles (after the typing pause).
+/// The Build section under the source's header: for GLSL and HLSL macros, include folders,
+/// the target environment and HLSL's entry point; for WGSL the overrides' values. A change
+/// recompiles (after the typing pause).
 pub fn build_section(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let now = ui.input(|i| i.time);
     let Some(e) = app
         .editor
         .as_mut()
-        .filter(|e| matches!(e.language, Language::Glsl | Language::Hlsl))
+        .filter(|e| matches!(e.language, Language::Glsl | Language::Hlsl | Language::Wgsl))
     else {
         return;
     };
+    if e.language == Language::Wgsl {
+        let title = match e.build.overrides.trim() {
+            "" => "Build".to_string(),
+            o => format!("Build: {o}"),
+        };
+        let mut changed = false;
+        egui::CollapsingHeader::new(title)
+            .id_salt("build-settings")
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Overrides").on_hover_text(
+                        "values for the module's `override` constants, as WebGPU's constants and --override take them: KEY=VALUE (the @id, or the name where it has none), separated by spaces; the others keep their initializers",
+                    );
+                    changed |= ui
+                        .add(
+                            egui::TextEdit::singleline(&mut e.build.overrides)
+                                .hint_text("NAME=VALUE 0=VALUE")
+                                .desired_width(260.0),
+                        )
+                        .changed();
+                });
+                if let Err(msg) = e.build.overrides() {
+                    ui.label(egui::RichText::new(msg).color(ui.visuals().error_fg_color));
+                }
+            });
+        if changed {
+            e.edited_at = Some(now);
+        }
+        return;
+    }
     let title = if e.build.is_default() {
         "Build".to_string()
     } else {

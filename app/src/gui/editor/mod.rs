@@ -87,6 +87,11 @@ impl Editor {
             entry: (!entry.is_empty() && self.language == Language::Hlsl)
                 .then(|| entry.to_string()),
             include_files: self.include_files.clone(),
+            overrides: if self.language == Language::Wgsl {
+                self.build.overrides().map_err(bad)?
+            } else {
+                Vec::new()
+            },
         })
     }
 }

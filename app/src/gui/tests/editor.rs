@@ -264,3 +264,56 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
     assert!(err.contains("`9WIDTH` is not a macro name"), "{err}");
     assert!(h.state().editor.as_ref().unwrap().stale);
 }
+
+/// WGSL's overrides in the Build section: a source whose workgroup size is an override without
+/// an initializer fails naming it until a value is typed, then recompiles and runs with it; a
+/// copied link carries the values; one that does not parse is an error that says which.
+#[test]
+fn the_build_section_gives_wgsl_overrides_their_values() {
+    let src = "override WIDTH: u32;\n@id(7) override SEVEN: u32 = 7u;\n\
+               @group(0) @binding(0) var<storage, read_write> o: array<u32, 64>;\n\
+               @compute @workgroup_size(WIDTH)\n\
+               fn main(@builtin(local_invocation_index) i: u32) { o[i] = SEVEN; }\n";
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open("wide.wgsl", src.as_bytes().to_vec());
+    let err = app.error.clone().unwrap_or_default();
+    assert!(
+        err.contains("the override `WIDTH` has no initializer"),
+        "{err}"
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Build").click();
+    h.run_steps(2);
+    h.get_by_label("Overrides");
+    let type_overrides = |h: &mut Harness<'_, LanescopeApp>, text: &str| {
+        h.state_mut().editor.as_mut().unwrap().build.overrides = text.into();
+        h.state_mut().editor.as_mut().unwrap().edited_at = Some(0.0);
+        for _ in 0..100 {
+            h.run_steps(1);
+            if h.state().editor.as_ref().unwrap().edited_at.is_none() {
+                break;
+            }
+        }
+    };
+    type_overrides(&mut h, "WIDTH=16 7=9");
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    let s = h.state().session.as_ref().expect("recompiled");
+    assert_eq!(s.program.local_size(), [16, 1, 1]);
+    h.get_by_label("Build: WIDTH=16 7=9");
+    let link = h.state().link().expect("a link");
+    assert_eq!(link.overrides.as_deref(), Some("WIDTH=16 7=9"));
+    let mut other = LanescopeApp::new(Settings::default());
+    other.apply_link(crate::gui::permalink::Link::parse(&link.format().0).unwrap());
+    assert!(other.error.is_none(), "{:?}", other.error);
+    assert_eq!(
+        other.session.as_ref().unwrap().program.local_size(),
+        [16, 1, 1]
+    );
+    type_overrides(&mut h, "WIDTH=wide");
+    let err = h.state().error.clone().unwrap_or_default();
+    assert!(err.contains("override `WIDTH=wide`"), "{err}");
+    assert!(h.state().editor.as_ref().unwrap().stale);
+}
