@@ -75,7 +75,11 @@ if [ "$use_trunk" = 1 ]; then
 else
     # The app without glslang (`--no-default-features`): the page loads the compiler module
     # below only when a GLSL or HLSL source is compiled.
+    # The app's crate in one codegen unit: generic egui code it instantiates (tooltips,
+    # popups, scroll areas per closure) is then made once rather than once per unit that uses
+    # it: 9 KB less to download (2.502 -> 2.493 MiB) for about 25 s more building that crate.
     cargo build --release -p lanescope --bin lanescope --no-default-features \
+        --config profile.release.package.lanescope.codegen-units=1 \
         -Zbuild-std=std,panic_abort --target wasm32-unknown-unknown
     rm -rf dist
     mkdir -p dist

@@ -143,7 +143,13 @@ pub fn prepare<'a>(
         .map_err(|e| GpuError::Unsupported(e.to_string()))?;
     // Buffers reached by device address: where the simulation put each (the device puts them
     // where it likes, and the inputs' addresses are moved there).
+    // Device addresses are Vulkan's (WebGPU has none): the browser build leaves this out.
     let physical = s.prog.physical_addresses();
+    if physical && !cfg!(feature = "vulkan") {
+        return unsupported(
+            "the module reaches buffers by device address, which WebGPU has not: run it on a Vulkan device (the native app, or lanescope run --gpu)".into(),
+        );
+    }
     let addresses = if physical {
         // Refused here; its note is the comparison's.
         let _note = crate::address::check_movable(s)?;
@@ -400,7 +406,7 @@ fn within_tolerance(ty: ScalarTy, a: u32, b: u32) -> Option<String> {
 /// [`prepare`] gave them) with the finished simulation's and classifies every word that
 /// differs.
 pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparison {
-    if gpu.addresses.is_empty() {
+    if gpu.addresses.is_empty() || !cfg!(feature = "vulkan") {
         return compare_at(s, resources, gpu, Vec::new());
     }
     // The device placed the buffers where it liked and got the inputs' addresses moved there:
@@ -460,14 +466,18 @@ fn compare_at(
             )
         })
         .collect();
-    let undeclared = crate::address::undeclared(s, s.sim);
+    let undeclared = if cfg!(feature = "vulkan") && s.prog.physical_addresses() {
+        crate::address::undeclared(s, s.sim)
+    } else {
+        Vec::new()
+    };
     let mut got_of: Vec<&[u8]> = gpu
         .buffers
         .iter()
         .take(resources.len())
         .map(Vec::as_slice)
         .collect();
-    if s.prog.physical_addresses() && gpu.buffers.len() >= undeclared.len() {
+    if gpu.buffers.len() >= undeclared.len() {
         let tail = &gpu.buffers[gpu.buffers.len() - undeclared.len()..];
         for (a, got) in undeclared.iter().zip(tail) {
             places.push((None, (a.set, a.binding, a.element)));

@@ -4,6 +4,7 @@
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
 import { spawn } from "node:child_process";
+import { deflateRawSync } from "node:zlib";
 import { readFile, mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { decodePng, distinctColours, meanLuminance } from "./png.mjs";
@@ -699,6 +700,28 @@ async function runOnWebGpu() {
       m !== null && Number(m[2]) >= 256 && m[2] === m[3],
       `Run on GPU ran the WGSL on the page's WebGPU, every word as simulated, in ${Date.now() - started} ms: "${ran}"`,
     );
+    // Overrides given values (a link carries a WGSL source and them, as the Build section's
+    // Overrides sets them): the simulation's module and WebGPU's pipeline get the same. Neither
+    // has an initializer, so a side without the values fails instead of agreeing on defaults.
+    const scaled = [
+      "override MUL: u32;",
+      "@id(7) override OFFSET: u32;",
+      "@group(0) @binding(0) var<storage, read_write> outp: array<u32, 64>;",
+      "@compute @workgroup_size(64)",
+      "fn main(@builtin(local_invocation_index) i: u32) { outp[i] = i * MUL + OFFSET; }",
+      "",
+    ].join("\n");
+    const packed = deflateRawSync(Buffer.from(scaled)).toString("base64url");
+    await gp.evaluate((f) => { location.hash = f; },
+      `module=scaled.wgsl:${packed}&ovr=${encodeURIComponent("MUL=3 7=11")}`);
+    await gp.waitForFunction(() => document.title.includes("scaled.wgsl — step 0"), null, { timeout: 60_000 }).catch(() => {});
+    check((await gp.title()).includes("scaled.wgsl — step 0"), `a link opened a WGSL source with override values: "${await gp.title()}"`);
+    await gp.mouse.click(700, 400);
+    await gp.keyboard.press("Control+Shift+G");
+    const overridden = await answer(3, 60_000);
+    const o = /(\d+) words compared, (\d+) identical/.exec(overridden);
+    check(o !== null && Number(o[1]) === 64 && o[1] === o[2],
+      `Run on GPU gave WebGPU the override values the simulation ran with: "${overridden}"`);
     await gp.waitForTimeout(500);
     await gp.screenshot({ path: join(shots, "webgpu-compare.png") });
   } finally {
