@@ -302,7 +302,10 @@ mod web {
 
     /// Simulates `r` at the adapter's subgroup size, runs `wgsl` (its source) through WebGPU
     /// and compares.
-    pub async fn beside(r: &Request, wgsl: &super::Wgsl) -> Result<Comparison, String> {
+    pub async fn beside(
+        r: &Request,
+        wgsl: &crate::gui::gpu_job::Wgsl,
+    ) -> Result<Comparison, String> {
         let device =
             crate::gui::gpu_job::webgpu_device(&adapter(&call("adapter", &JsValue::NULL).await?))?;
         let p = Prepared::new(r, &device, |_| Ok(None))?;
