@@ -432,7 +432,7 @@ mod tests {
             language: Language::Wgsl,
             file_name: "a.wgsl".into(),
             memory: 1 << 30,
-            source: "@compute @workgroup_size(1) fn main() {}".into(),
+            source: "@id(3) override N: u32 = 1u;\n@compute @workgroup_size(N) fn main() {}".into(),
             target_env: Some("vulkan1.2".into()),
             defines: vec![("N".into(), Some("1".into()))],
             include_dirs: vec!["inc".into()],
@@ -452,6 +452,7 @@ mod tests {
             &request.source,
             &CompileOptions {
                 file_name: "a.wgsl".into(),
+                overrides: vec![("3".into(), 7.0)],
                 ..CompileOptions::default()
             },
         )

@@ -180,7 +180,11 @@ pub fn prepare<'a>(
         }
         let image = match (&r.image, fresh.image_of(ri)) {
             (Some(ty), Some(desc)) => {
-                Some(GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?)
+                let mut image = GpuImage::new(&r.name, ty, &desc).map_err(GpuError::Unsupported)?;
+                let (readable, writable) = crate::module::access(s.spirv, r.var);
+                image.readable = readable;
+                image.writable &= writable;
+                Some(image)
             }
             (Some(_), None) => {
                 return unsupported(format!("`{}` is an image with none bound", r.name))

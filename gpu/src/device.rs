@@ -166,6 +166,10 @@ pub struct GpuImage {
     pub sampled: bool,
     /// Its texels are integers (a sampler's border for it is integer black).
     pub integer: bool,
+    /// A storage image the shader reads (no `NonReadable`) and writes (no `NonWritable`):
+    /// WebGPU's binding layout names the access.
+    pub readable: bool,
+    pub writable: bool,
 }
 
 impl GpuImage {
@@ -183,6 +187,8 @@ impl GpuImage {
             extent: desc.extent,
             sampled: ty.sampled == 1,
             integer: desc.format.is_integer(),
+            readable: true,
+            writable: ty.sampled != 1,
         })
     }
 

@@ -20,6 +20,7 @@ pub mod precision;
 mod testing;
 #[cfg(feature = "vulkan")]
 pub mod vulkan;
+pub mod webgpu;
 mod words;
 
 pub use compare::{compare, Class, Comparison, Difference};

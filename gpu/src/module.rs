@@ -58,6 +58,23 @@ pub fn check_module(words: &[u32], device: &DeviceInfo) -> Result<(), GpuError> 
     Ok(())
 }
 
+/// Whether the shader may read and write variable `var`: not decorated `NonReadable` (25),
+/// not decorated `NonWritable` (24).
+pub fn access(words: &[u32], var: u32) -> (bool, bool) {
+    let (mut readable, mut writable) = (true, true);
+    for (op, inst, _) in crate::words::instructions(words) {
+        // OpDecorate %var Decoration
+        if op == 71 && inst.get(1) == Some(&var) {
+            match inst.get(2) {
+                Some(25) => readable = false,
+                Some(24) => writable = false,
+                _ => {}
+            }
+        }
+    }
+    (readable, writable)
+}
+
 /// `MaximallyReconvergesKHR` (an execution mode).
 const MAXIMALLY_RECONVERGES: u32 = 6023;
 

@@ -722,6 +722,36 @@ async function runOnWebGpu() {
     const o = /(\d+) words compared, (\d+) identical/.exec(overridden);
     check(o !== null && Number(o[1]) === 64 && o[1] === o[2],
       `Run on GPU gave WebGPU the override values the simulation ran with: "${overridden}"`);
+    // Textures and a sampler: a storage texture read and written (r32uint), one only written
+    // (rgba8unorm), a sampled one read by textureLoad and through a nearest sampler at texel
+    // centres; each made from the simulation's texels and read back texel for texel.
+    const textured = [
+      "@group(0) @binding(0) var counts: texture_storage_2d<r32uint, read_write>;",
+      "@group(0) @binding(1) var colours: texture_storage_2d<rgba8unorm, write>;",
+      "@group(0) @binding(2) var source: texture_2d<f32>;",
+      "@group(0) @binding(3) var pick: sampler;",
+      "@group(0) @binding(4) var<storage, read_write> seen: array<vec4<f32>, 256>;",
+      "@compute @workgroup_size(16, 16)",
+      "fn main(@builtin(local_invocation_id) p: vec3<u32>) {",
+      "    let xy = vec2<i32>(p.xy);",
+      "    let c = textureLoad(counts, xy).x;",
+      "    textureStore(counts, xy, vec4<u32>(c + p.x * p.y + 1u));",
+      "    textureStore(colours, xy, vec4<f32>(f32(p.x) / 255.0, f32(p.y) / 255.0, 0.5, 1.0));",
+      "    let uv = (vec2<f32>(p.xy) + 0.5) / 16.0;",
+      "    seen[p.y * 16u + p.x] = textureLoad(source, xy, 0) + textureSampleLevel(source, pick, uv, 0.0);",
+      "}",
+      "",
+    ].join("\n");
+    const texturesPacked = deflateRawSync(Buffer.from(textured)).toString("base64url");
+    await gp.evaluate((f) => { location.hash = f; }, `module=textured.wgsl:${texturesPacked}`);
+    await gp.waitForFunction(() => document.title.includes("textured.wgsl — step 0"), null, { timeout: 60_000 }).catch(() => {});
+    check((await gp.title()).includes("textured.wgsl — step 0"), `a link opened a WGSL source with textures: "${await gp.title()}"`);
+    await gp.mouse.click(700, 400);
+    await gp.keyboard.press("Control+Shift+G");
+    const texturedRun = await answer(4, 60_000);
+    const tr = /(\d+) words compared, (\d+) identical/.exec(texturedRun);
+    check(tr !== null && Number(tr[1]) >= 3 * 256 && tr[1] === tr[2],
+      `Run on GPU made the textures and sampler on WebGPU, every texel word as simulated: "${texturedRun}"`);
     await gp.waitForTimeout(500);
     await gp.screenshot({ path: join(shots, "webgpu-compare.png") });
   } finally {

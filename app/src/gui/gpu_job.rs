@@ -310,16 +310,6 @@ mod web {
             crate::gui::gpu_job::webgpu_device(&adapter(&call("adapter", &JsValue::NULL).await?))?;
         let p = Prepared::new(r, &device, |_| Ok(None))?;
         let (dispatch, resources) = p.dispatch()?;
-        if let Some(b) = dispatch
-            .buffers
-            .iter()
-            .find(|b| b.image.is_some() || b.sampler.is_some())
-        {
-            return Err(format!(
-                "set {} binding {} is an image or sampler: the browser's WebGPU runs buffers only yet",
-                b.set, b.binding
-            ));
-        }
         // (WGSL's overrides are constants in the simulated module: their values go as the
         // pipeline's `constants`, never as specialization.)
         if !dispatch.push_constants.is_empty() {
@@ -327,16 +317,11 @@ mod web {
                 "immediates (push constants) are not given to the browser's WebGPU yet".into(),
             );
         }
-        if dispatch
+        let bindings = dispatch
             .buffers
             .iter()
-            .any(|b| b.element != 0 || b.shares.is_some())
-        {
-            return Err(
-                "binding arrays and shared buffers are not given to the browser's WebGPU yet"
-                    .into(),
-            );
-        }
+            .map(lanescope_gpu::webgpu::binding)
+            .collect::<Result<Vec<_>, _>>()?;
         let request = js_sys::Object::new();
         set(
             &request,
@@ -356,13 +341,55 @@ mod web {
         }
         set(&request, "workgroups", &groups);
         let buffers = js_sys::Array::new();
-        for b in &dispatch.buffers {
+        for (b, how) in dispatch.buffers.iter().zip(&bindings) {
+            use lanescope_gpu::webgpu::Binding;
             let o = js_sys::Object::new();
+            let text = |o: &js_sys::Object, k: &str, v: &str| set(o, k, &JsValue::from_str(v));
             set(&o, "group", &JsValue::from_f64(f64::from(b.set)));
             set(&o, "binding", &JsValue::from_f64(f64::from(b.binding)));
-            set(&o, "uniform", &JsValue::from_bool(b.uniform));
-            set(&o, "readOnly", &JsValue::from_bool(b.read_only));
             set(&o, "data", &js_sys::Uint8Array::from(&b.data[..]).into());
+            match how {
+                Binding::Buffer { kind } => {
+                    text(&o, "kind", "buffer");
+                    text(&o, "type", kind);
+                }
+                Binding::Storage(t) | Binding::Sampled(t) => {
+                    let storage = matches!(how, Binding::Storage(_));
+                    text(
+                        &o,
+                        "kind",
+                        if storage {
+                            "storage-texture"
+                        } else {
+                            "texture"
+                        },
+                    );
+                    text(&o, "format", t.format);
+                    text(&o, "view", t.view);
+                    text(&o, "dimension", t.dimension);
+                    text(&o, "mode", t.mode);
+                    let size = js_sys::Array::new();
+                    for n in t.size {
+                        size.push(&JsValue::from_f64(f64::from(n)));
+                    }
+                    set(&o, "size", &size);
+                    set(
+                        &o,
+                        "texelBytes",
+                        &JsValue::from_f64(f64::from(t.texel_bytes)),
+                    );
+                }
+                Binding::Sampler {
+                    filter,
+                    address,
+                    kind,
+                } => {
+                    text(&o, "kind", "sampler");
+                    text(&o, "filter", filter);
+                    text(&o, "address", address);
+                    text(&o, "type", kind);
+                }
+            }
             buffers.push(&o);
         }
         set(&request, "buffers", &buffers);
