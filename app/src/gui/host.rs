@@ -90,49 +90,116 @@ impl EframeApp {
                 });
             // The page's own link is the real app's to follow.
             let fragment = super::action::page_fragment();
-            warm_up(&app.settings, size, fragment);
+            let settings = app.settings.clone();
+            WARM_UP.with(|w| *w.borrow_mut() = Some((settings, size, fragment)));
         }
         Self(app, Settle::default())
     }
 }
 
-/// Frames of the off-screen run [`warm_up`] draws: one to open, then one per F10.
+/// Frames of the off-screen run [`WarmUp`] draws: one to open, then one per F10.
 const WARM_UP_FRAMES: usize = 16;
 
 /// The default example stepped line by line through the whole UI off screen (a window of
-/// `size`, the page at `fragment`), once, before the browser's first frame. The browser
-/// compiles each function of the module when it is first called: the first F10 presses of a
-/// visit took 10-25 ms more than later ones (the stepping code, then each view's code as the
-/// run reached what it draws), over a frame's budget. This moves that cost to the start-up,
-/// where the page is loading anyway. Nothing of the run is kept: its app, its egui context,
+/// `size`, the page at `fragment`), once, a frame at a time between the browser's first frames.
+/// The browser compiles each function of the module when it is first called: the first F10
+/// presses of a visit took 10-25 ms more than later ones (the stepping code, then each view's
+/// code as the run reached what it draws), over a frame's budget. This moves that cost to
+/// while the person reads the first screen: after the first frame, which it held back by
+/// 300-450 ms when it ran before it. Nothing of the run is kept: its app, its egui context,
 /// the colours it handed out.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(super) fn warm_up(settings: &Settings, size: egui::Vec2, fragment: String) -> u64 {
-    let mut app = LanescopeApp::new(settings.clone());
-    app.open_example(DEFAULT_EXAMPLE);
-    app.last_fragment = fragment;
-    let ctx = egui::Context::default();
-    super::palette::apart(|| {
-        for frame in 0..WARM_UP_FRAMES {
-            let events = if frame == 0 {
-                Vec::new()
-            } else {
-                vec![super::keys::event(
-                    egui::Key::F10,
-                    true,
-                    egui::Modifiers::NONE,
-                )]
-            };
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
-                events,
-                ..Default::default()
-            };
+pub(super) struct WarmUp {
+    app: LanescopeApp,
+    ctx: egui::Context,
+    size: egui::Vec2,
+    frame: usize,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl WarmUp {
+    pub(super) fn new(settings: &Settings, size: egui::Vec2, fragment: String) -> Self {
+        let mut app = LanescopeApp::new(settings.clone());
+        super::palette::apart(|| app.open_example(DEFAULT_EXAMPLE));
+        app.last_fragment = fragment;
+        Self {
+            app,
+            ctx: egui::Context::default(),
+            size,
+            frame: 0,
+        }
+    }
+
+    /// Draws the next frame; `false` once every frame is drawn.
+    pub(super) fn step(&mut self) -> bool {
+        if self.frame == WARM_UP_FRAMES {
+            return false;
+        }
+        let events = if self.frame == 0 {
+            Vec::new()
+        } else {
+            vec![super::keys::event(
+                egui::Key::F10,
+                true,
+                egui::Modifiers::NONE,
+            )]
+        };
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, self.size)),
+            events,
+            ..Default::default()
+        };
+        let (ctx, app) = (&self.ctx, &mut self.app);
+        super::palette::apart(|| {
             let out = ctx.run_ui(input, |ui| app.show(ui));
             let _ = ctx.tessellate(out.shapes, out.pixels_per_point);
+        });
+        self.frame += 1;
+        true
+    }
+
+    /// Steps the app has taken.
+    #[cfg(test)]
+    fn steps(&self) -> u64 {
+        self.app.session.as_ref().map_or(0, |s| s.step_count())
+    }
+}
+
+/// What the warm-up is made from: the settings, the window's size and the page's link.
+#[cfg(target_arch = "wasm32")]
+type WarmUpFrom = (Settings, egui::Vec2, String);
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The warm-up asked for at start-up, begun after the first frame.
+    static WARM_UP: std::cell::RefCell<Option<WarmUpFrom>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs the start-up's warm-up a frame per browser task (opening its example is the first),
+/// the first after the task that draws the first frame (a timeout of 0 runs after it), so
+/// frames and input go between them.
+#[cfg(target_arch = "wasm32")]
+fn begin_warm_up() {
+    let Some((settings, size, fragment)) = WARM_UP.with(|w| w.borrow_mut().take()) else {
+        return;
+    };
+    let next_task = || {
+        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+            if let Some(win) = web_sys::window() {
+                let _ = win.set_timeout_with_callback(&resolve);
+            }
+        }))
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = next_task().await;
+        let mut w = WarmUp::new(&settings, size, fragment);
+        loop {
+            let _ = next_task().await;
+            if !w.step() {
+                break;
+            }
         }
     });
-    app.session.map_or(0, |s| s.step_count())
 }
 
 impl LanescopeApp {
@@ -177,6 +244,10 @@ impl eframe::App for EframeApp {
         self.1.end(ui.ctx());
         #[cfg(target_arch = "wasm32")]
         web_timing(ui.ctx(), shown, self.0.shown());
+        #[cfg(target_arch = "wasm32")]
+        if ui.ctx().cumulative_frame_nr() == 0 {
+            begin_warm_up();
+        }
         let title = self.0.title();
         if title != before || ui.ctx().cumulative_frame_nr() < 2 {
             #[cfg(target_arch = "wasm32")]
@@ -229,11 +300,17 @@ mod tests {
     /// The off-screen run steps its own app, a line per frame.
     #[test]
     fn the_warm_up_steps() {
-        let steps = super::warm_up(
+        let mut w = super::WarmUp::new(
             &Default::default(),
             egui::vec2(1280.0, 720.0),
             String::new(),
         );
+        let mut frames = 0;
+        while w.step() {
+            frames += 1;
+        }
+        assert_eq!(frames, super::WARM_UP_FRAMES);
+        let steps = w.steps();
         assert!(steps >= super::WARM_UP_FRAMES as u64 - 1, "{steps} steps");
     }
 }
