@@ -243,7 +243,10 @@ unsafe fn dispatch(
             continue;
         }
         let mut data = b.data.clone();
-        rebase.rewrite(&mut data);
+        // Texels hold no addresses (the simulation moves buffers' words only).
+        if b.image.is_none() {
+            rebase.rewrite(&mut data);
+        }
         let (_, _, ptr, _) = dev.buffers[slot[k]];
         std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
     }
