@@ -96,18 +96,7 @@ pub fn compile(
             message.push_str(&format!(": {c}"));
             cause = c.source();
         }
-        let diagnostics = match e.spans().next() {
-            Some((span, _)) => vec![at(source, *span, message, true)],
-            None => vec![Diagnostic {
-                line: 0,
-                column: 0,
-                len: 0,
-                message,
-                error: true,
-                file: None,
-            }],
-        };
-        CompileError { diagnostics }
+        error_at(source, e.spans().next().map(|(span, _)| *span), message)
     })?;
 
     // naga's SPIR-V writer takes no overrides: they become constants first, as a pipeline's
@@ -229,6 +218,11 @@ fn override_error(
         ),
         other => (format!("overrides: {other}"), None),
     };
+    error_at(source, span, message)
+}
+
+/// An error at `span` of the user's text, or of the whole module where it has none.
+fn error_at(source: &str, span: Option<naga::Span>, message: String) -> CompileError {
     let diagnostic = match span.filter(|s| s.is_defined()) {
         Some(span) => at(source, span, message, true),
         None => Diagnostic {

@@ -207,6 +207,30 @@ fn an_include_tree_opens_with_a_tab_per_file_and_breaks_in_an_included_file() {
     assert!(h.state().source_file.is_none(), "following");
 }
 
+/// `app` at 1280x720 with the Source pane's Build section opened.
+fn with_build_section_open(app: LanescopeApp) -> Harness<'static, LanescopeApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Build").click();
+    h.run_steps(2);
+    h
+}
+
+/// Changes the editor's build settings as typing would, and runs frames until the source has
+/// recompiled.
+fn retype(h: &mut Harness<'_, LanescopeApp>, edit: impl FnOnce(&mut crate::gui::build::Build)) {
+    edit(&mut h.state_mut().editor.as_mut().unwrap().build);
+    h.state_mut().editor.as_mut().unwrap().edited_at = Some(0.0);
+    for _ in 0..100 {
+        h.run_steps(1);
+        if h.state().editor.as_ref().unwrap().edited_at.is_none() {
+            break;
+        }
+    }
+}
+
 /// The Build section: a GLSL source that needs a macro fails until the macro is typed in the
 /// section, then recompiles and runs; a copied link carries the macro and opens the source
 /// built with it; a bad name is an error that says which.
@@ -222,22 +246,10 @@ fn the_build_section_sets_macros_that_recompile_and_travel_with_links() {
         "{:?}",
         app.error
     );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(2);
-    h.get_by_label("Build").click();
-    h.run_steps(2);
+    let mut h = with_build_section_open(app);
     h.get_by_label("Defines");
     let type_defines = |h: &mut Harness<'_, LanescopeApp>, text: &str| {
-        h.state_mut().editor.as_mut().unwrap().build.defines = text.into();
-        h.state_mut().editor.as_mut().unwrap().edited_at = Some(0.0);
-        for _ in 0..100 {
-            h.run_steps(1);
-            if h.state().editor.as_ref().unwrap().edited_at.is_none() {
-                break;
-            }
-        }
+        retype(h, |b| b.defines = text.into());
     };
     type_defines(&mut h, "WIDTH=8");
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
@@ -281,22 +293,10 @@ fn the_build_section_gives_wgsl_overrides_their_values() {
         err.contains("the override `WIDTH` has no initializer"),
         "{err}"
     );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
-    h.run_steps(2);
-    h.get_by_label("Build").click();
-    h.run_steps(2);
+    let mut h = with_build_section_open(app);
     h.get_by_label("Overrides");
     let type_overrides = |h: &mut Harness<'_, LanescopeApp>, text: &str| {
-        h.state_mut().editor.as_mut().unwrap().build.overrides = text.into();
-        h.state_mut().editor.as_mut().unwrap().edited_at = Some(0.0);
-        for _ in 0..100 {
-            h.run_steps(1);
-            if h.state().editor.as_ref().unwrap().edited_at.is_none() {
-                break;
-            }
-        }
+        retype(h, |b| b.overrides = text.into());
     };
     type_overrides(&mut h, "WIDTH=16 7=9");
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
