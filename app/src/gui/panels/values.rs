@@ -4,6 +4,7 @@ use super::super::ask::{Action, Inputs};
 use super::super::palette;
 use crate::gui::state::LanescopeApp;
 use crate::gui::views::{format_components, format_source_lane, UNDEFINED};
+use lanescope_core::program::Type;
 use lanescope_core::trace::LaneState;
 
 /// The source variables in scope where the followed tangle stands, by name: the value in its
@@ -65,12 +66,18 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         if !val.indexes.is_empty() {
             name.push_str(&format!("{:?}", val.indexes));
         }
-        rows.push((name, shown));
+        // What a variable with no components to print is (a handle, or runtime arrays alone).
+        let opaque = match s.program.types().types.get(val.ty as usize) {
+            Some(Type::Image(_) | Type::SampledImage(_)) => "an image: see Inputs (texels)",
+            Some(Type::Sampler) => "a sampler",
+            _ => "runtime array: see Buffers (words)",
+        };
+        rows.push((name, shown, opaque));
     }
     let font = egui::TextStyle::Monospace.resolve(ui.style());
     let name_width = rows
         .iter()
-        .map(|(name, _)| {
+        .map(|(name, _, _)| {
             ui.painter()
                 .layout_no_wrap(name.clone(), font.clone(), egui::Color32::PLACEHOLDER)
                 .size()
@@ -78,7 +85,7 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         })
         .fold(0.0, f32::max);
     let mut stripes = palette::Stripes::new(ui);
-    for (name, shown) in &rows {
+    for (name, shown, opaque) in &rows {
         ui.horizontal(|ui| {
             let w = ui.monospace(name).rect.width();
             ui.add_space((name_width - w).max(0.0));
@@ -86,9 +93,9 @@ pub(super) fn show_variables(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                 ui.weak("not available here");
                 return;
             };
-            // A block of runtime arrays alone has no fixed part to print.
+            // A block of runtime arrays alone has no fixed part to print; a handle has none.
             if shown.iter().all(|(_, t)| t.is_empty()) {
-                ui.weak("runtime array: see Buffers (words)");
+                ui.weak(*opaque);
                 return;
             }
             let distinct: std::collections::BTreeSet<&String> =

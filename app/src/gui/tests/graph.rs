@@ -147,13 +147,15 @@ fn the_graph_follows_into_a_called_function_and_back() {
 }
 
 /// The Variables panel names a buffer of runtime arrays for what it is: it has no fixed part to
-/// print (an empty value before).
+/// print (an empty value before); a texture or a sampler is named as one.
 #[test]
 fn the_variables_panel_names_a_runtime_array_for_what_it_is() {
     let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+               @group(0) @binding(1) var t: texture_2d<f32>;\n\
+               @group(0) @binding(2) var s: sampler;\n\
                @compute @workgroup_size(32)\n\
                fn main(@builtin(local_invocation_index) l: u32) {\n    var x = l * 3u;\n    \
-               x = x + 1u;\n    o[l] = x;\n}\n";
+               x = x + u32(textureSampleLevel(t, s, vec2<f32>(0.5), 0.0).x);\n    o[l] = x;\n}\n";
     let mut app = LanescopeApp::new(Settings::default());
     app.open_source(super::super::editor::Editor::new(
         "runtime.wgsl",
@@ -177,6 +179,9 @@ fn the_variables_panel_names_a_runtime_array_for_what_it_is() {
         "the buffer is in scope"
     );
     h.get_by_label("runtime array: see Buffers (words)");
+    // A texture and a sampler are handles, not runtime arrays (they read as one before).
+    h.get_by_label("an image: see Inputs (texels)");
+    h.get_by_label("a sampler");
 }
 
 /// A variable before its first assignment shows as undefined in the Variables panel (its bytes'
