@@ -142,17 +142,18 @@ pub fn prepare<'a>(
     let fresh = Simulator::new(Arc::clone(s.prog), s.cfg.clone(), s.bindings)
         .map_err(|e| GpuError::Unsupported(e.to_string()))?;
     // Buffers reached by device address: where the simulation put each (the device puts them
-    // where it likes, and the inputs' addresses are moved there).
-    // Device addresses are Vulkan's (WebGPU has none): the browser build leaves this out.
+    // where it likes, and the inputs' addresses are moved there). Device addresses are
+    // Vulkan's (WebGPU has none): the browser build leaves this out.
     let physical = s.prog.physical_addresses();
     if physical && !cfg!(feature = "vulkan") {
         return unsupported(
             "the module reaches buffers by device address, which WebGPU has not: run it on a Vulkan device (the native app, or lanescope run --gpu)".into(),
         );
     }
+    let mut notes = Vec::new();
     let addresses = if physical {
-        // Refused here; its note is the comparison's.
-        let _note = crate::address::check_movable(s)?;
+        // Refused here; its note goes on to the comparison.
+        notes.extend(crate::address::check_movable(s)?);
         fresh.buffer_addresses()
     } else {
         Vec::new()
@@ -266,6 +267,7 @@ pub fn prepare<'a>(
         .flatten();
     let dispatch = Dispatch {
         without_maximal_reconvergence: relaxed.is_some(),
+        notes,
         spirv: relaxed.unwrap_or_else(|| s.spirv.to_vec()),
         entry: s.prog.entry_name(),
         spec,
@@ -411,14 +413,11 @@ fn within_tolerance(ty: ScalarTy, a: u32, b: u32) -> Option<String> {
 /// differs.
 pub fn compare(s: &Simulated<'_>, resources: &[usize], gpu: &GpuRun) -> Comparison {
     if gpu.addresses.is_empty() || !cfg!(feature = "vulkan") {
-        return compare_at(s, resources, gpu, Vec::new());
+        return compare_at(s, resources, gpu, gpu.notes.clone());
     }
     // The device placed the buffers where it liked and got the inputs' addresses moved there:
     // the simulation it is compared with runs the same way.
-    let mut notes = Vec::new();
-    if let Ok(Some(note)) = crate::address::check_movable(s) {
-        notes.push(note);
-    }
+    let mut notes = gpu.notes.clone();
     match crate::address::at_device(s, &gpu.addresses) {
         Ok((bindings, sim, moved)) => {
             notes.insert(0, format!(

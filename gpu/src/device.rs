@@ -137,6 +137,9 @@ pub struct Dispatch<'a> {
     pub timeout: Duration,
     /// The module's MaximallyReconvergesKHR was left out (the device lacks it).
     pub without_maximal_reconvergence: bool,
+    /// What the comparison's reader should know from preparing it (see
+    /// [`crate::compare::Comparison::notes`]); the device's run carries it on.
+    pub notes: Vec<String>,
 }
 
 /// What the device left in the buffers, in the dispatch's order.
@@ -151,6 +154,8 @@ pub struct GpuRun {
     /// The device's address of each buffer that has one ([`GpuBuffer::address`]), by (set,
     /// binding, element).
     pub addresses: Vec<((u32, u32, u32), u64)>,
+    /// [`Dispatch::notes`], carried on.
+    pub notes: Vec<String>,
 }
 
 /// An image binding as the device makes it.

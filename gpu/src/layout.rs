@@ -423,6 +423,7 @@ pub fn measure(device: &DeviceInfo, p: &Probe) -> Result<TableMatrix, String> {
         device: device.index,
         timeout: std::time::Duration::from_secs(20),
         without_maximal_reconvergence: false,
+        notes: Vec::new(),
     })
     .map_err(|e| format!("the probe of {} on {}: {e}", p.describe(), device.name))?;
     if run.subgroup_size != p.lanes {

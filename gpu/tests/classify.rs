@@ -39,6 +39,7 @@ fn device_run(run: &common::Run, resources: &[usize], edit: impl Fn(usize, &mut 
         buffers,
         without_maximal_reconvergence: false,
         addresses: Vec::new(),
+        notes: Vec::new(),
     }
 }
 

@@ -393,6 +393,7 @@ mod tests {
             buffers,
             without_maximal_reconvergence: false,
             addresses: Vec::new(),
+            notes: Vec::new(),
         };
         let c = lanescope_gpu::compare(&s, &resources, &gpu);
         assert_eq!(c.count(Class::Unexplained), 3, "{c:#?}");

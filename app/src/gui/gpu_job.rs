@@ -404,6 +404,7 @@ mod web {
             buffers,
             without_maximal_reconvergence: dispatch.without_maximal_reconvergence,
             addresses: Vec::new(),
+            notes: dispatch.notes.clone(),
         };
         Ok(p.finish(&resources, &gpu))
     }

@@ -633,6 +633,7 @@ unsafe fn dispatch(
         buffers,
         without_maximal_reconvergence: d.without_maximal_reconvergence,
         addresses,
+        notes: d.notes.clone(),
     })
 }
 

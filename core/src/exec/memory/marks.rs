@@ -318,6 +318,11 @@ impl Memory {
 
     /// Marks (or clears) the `size` bytes at `ptr` as poison.
     pub fn set_poison_range(&mut self, ptr: u64, size: u32, inv: usize, on: bool) {
+        self.mark_poison(ptr, 0, size, inv, on);
+    }
+
+    /// Marks (or clears) the `size` bytes `off` bytes past `ptr` as poison.
+    fn mark_poison(&mut self, ptr: u64, off: u32, size: u32, inv: usize, on: bool) {
         if !on && !self.poison.any {
             return;
         }
@@ -326,7 +331,7 @@ impl Memory {
         }
         let k = space_index(decode_ptr(ptr).0);
         let mut marked = self.poison.marked[k];
-        if let Some((map, bits)) = self.poison_span(ptr, 0, size, inv) {
+        if let Some((map, bits)) = self.poison_span(ptr, off, size, inv) {
             mark_bits(map, bits, on, &mut marked);
         }
         self.poison.marked[k] = marked;
@@ -343,18 +348,7 @@ impl Memory {
 
     /// Mark (or clear) the bytes of the leaf at `ptr` as poison.
     pub fn set_poison(&mut self, ptr: u64, leaf: Leaf, inv: usize, on: bool) {
-        if !on && !self.poison.any {
-            return;
-        }
-        if on {
-            self.poison.any = true;
-        }
-        let k = space_index(decode_ptr(ptr).0);
-        let mut marked = self.poison.marked[k];
-        if let Some((map, bits)) = self.poison_words(ptr, leaf, inv) {
-            mark_bits(map, bits, on, &mut marked);
-        }
-        self.poison.marked[k] = marked;
+        self.mark_poison(ptr, leaf.offset, leaf.ty.size_bytes(), inv, on);
     }
 
     /// Poisoned words of the buffer of resource `index` (indices of the 4-byte words holding a
