@@ -210,3 +210,113 @@ pub fn beside(r: &Request) -> Result<Comparison, String> {
     let gpu = run(&dispatch).map_err(|e| e.to_string())?;
     Ok(p.finish(&resources, &gpu))
 }
+
+/// The simulator's subgroup sizes (powers of two, 4 to 128) within `[lo, hi]`: what a device
+/// whose API cannot fix one may run a pipeline at.
+pub fn sizes_within([lo, hi]: [u32; 2]) -> Vec<u32> {
+    (2..=7)
+        .map(|k| 1u32 << k)
+        .filter(|s| (lo..=hi).contains(s))
+        .collect()
+}
+
+/// A comparison on a device whose API cannot fix the subgroup size (WebGPU names a range and
+/// each pipeline takes one of it, unsaid): the module simulated at every size the device may
+/// run, the device run once, and its words set beside the simulation that explains them best.
+pub struct Candidates {
+    /// One per size, ascending.
+    tries: Vec<Prepared>,
+}
+
+impl Candidates {
+    /// Simulates `r` on `device` as it runs each of `sizes` (ascending, at least one).
+    pub fn new(r: &Request, device: &DeviceInfo, sizes: &[u32]) -> Result<Self, String> {
+        if sizes.is_empty() {
+            return Err(format!(
+                "{} runs no subgroup size the simulator does (4 to 128, a power of two)",
+                device.name
+            ));
+        }
+        let tries = (sizes.iter())
+            .map(|&size| {
+                let at = DeviceInfo {
+                    subgroup_size: size,
+                    subgroup_size_range: None,
+                    ..device.clone()
+                };
+                Prepared::new(r, &at, |_| Ok(None))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { tries })
+    }
+
+    /// The dispatch the device runs (the same at every size: the API picks the size).
+    pub fn dispatch(&self) -> Result<(Dispatch<'_>, Vec<usize>), String> {
+        self.tries[0].dispatch()
+    }
+
+    /// The device's words beside each simulation; the comparison they agree with best
+    /// ([`best_of_sizes`]), with a note of how the size was chosen where there was a choice.
+    pub fn finish(&self, resources: &[usize], gpu: &GpuRun) -> Comparison {
+        let runs = (self.tries.iter())
+            .map(|p| {
+                let mut c = p.finish(resources, gpu);
+                c.subgroup_size = p.cfg.subgroup_size;
+                c
+            })
+            .collect();
+        best_of_sizes(runs)
+    }
+}
+
+/// Of comparisons of one device run with simulations at several subgroup sizes (ascending),
+/// the one the device's words agree with best (fewest differing: the size is one fact for the
+/// whole dispatch; then fewest unexplained; the smaller size on a tie), noting the others.
+fn best_of_sizes(mut runs: Vec<Comparison>) -> Comparison {
+    let miss = |c: &Comparison| (c.words - c.identical, c.count(Class::Unexplained));
+    let best = (0..runs.len()).min_by_key(|&i| miss(&runs[i])).unwrap_or(0);
+    if runs.len() == 1 {
+        return runs.swap_remove(0);
+    }
+    let sizes = runs
+        .iter()
+        .map(|c| c.subgroup_size.to_string())
+        .collect::<Vec<_>>();
+    let tried = match sizes.split_last() {
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let chosen = runs[best].subgroup_size;
+    let ties = runs.iter().filter(|c| miss(c) == miss(&runs[best])).count();
+    let note = if ties == runs.len() && runs[best].identical == runs[best].words {
+        format!(
+            "the subgroup size is the device's choice here (WebGPU cannot fix it): simulated at {tried}, every word agrees at each, so these results do not depend on it"
+        )
+    } else {
+        let others = (runs.iter())
+            .filter(|c| c.subgroup_size != chosen)
+            .map(|c| {
+                let (differ, unexplained) = miss(c);
+                let size = c.subgroup_size;
+                match unexplained {
+                    0 => format!("at {size}: {differ} differ"),
+                    n => format!("at {size}: {differ} differ, {n} unexplained"),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let (differ, unexplained) = miss(&runs[best]);
+        let how = if ties > 1 {
+            " (as well as another: the smaller taken)"
+        } else {
+            ""
+        };
+        format!(
+            "the subgroup size is the device's choice here (WebGPU cannot fix it): simulated at {tried}, the device's words agree best with the simulation at {chosen}{how}, the one shown ({differ} of {} words differ, {unexplained} unexplained; {others})",
+            runs[best].words
+        )
+    };
+    let mut c = runs.swap_remove(best);
+    c.notes.push(note);
+    c
+}

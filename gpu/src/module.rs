@@ -35,6 +35,12 @@ fn module_subgroup_operations(words: &[u32]) -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether a module declares subgroup operations (any `GroupNonUniform*` or rotate
+/// capability): without them its words cannot depend on the subgroup size.
+pub fn uses_subgroups(words: &[u32]) -> bool {
+    !module_subgroup_operations(words).is_empty()
+}
+
 /// Whether `device` can run a module declaring what `words` declares: each extension it may
 /// lack, then each subgroup operation class; the error names both sides.
 pub fn check_module(words: &[u32], device: &DeviceInfo) -> Result<(), GpuError> {

@@ -630,3 +630,88 @@ fn an_address_outside_every_buffer_is_refused_before_the_device_runs() {
         "{e}"
     );
 }
+
+/// A device whose API cannot fix the subgroup size (WebGPU's case) is compared with the
+/// simulation at each size it may run: the size the device ran at is the one whose simulation
+/// agrees (here the device's default, the dispatch asking for none), and the others are noted.
+#[test]
+fn an_unfixed_subgroup_size_is_found_by_the_simulation_that_agrees() {
+    let Some(d) = device() else { return };
+    let needed = ["arithmetic", "ballot", "shuffle"];
+    if let Some(op) = needed.iter().find(|o| !d.subgroup_operations.contains(o)) {
+        eprintln!("skipped: {} has no {op} subgroup operations", d.name);
+        return;
+    }
+    let path = format!("{}/tests/data/subgroup_ops.spv", env!("CARGO_MANIFEST_DIR"));
+    let request = lanescope_gpu::Request {
+        module: std::fs::read(path).unwrap(),
+        load: lanescope_core::LoadOptions::default(),
+        cfg: lanescope_core::Config {
+            workgroups: [2, 1, 1],
+            ..lanescope_core::Config::default()
+        },
+        bindings: lanescope_core::Bindings {
+            buffers: vec![(0, 0, words(128, 2)), (0, 1, vec![0; 4 * 768])],
+            ..lanescope_core::Bindings::default()
+        },
+        device: d.index,
+        schedules: 4,
+        max_steps: lanescope_core::DEFAULT_MAX_STEPS,
+    };
+    // As WebGPU sees the device: a range, and no way to ask for one size of it.
+    let unfixed = DeviceInfo {
+        subgroup_size_range: None,
+        ..d.clone()
+    };
+    let sizes = lanescope_gpu::sizes_within([4, 64]);
+    assert_eq!(sizes, [4, 8, 16, 32, 64]);
+    let tries = lanescope_gpu::Candidates::new(&request, &unfixed, &sizes).expect("simulates");
+    let (dispatch, resources) = tries.dispatch().expect("prepares");
+    assert_eq!(
+        dispatch.subgroup_size, None,
+        "the dispatch asks for no size"
+    );
+    let gpu = lanescope_gpu::run(&dispatch).expect("runs");
+    let c = tries.finish(&resources, &gpu);
+    assert_eq!(c.subgroup_size, d.subgroup_size, "{c:#?}");
+    only(&c, 128 + 768, &[]);
+    assert_eq!(c.identical, c.words, "{c:#?}");
+    let note = c.notes.last().expect("a note of the sizes tried");
+    assert!(
+        note.contains("simulated at 4, 8, 16, 32 and 64")
+            && note.contains(&format!(
+                "agree best with the simulation at {},",
+                d.subgroup_size
+            )),
+        "{note}"
+    );
+    // Every other size leaves words the simulation cannot explain (gl_SubgroupSize is written
+    // out), so the choice is not a tie.
+    assert!(!note.contains("as well as another"), "{note}");
+
+    // A module whose words do not depend on the size agrees at every size.
+    let path = format!("{}/tests/data/independent.spv", env!("CARGO_MANIFEST_DIR"));
+    let independent = lanescope_gpu::Request {
+        module: std::fs::read(path).unwrap(),
+        cfg: lanescope_core::Config {
+            workgroups: [4, 1, 1],
+            ..lanescope_core::Config::default()
+        },
+        bindings: lanescope_core::Bindings {
+            buffers: vec![(0, 0, words(256, 1)), (0, 1, vec![0; 2048])],
+            ..lanescope_core::Bindings::default()
+        },
+        ..request
+    };
+    let tries = lanescope_gpu::Candidates::new(&independent, &unfixed, &[4, 8]).expect("simulates");
+    let (dispatch, resources) = tries.dispatch().expect("prepares");
+    let c = tries.finish(&resources, &lanescope_gpu::run(&dispatch).expect("runs"));
+    assert_eq!(c.identical, c.words, "{c:#?}");
+    assert!(
+        c.notes
+            .last()
+            .is_some_and(|n| n.contains("do not depend on it")),
+        "{:?}",
+        c.notes
+    );
+}

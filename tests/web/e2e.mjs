@@ -700,6 +700,27 @@ async function runOnWebGpu() {
       m !== null && Number(m[2]) >= 256 && m[2] === m[3],
       `Run on GPU ran the WGSL on the page's WebGPU, every word as simulated, in ${Date.now() - started} ms: "${ran}"`,
     );
+    // An adapter that names a range of subgroup sizes (as most GPUs' do: WebGPU cannot fix one
+    // per pipeline): the page's adapter is made to say 4 to 16 while SwiftShader runs 4. The
+    // simulation runs at 4, 8 and 16 and the device's words are set beside the one they agree
+    // with, the note naming the sizes tried.
+    await gp.evaluate(() => {
+      const real = window.lanescopeWebGpu;
+      window.lanescopeRealWebGpu = real;
+      window.lanescopeWebGpu = (what, request) => what === "adapter"
+        ? real(what).then((a) => ({ ...a, subgroupMinSize: 4, subgroupMaxSize: 16 }))
+        : real(what, request);
+    });
+    await gp.mouse.click(700, 400);
+    await gp.keyboard.press("Control+Shift+G");
+    const ranged = await answer(3, 60_000);
+    const rg = /subgroups of (\d+): (\d+) words compared, (\d+) identical/.exec(ranged);
+    check(
+      rg !== null && rg[1] === "4" && Number(rg[2]) >= 256 && rg[2] === rg[3]
+        && ranged.includes("simulated at 4, 8 and 16") && ranged.includes("agree best with the simulation at 4,"),
+      `Run on GPU on an adapter with a range of subgroup sizes set the device beside the simulation it agrees with: "${ranged}"`,
+    );
+    await gp.evaluate(() => { window.lanescopeWebGpu = window.lanescopeRealWebGpu; });
     // Overrides given values (a link carries a WGSL source and them, as the Build section's
     // Overrides sets them): the simulation's module and WebGPU's pipeline get the same. Neither
     // has an initializer, so a side without the values fails instead of agreeing on defaults.
@@ -718,7 +739,7 @@ async function runOnWebGpu() {
     check((await gp.title()).includes("scaled.wgsl — step 0"), `a link opened a WGSL source with override values: "${await gp.title()}"`);
     await gp.mouse.click(700, 400);
     await gp.keyboard.press("Control+Shift+G");
-    const overridden = await answer(3, 60_000);
+    const overridden = await answer(4, 60_000);
     const o = /(\d+) words compared, (\d+) identical/.exec(overridden);
     check(o !== null && Number(o[1]) === 64 && o[1] === o[2],
       `Run on GPU gave WebGPU the override values the simulation ran with: "${overridden}"`);
@@ -748,7 +769,7 @@ async function runOnWebGpu() {
     check((await gp.title()).includes("textured.wgsl — step 0"), `a link opened a WGSL source with textures: "${await gp.title()}"`);
     await gp.mouse.click(700, 400);
     await gp.keyboard.press("Control+Shift+G");
-    const texturedRun = await answer(4, 60_000);
+    const texturedRun = await answer(5, 60_000);
     const tr = /(\d+) words compared, (\d+) identical/.exec(texturedRun);
     check(tr !== null && Number(tr[1]) >= 3 * 256 && tr[1] === tr[2],
       `Run on GPU made the textures and sampler on WebGPU, every texel word as simulated: "${texturedRun}"`);

@@ -191,9 +191,16 @@ pub struct WebGpuAdapter {
     pub features: Vec<String>,
 }
 
-/// The adapter as a device the comparison knows (WGSL's subgroup operations, at the one
-/// subgroup size it runs), or why no comparison can be made on it.
-pub fn webgpu_device(a: &WebGpuAdapter) -> Result<lanescope_gpu::DeviceInfo, String> {
+/// The adapter as a device the comparison knows (WGSL's subgroup operations where it has
+/// them), and the subgroup sizes its pipelines may run at, ascending (WebGPU names a range and
+/// cannot fix one: the comparison simulates each, [`lanescope_gpu::Candidates`]); or why no
+/// comparison can be made on it. `wanted`: the size to simulate at where the module's words
+/// cannot depend on it (`subgroups`: whether the module uses subgroup operations).
+pub fn webgpu_device(
+    a: &WebGpuAdapter,
+    subgroups: bool,
+    wanted: u32,
+) -> Result<(lanescope_gpu::DeviceInfo, Vec<u32>), String> {
     let has = |f: &str| a.features.iter().any(|x| x == f);
     let name = format!("{} {}", a.vendor, a.architecture)
         .trim()
@@ -203,30 +210,35 @@ pub fn webgpu_device(a: &WebGpuAdapter) -> Result<lanescope_gpu::DeviceInfo, Str
     } else {
         name
     };
-    if !has("subgroups") {
+    if subgroups && !has("subgroups") {
         return Err(format!(
-            "{name} has no `subgroups` feature: this browser's WebGPU runs no subgroup operations"
+            "{name} has no `subgroups` feature: this browser's WebGPU runs no subgroup operations, and the module uses them"
         ));
     }
-    let size = match a.subgroup_sizes {
-        [0, _] | [_, 0] => {
-            return Err(format!(
-                "{name} does not say its subgroup size, so no simulation can be made at it: compare in the native app"
-            ))
-        }
-        [lo, hi] if lo != hi => {
-            return Err(format!(
-                "{name} runs subgroups of {lo} to {hi} invocations and WebGPU cannot fix one, so no simulation can be made at the device's size: compare in the native app (Vulkan fixes it)"
-            ))
-        }
-        [lo, _] => lo,
+    let may_run = match a.subgroup_sizes {
+        // (a browser that does not say: every size the simulator runs)
+        [0, _] | [_, 0] => lanescope_gpu::sizes_within([4, 128]),
+        [lo, hi] => lanescope_gpu::sizes_within([lo, hi]),
     };
-    if !lanescope_core::valid_subgroup_size(size) {
+    // The size cannot show in the words of a module without subgroup operations: one
+    // simulation, at the wanted size where the device may run it.
+    let sizes = match may_run.first() {
+        _ if subgroups => may_run.clone(),
+        Some(&first) if !may_run.contains(&wanted) => vec![first],
+        _ => vec![wanted],
+    };
+    if sizes.is_empty() {
+        let [lo, hi] = a.subgroup_sizes;
+        let runs = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} to {hi}")
+        };
         return Err(format!(
-            "{name} runs subgroups of {size} invocations, which the simulator does not (4 to 128, a power of two)"
+            "{name} runs subgroups of {runs} invocations, which the simulator does not (4 to 128, a power of two)"
         ));
     }
-    Ok(lanescope_gpu::DeviceInfo {
+    let info = lanescope_gpu::DeviceInfo {
         name,
         kind: "WebGPU",
         // (what the summary names after the device: its API, and the adapter's own words)
@@ -235,22 +247,27 @@ pub fn webgpu_device(a: &WebGpuAdapter) -> Result<lanescope_gpu::DeviceInfo, Str
             d => format!("WebGPU: {d}"),
         },
         api_version: "WebGPU".into(),
-        subgroup_size: size,
-        subgroup_operations: vec![
-            "basic",
-            "vote",
-            "arithmetic",
-            "ballot",
-            "shuffle",
-            "shuffle_relative",
-            "quad",
-        ],
+        subgroup_size: sizes[0],
+        subgroup_operations: if has("subgroups") {
+            vec![
+                "basic",
+                "vote",
+                "arithmetic",
+                "ballot",
+                "shuffle",
+                "shuffle_relative",
+                "quad",
+            ]
+        } else {
+            Vec::new()
+        },
         integer_dot_product: true,
         storage_16bit: has("shader-f16"),
         // WebGPU does not say; 8 is what the common devices keep
         sub_texel_bits: 8,
         ..lanescope_gpu::DeviceInfo::default()
-    })
+    };
+    Ok((info, sizes))
 }
 
 /// The page's side: `index.html` defines `lanescopeWebGpu("adapter")` (a promise of what the
@@ -258,7 +275,7 @@ pub fn webgpu_device(a: &WebGpuAdapter) -> Result<lanescope_gpu::DeviceInfo, Str
 /// dispatch); both reject with a sentence.
 #[cfg(target_arch = "wasm32")]
 mod web {
-    use lanescope_gpu::{Comparison, GpuRun, Prepared, Request};
+    use lanescope_gpu::{Candidates, Comparison, GpuRun, Request};
     use wasm_bindgen::{JsCast, JsValue};
 
     async fn call(what: &str, request: &JsValue) -> Result<JsValue, String> {
@@ -300,15 +317,19 @@ mod web {
         }
     }
 
-    /// Simulates `r` at the adapter's subgroup size, runs `wgsl` (its source) through WebGPU
-    /// and compares.
+    /// Simulates `r` at each subgroup size the adapter may run it at, runs `wgsl` (its source)
+    /// through WebGPU and compares with the simulation its words agree with.
     pub async fn beside(
         r: &Request,
         wgsl: &crate::gui::gpu_job::Wgsl,
     ) -> Result<Comparison, String> {
-        let device =
-            crate::gui::gpu_job::webgpu_device(&adapter(&call("adapter", &JsValue::NULL).await?))?;
-        let p = Prepared::new(r, &device, |_| Ok(None))?;
+        let subgroups =
+            lanescope_gpu::module::uses_subgroups(&lanescope_core::explore::words(&r.module));
+        let adapter_info = adapter(&call("adapter", &JsValue::NULL).await?);
+        let (device, sizes) =
+            crate::gui::gpu_job::webgpu_device(&adapter_info, subgroups, r.cfg.subgroup_size)?;
+        let p = Candidates::new(r, &device, &sizes)?;
+        let may_run_several = |a: &crate::gui::gpu_job::WebGpuAdapter| matches!(a.subgroup_sizes, [lo, hi] if lo != hi || lo == 0);
         let (dispatch, resources) = p.dispatch()?;
         // (WGSL's overrides are constants in the simulated module: their values go as the
         // pipeline's `constants`, never as specialization.)
@@ -406,7 +427,14 @@ mod web {
             addresses: Vec::new(),
             notes: dispatch.notes.clone(),
         };
-        Ok(p.finish(&resources, &gpu))
+        let mut c = p.finish(&resources, &gpu);
+        if !subgroups && may_run_several(&adapter_info) {
+            c.notes.push(format!(
+                "the module uses no subgroup operations, so its words cannot depend on the subgroup size: simulated at {} (the device chose its own, unsaid)",
+                c.subgroup_size
+            ));
+        }
+        Ok(c)
     }
 }
 
@@ -415,7 +443,7 @@ mod tests {
     use crate::gui::gpu_job::{for_webgpu, webgpu_device, WebGpuAdapter};
 
     #[test]
-    fn a_webgpu_adapter_is_a_device_at_its_one_subgroup_size_or_says_why_not() {
+    fn a_webgpu_adapter_is_a_device_at_the_sizes_it_may_run_or_says_why_not() {
         let swiftshader = WebGpuAdapter {
             vendor: "google".into(),
             architecture: "swiftshader".into(),
@@ -423,39 +451,50 @@ mod tests {
             features: vec!["subgroups".into(), "shader-f16".into()],
             ..WebGpuAdapter::default()
         };
-        let d = webgpu_device(&swiftshader).expect("a device");
+        let (d, sizes) = webgpu_device(&swiftshader, true, 32).expect("a device");
         assert_eq!(
             (d.name.as_str(), d.driver.as_str()),
             ("google swiftshader", "WebGPU")
         );
-        assert_eq!(d.subgroup_size, 4);
+        assert_eq!((d.subgroup_size, sizes), (4, vec![4]));
         assert!(d.storage_16bit && d.subgroup_operations.contains(&"arithmetic"));
+        // A range WebGPU cannot fix: each size of it the simulator runs is tried.
         let ranged = WebGpuAdapter {
-            subgroup_sizes: [32, 64],
+            subgroup_sizes: [2, 64],
             ..swiftshader.clone()
         };
-        let why = webgpu_device(&ranged).unwrap_err();
-        assert!(
-            why.contains("32 to 64") && why.contains("cannot fix one"),
-            "{why}"
-        );
+        let (d, sizes) = webgpu_device(&ranged, true, 32).expect("a device");
+        assert_eq!((d.subgroup_size, sizes), (4, vec![4, 8, 16, 32, 64]));
+        // A browser that does not say: every size.
         let unsaid = WebGpuAdapter {
             subgroup_sizes: [0, 0],
             ..swiftshader.clone()
         };
-        assert!(webgpu_device(&unsaid).unwrap_err().contains("does not say"));
+        assert_eq!(webgpu_device(&unsaid, true, 32).unwrap().1.len(), 6);
+        // A module without subgroup operations: the size cannot show, one simulation, at the
+        // wanted size where the device may run it.
+        assert_eq!(webgpu_device(&unsaid, false, 16).unwrap().1, [16]);
+        assert_eq!(webgpu_device(&ranged, false, 16).unwrap().1, [16]);
+        assert_eq!(webgpu_device(&swiftshader, false, 32).unwrap().1, [4]);
         let odd = WebGpuAdapter {
             subgroup_sizes: [2, 2],
             ..swiftshader.clone()
         };
-        assert!(webgpu_device(&odd).unwrap_err().contains("4 to 128"));
+        let why = webgpu_device(&odd, true, 32).unwrap_err();
+        assert!(
+            why.contains("subgroups of 2 invocations") && why.contains("4 to 128"),
+            "{why}"
+        );
         let none = WebGpuAdapter {
             features: Vec::new(),
             ..swiftshader
         };
-        assert!(webgpu_device(&none)
+        assert!(webgpu_device(&none, true, 32)
             .unwrap_err()
             .contains("no `subgroups` feature"));
+        // ... which runs a module without subgroup operations, and says it has none.
+        let (d, sizes) = webgpu_device(&none, false, 32).expect("a device");
+        assert_eq!((sizes, d.subgroup_operations.len()), (vec![4], 0));
     }
 
     #[test]

@@ -88,6 +88,7 @@ mod tabs;
 mod tests;
 mod toolbar;
 pub mod views;
+mod widgets;
 
 pub use host::EframeApp;
 

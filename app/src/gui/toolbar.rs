@@ -47,8 +47,8 @@ pub fn toolbar(app: &LanescopeApp, ui: &mut egui::Ui) -> Vec<Action> {
 
 /// New (a template), Open, Save, Export and Copy link.
 fn file_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
-    ui.menu_button("File", |ui| {
-        ui.menu_button("New", |ui| {
+    crate::gui::widgets::menu(ui, "File", &mut |ui| {
+        crate::gui::widgets::menu(ui, "New", &mut |ui| {
             for t in super::editor::TEMPLATES {
                 let can = super::compile_job::can_compile(t.language);
                 let b = ui.add_enabled(can, egui::Button::new(t.title));
@@ -67,7 +67,6 @@ fn file_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
                 }
             }
         })
-        .response
         .on_hover_text("Start from a template and edit it: the run follows as you type");
         if ui
             .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
@@ -99,7 +98,7 @@ fn file_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
             out.push(Action::CopyLink);
             ui.close();
         }
-        ui.menu_button("Export", |ui| {
+        crate::gui::widgets::menu(ui, "Export", &mut |ui| {
             if ui
                 .add(egui::Button::new("Window as PNG").shortcut_text("Ctrl+Shift+S"))
                 .clicked()
@@ -126,12 +125,11 @@ fn file_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
             }
         });
     })
-    .response
     .on_hover_text("New, Open (Ctrl+O), Save (Ctrl+S), Copy link, Export");
 }
 
 fn examples_menu(ui: &mut egui::Ui, out: &mut Vec<Action>) {
-    ui.menu_button("Examples", |ui| {
+    crate::gui::widgets::menu(ui, "Examples", &mut |ui| {
         for (name, _, source) in EXAMPLES {
             // The source's first comment line says what the example shows.
             let about = source
@@ -187,7 +185,7 @@ fn examples_menu(ui: &mut egui::Ui, out: &mut Vec<Action>) {
 }
 
 fn lessons_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
-    ui.menu_button("Lessons", |ui| {
+    crate::gui::widgets::menu(ui, "Lessons", &mut |ui| {
         for (i, l) in app.lessons.iter().enumerate() {
             if ui.button(format!("{}. {}", i + 1, l.title)).clicked() {
                 out.push(Action::OpenLesson(i));
@@ -198,7 +196,7 @@ fn lessons_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
 }
 
 fn view_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
-    ui.menu_button("View", |ui| {
+    crate::gui::widgets::menu(ui, "View", &mut |ui| {
         let panes = &app.panes;
         for (open, pane, name, keys) in [
             (panes.code, Pane::Code, "Code", "Ctrl+B"),
@@ -241,7 +239,6 @@ fn view_menu(app: &LanescopeApp, ui: &mut egui::Ui, out: &mut Vec<Action>) {
             ui.close();
         }
     })
-    .response
     .on_hover_text("Show or fold the code, the graph and the values panel; presenter mode (F2)");
 }
 

@@ -310,7 +310,10 @@ fn tell(r: &Result<crate::gui::gpu_job::GpuReport, String>) {
     #[cfg(target_arch = "wasm32")]
     web_sys::console::info_1(
         &match r {
-            Ok(g) => format!("Run on GPU: {}; {}", g.summary, g.explained),
+            Ok(g) => {
+                let notes: String = g.notes.iter().map(|n| format!(" Note: {n}.")).collect();
+                format!("Run on GPU: {}; {}{notes}", g.summary, g.explained)
+            }
             Err(e) => format!("Run on GPU: {e}"),
         }
         .into(),

@@ -401,7 +401,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             {
                 start_import = Some(slot);
             }
-            ui.menu_button("Export", |ui| {
+            crate::gui::widgets::menu(ui, "Export", &mut |ui| {
                 let data = current.clone().unwrap_or_default();
                 if ui.button("numbers (.txt)").clicked() {
                     export = Some((
