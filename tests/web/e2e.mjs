@@ -764,7 +764,26 @@ async function runOnWebGpu() {
       "",
     ].join("\n");
     const texturesPacked = deflateRawSync(Buffer.from(textured)).toString("base64url");
-    await gp.evaluate((f) => { location.hash = f; }, `module=textured.wgsl:${texturesPacked}`);
+    // Texels other than zero, carried by the link as inputs: counts 7k + 3, source quarters.
+    const counts = Buffer.alloc(16 * 16 * 4);
+    for (let k = 0; k < 256; k++) counts.writeUInt32LE(7 * k + 3, 4 * k);
+    const source = Buffer.alloc(16 * 16 * 16);
+    for (let k = 0; k < 256 * 4; k++) source.writeFloatLE(((k * 5) % 23) * 0.25, 4 * k);
+    const input = (slot, b) => `in=${slot}:${deflateRawSync(b).toString("base64url")}`;
+    // What the page hands WebGPU is kept: the textures must go up with those texels.
+    await gp.evaluate(() => {
+      const real = window.lanescopeWebGpu;
+      window.lanescopeWebGpu = (what, request) => {
+        if (what === "run") {
+          window.lanescopeUploaded = request.buffers
+            .filter((b) => b.kind.endsWith("texture"))
+            .map((b) => b.data.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0));
+        }
+        return real(what, request);
+      };
+    });
+    await gp.evaluate((f) => { location.hash = f; },
+      `module=textured.wgsl:${texturesPacked}&${input("0.0.0", counts)}&${input("0.2.0", source)}`);
     await gp.waitForFunction(() => document.title.includes("textured.wgsl — step 0"), null, { timeout: 60_000 }).catch(() => {});
     check((await gp.title()).includes("textured.wgsl — step 0"), `a link opened a WGSL source with textures: "${await gp.title()}"`);
     await gp.mouse.click(700, 400);
@@ -773,6 +792,9 @@ async function runOnWebGpu() {
     const tr = /(\d+) words compared, (\d+) identical/.exec(texturedRun);
     check(tr !== null && Number(tr[1]) >= 3 * 256 && tr[1] === tr[2],
       `Run on GPU made the textures and sampler on WebGPU, every texel word as simulated: "${texturedRun}"`);
+    const uploaded = await gp.evaluate(() => window.lanescopeUploaded);
+    check(Array.isArray(uploaded) && JSON.stringify(uploaded) === "[474,0,1869]",
+      `the link's texels went up to WebGPU (non-zero bytes per texture: ${JSON.stringify(uploaded)})`);
     await gp.waitForTimeout(500);
     await gp.screenshot({ path: join(shots, "webgpu-compare.png") });
   } finally {

@@ -36,7 +36,22 @@ pub struct Link {
     /// Files the edited source includes that came with it (the browser's picked headers):
     /// (name, bytes), each as `inc=NAME:DATA` like the module.
     pub include_files: Vec<(String, Vec<u8>)>,
+    /// Initial contents that differ from what the module opens with: each buffer's or image's
+    /// bytes by (set, binding, element), as `in=SET.BINDING.ELEMENT:DATA` (deflated like the
+    /// module), and the push constants' as `in=push:DATA`.
+    pub inputs: Vec<(InputSlot, Vec<u8>)>,
 }
+
+/// What an input of a link fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputSlot {
+    /// A buffer or image: (set, binding, descriptor array element).
+    Bound(u32, u32, u32),
+    PushConstants,
+}
+
+/// Most inputs a link may carry.
+const MAX_LINK_INPUTS: usize = 256;
 
 /// Most included files a link may carry.
 const MAX_LINK_INCLUDES: usize = 64;
@@ -62,17 +77,26 @@ impl Link {
                     }
                     l.example = Some(v.to_owned());
                 }
-                "module" | "inc" => {
+                "module" | "inc" | "in" => {
                     let (name, data) = v.split_once(':').ok_or_else(|| bad("NAME:DATA"))?;
+                    let slot = if k == "in" {
+                        Some(
+                            input_slot(name)
+                                .ok_or_else(|| bad("SET.BINDING.ELEMENT:DATA or push:DATA"))?,
+                        )
+                    } else {
+                        None
+                    };
                     let name = percent_decode(name).ok_or_else(|| bad("a file name"))?;
                     let packed = base64url_decode(data).ok_or_else(|| bad("base64url data"))?;
                     let carried: usize =
                         l.include_files.iter().map(|(_, b)| b.len()).sum::<usize>()
-                            + l.module.as_ref().map_or(0, |(_, b)| b.len());
-                    let what = if k == "inc" {
-                        "an included file"
-                    } else {
-                        "the module"
+                            + l.module.as_ref().map_or(0, |(_, b)| b.len())
+                            + l.inputs.iter().map(|(_, b)| b.len()).sum::<usize>();
+                    let what = match k {
+                        "inc" => "an included file",
+                        "in" => "an input",
+                        _ => "the module",
                     };
                     let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(
                         &packed,
@@ -84,7 +108,12 @@ impl Link {
                             MAX_MODULE_BYTES >> 20
                         )
                     })?;
-                    if k == "module" {
+                    if let Some(slot) = slot {
+                        if l.inputs.len() >= MAX_LINK_INPUTS {
+                            return Err(format!("link: more than {MAX_LINK_INPUTS} inputs"));
+                        }
+                        l.inputs.push((slot, bytes));
+                    } else if k == "module" {
                         l.module = Some((name, bytes));
                     } else if l.include_files.len() >= MAX_LINK_INCLUDES {
                         return Err(format!(
@@ -206,25 +235,37 @@ impl Link {
         if let Some(e) = &self.example {
             parts.push(format!("example={e}"));
         }
-        if let Some((name, bytes)) = &self.module {
+        // The module, then its headers and the inputs, within one budget.
+        let mut left = MAX_LINK_MODULE_CHARS;
+        let mut carry = |key: &str, name: &str, bytes: &[u8], parts: &mut Vec<String>| {
             let data = base64url_encode(&miniz_oxide::deflate::compress_to_vec(bytes, 9));
-            if data.len() <= MAX_LINK_MODULE_CHARS {
-                parts.push(format!("module={}:{data}", percent_encode(name)));
-                // The headers with it, within the same budget.
-                let mut left = MAX_LINK_MODULE_CHARS - data.len();
-                for (name, bytes) in self.include_files.iter().take(MAX_LINK_INCLUDES) {
-                    let data = base64url_encode(&miniz_oxide::deflate::compress_to_vec(bytes, 9));
-                    if data.len() <= left {
-                        left -= data.len();
-                        parts.push(format!("inc={}:{data}", percent_encode(name)));
-                    } else {
-                        complete = false;
-                    }
-                }
-                complete &= self.include_files.len() <= MAX_LINK_INCLUDES;
-            } else {
-                complete = false;
+            let fits = data.len() <= left;
+            if fits {
+                left -= data.len();
+                parts.push(format!("{key}={name}:{data}"));
             }
+            fits
+        };
+        let module_fits = match &self.module {
+            Some((name, bytes)) => carry("module", &percent_encode(name), bytes, &mut parts),
+            None => true,
+        };
+        complete &= module_fits;
+        if module_fits && self.module.is_some() {
+            for (name, bytes) in self.include_files.iter().take(MAX_LINK_INCLUDES) {
+                complete &= carry("inc", &percent_encode(name), bytes, &mut parts);
+            }
+            complete &= self.include_files.len() <= MAX_LINK_INCLUDES;
+        }
+        if module_fits {
+            for (slot, bytes) in self.inputs.iter().take(MAX_LINK_INPUTS) {
+                let name = match slot {
+                    InputSlot::Bound(s, b, e) => format!("{s}.{b}.{e}"),
+                    InputSlot::PushConstants => "push".into(),
+                };
+                complete &= carry("in", &name, bytes, &mut parts);
+            }
+            complete &= self.inputs.len() <= MAX_LINK_INPUTS;
         }
         if let Some(d) = &self.defines {
             parts.push(format!("defs={}", percent_encode(d)));
@@ -270,6 +311,18 @@ impl Link {
             parts.push(format!("step={s}"));
         }
         (format!("#{}", parts.join("&")), complete)
+    }
+}
+
+/// An input's slot as a link writes it: `SET.BINDING.ELEMENT` or `push`.
+fn input_slot(name: &str) -> Option<InputSlot> {
+    if name == "push" {
+        return Some(InputSlot::PushConstants);
+    }
+    let mut n = name.split('.').map(|x| x.parse::<u32>().ok());
+    match (n.next(), n.next(), n.next(), n.next()) {
+        (Some(Some(s)), Some(Some(b)), Some(Some(e)), None) => Some(InputSlot::Bound(s, b, e)),
+        _ => None,
     }
 }
 
@@ -393,6 +446,10 @@ mod tests {
             overrides: Some("3=7 SCALE=0.5".into()),
             target_env: Some("vulkan1.2".into()),
             entry: Some("CSMain".into()),
+            inputs: vec![
+                (InputSlot::Bound(0, 1, 2), (0..64u8).collect()),
+                (InputSlot::PushConstants, vec![7; 16]),
+            ],
             include_files: vec![
                 ("ops.glsl".into(), b"#define BLOCK 32\n".to_vec()),
                 (
@@ -410,6 +467,10 @@ mod tests {
         );
         assert!(
             text.contains("&defs=WIDTH%3D4%20A_TYPE%3Dfloat16_t%20USE&ovr=3%3D7%20SCALE%3D0.5&env=vulkan1.2&entry=CSMain"),
+            "{text}"
+        );
+        assert!(
+            text.contains("&in=0.1.2:") && text.contains("&in=push:"),
             "{text}"
         );
         // A link whose override values do not parse is refused naming them.
@@ -464,6 +525,9 @@ mod tests {
             ("#module=x.spv:!!!", "module="),
             ("#module=x.spv:AAAA", "inflate"),
             ("#module=nodata", "module=nodata"),
+            ("#in=0.1:AAAA", "SET.BINDING.ELEMENT:DATA"),
+            ("#in=a.b.c:AAAA", "in=a.b.c"),
+            ("#in=0.1.0:AAAA", "an input does not inflate"),
         ] {
             let e = Link::parse(frag).unwrap_err();
             assert!(e.contains(key), "{frag}: {e}");
@@ -472,6 +536,11 @@ mod tests {
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![0u8; MAX_MODULE_BYTES + 1], 9);
         let e = Link::parse(&format!("#module=b.spv:{}", base64url_encode(&bomb))).unwrap_err();
         assert!(e.contains("MiB"), "{e}");
+        // ... an input's too, counted with the module's.
+        let half = miniz_oxide::deflate::compress_to_vec(&vec![0u8; MAX_MODULE_BYTES / 2 + 1], 9);
+        let half = base64url_encode(&half);
+        let e = Link::parse(&format!("#in=0.0.0:{half}&in=0.1.0:{half}")).unwrap_err();
+        assert!(e.contains("an input does not inflate"), "{e}");
         assert_eq!(Link::parse("#whatever=1&step=5").unwrap().step, Some(5));
         assert_eq!(Link::parse("").unwrap(), Link::default());
     }

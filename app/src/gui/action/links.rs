@@ -51,6 +51,7 @@ impl LanescopeApp {
             step: Some(s.step_count()),
             lane: self.selected_lane,
             tab: Some(self.tab),
+            inputs: changed_inputs(s, st),
         })
     }
 
@@ -149,8 +150,14 @@ impl LanescopeApp {
         self.apply_link_view(l);
     }
 
-    /// The part of a link that points into the open module: its view, lane and step.
+    /// The part of a link that points into the open module: its inputs, view, lane and step.
     pub(super) fn apply_link_view(&mut self, l: permalink::Link) {
+        if !l.inputs.is_empty() {
+            if let Err(e) = self.apply_link_inputs(&l.inputs) {
+                self.error = Some(format!("link: {e}"));
+                return;
+            }
+        }
         if let Some(t) = l.tab {
             self.tab = t;
             if t == views::Tab::Compare {
@@ -177,6 +184,43 @@ impl LanescopeApp {
         }
     }
 
+    /// A link's inputs as the open module's initial contents, the run restarted from them.
+    fn apply_link_inputs(
+        &mut self,
+        inputs: &[(permalink::InputSlot, Vec<u8>)],
+    ) -> Result<(), String> {
+        let Some(s) = &mut self.session else {
+            return Ok(());
+        };
+        let mut initial = s.initial.clone();
+        for (slot, bytes) in inputs {
+            let permalink::InputSlot::Bound(set, binding, element) = *slot else {
+                initial.push_constants.clone_from(bytes);
+                continue;
+            };
+            let at = lanescope_core::slot_name((set, binding, element));
+            if let Some(img) = (initial.images.iter_mut())
+                .find(|i| (i.set, i.binding, i.element) == (set, binding, element))
+            {
+                if bytes.len() != img.data.len() {
+                    return Err(format!(
+                        "the texels for the image at {at} are {} bytes; it holds {}",
+                        bytes.len(),
+                        img.data.len()
+                    ));
+                }
+                img.data.clone_from(bytes);
+            } else if let Some(b) = initial.bytes_mut(set, binding, element) {
+                b.clone_from(bytes);
+            } else {
+                return Err(format!("the module has no buffer or image at {at}"));
+            }
+        }
+        s.initial = initial;
+        self.reset();
+        Ok(())
+    }
+
     /// Restarts the open module under `st` if it differs from `was`; on failure the session
     /// stays under `was`.
     fn restart_under(&mut self, st: Settings, was: Settings) {
@@ -198,8 +242,10 @@ impl LanescopeApp {
         ctx.copy_text(text);
         self.status = if complete {
             "link copied".into()
-        } else {
+        } else if link.inputs.is_empty() {
             "link copied, without the module: it is too large for a link".into()
+        } else {
+            "link copied, without what is too large for a link (the module, or inputs changed from their defaults)".into()
         };
     }
 
@@ -220,6 +266,47 @@ impl LanescopeApp {
             }
         }
     }
+}
+
+/// The session's initial contents that differ from what the module opens with (the example's
+/// buffers and images under `st`'s limits), for a link to carry.
+fn changed_inputs(
+    s: &crate::gui::session::Session,
+    st: &Settings,
+) -> Vec<(permalink::InputSlot, Vec<u8>)> {
+    use permalink::InputSlot;
+    let Ok(fresh) =
+        crate::examples::example_bindings(&s.program, st.max_buffer_mib.saturating_mul(1 << 20))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let now = &s.initial;
+    for (set, binding, bytes) in &now.buffers {
+        if fresh.bytes(*set, *binding, 0) != Some(bytes) {
+            out.push((InputSlot::Bound(*set, *binding, 0), bytes.clone()));
+        }
+    }
+    for (set, binding, element, bytes) in &now.elements {
+        if fresh.bytes(*set, *binding, *element) != Some(bytes) {
+            out.push((InputSlot::Bound(*set, *binding, *element), bytes.clone()));
+        }
+    }
+    for img in &now.images {
+        let slot = (img.set, img.binding, img.element);
+        let same = (fresh.images.iter())
+            .any(|f| (f.set, f.binding, f.element) == slot && f.data == img.data);
+        if !same {
+            out.push((
+                InputSlot::Bound(img.set, img.binding, img.element),
+                img.data.clone(),
+            ));
+        }
+    }
+    if now.push_constants != fresh.push_constants {
+        out.push((InputSlot::PushConstants, now.push_constants.clone()));
+    }
+    out
 }
 
 /// The page's address fragment (`#...`, empty if none).

@@ -50,6 +50,11 @@ pub fn import_file(
         })
         .ok_or_else(|| format!("the shader has no buffer at {at}"))?;
     let r = &program.resources()[ri];
+    if let Some(img) =
+        (s.initial.images.iter()).find(|i| (i.set, i.binding, i.element) == (set, binding, element))
+    {
+        return import_image(s, &r.name, img, name, bytes);
+    }
     let buf = s
         .initial
         .bytes(set, binding, element)
@@ -104,6 +109,56 @@ pub fn import_file(
         ));
     }
     Ok((with(b), format!("`{}`: {n} values from {name}", r.name)))
+}
+
+/// Puts a file's contents into the initial texels of image `img` (resource `resource`): raw
+/// bytes for `.bin`/`.raw`, exactly the image's; numbers otherwise, from the first texel.
+fn import_image(
+    s: &crate::gui::session::Session,
+    resource: &str,
+    img: &lanescope_core::ImageBinding,
+    name: &str,
+    bytes: Vec<u8>,
+) -> Result<(Inputs, String), String> {
+    let d = &img.desc;
+    let [w, h, z] = d.extent;
+    let lower = name.to_ascii_lowercase();
+    let (data, said) = if lower.ends_with(".bin") || lower.ends_with(".raw") {
+        if bytes.len() != img.data.len() {
+            return Err(format!(
+                "{} bytes, and the image holds {} ({w}x{h}x{z} texels of {}{}, {} bytes each)",
+                bytes.len(),
+                img.data.len(),
+                d.format.name,
+                if d.samples > 1 {
+                    format!(", {} samples", d.samples)
+                } else {
+                    String::new()
+                },
+                d.format.texel_bytes()
+            ));
+        }
+        let n = bytes.len();
+        (bytes, format!("{n} bytes"))
+    } else {
+        let text = String::from_utf8(bytes).map_err(|_| {
+            "not text: texels are read from numbers in text (whitespace- or comma-separated, or a JSON array), or raw bytes from a .bin file".to_owned()
+        })?;
+        let mut data = img.data.clone();
+        let n = super::values::import_texels(d, &mut data, &text)?;
+        (data, format!("{n} values"))
+    };
+    let mut inputs = Inputs::default();
+    let slot = (img.set, img.binding, img.element);
+    if let Some(i) =
+        (inputs.initial(s).images.iter_mut()).find(|i| (i.set, i.binding, i.element) == slot)
+    {
+        i.data = data;
+    }
+    Ok((
+        inputs,
+        format!("`{resource}`: {said} from {name} into its texels"),
+    ))
 }
 
 /// A file picked by the person (any kind), read whole.

@@ -1,6 +1,7 @@
 //! The Inputs panel: entry point, dispatch, subgroup size, specialization constants, push
-//! constants and buffers, each shown and edited as the shader declares it. Every edit changes
-//! the session's initial state and restarts the run from it.
+//! constants, buffers and images (their texels imported and exported), each shown and edited
+//! as the shader declares it. Every edit changes the session's initial state and restarts the
+//! run from it.
 
 mod import;
 pub(in crate::gui) mod values;
@@ -86,6 +87,64 @@ fn block_name(p: &Program, r: usize) -> String {
 }
 
 /// The panel.
+/// A bound image's row: what it is, Import… of its initial texels and Export of them as they
+/// are now (the Buffers tab shows them).
+fn image_row(
+    ui: &mut egui::Ui,
+    r: &lanescope_core::program::Resource,
+    img: &lanescope_core::ImageBinding,
+    s: &crate::gui::session::Session,
+    start_import: &mut Option<(u32, u32, u32)>,
+    export: &mut Option<(String, &'static str, Vec<u8>)>,
+) {
+    let d = &img.desc;
+    let [w, h, z] = d.extent;
+    let what = r
+        .image
+        .map_or_else(|| "image".to_string(), |t| t.describe());
+    // (the bound image's format, where the type leaves it to the binding)
+    let of = match r.image.and_then(|t| t.format) {
+        Some(_) => String::new(),
+        None => format!(" of {}", d.format.name),
+    };
+    ui.separator();
+    ui.label(
+        egui::RichText::new(format!(
+            "set {} binding {} `{}` ({what}, {w}x{h}x{z} texels{of}, {} bytes)",
+            r.set,
+            r.binding,
+            r.name,
+            img.data.len()
+        ))
+        .strong(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Import…")
+            .on_hover_text("Texels from the first, x fastest: numbers, a channel each as it is stored (0 to 255 for an 8-bit unorm channel, a float for a float channel; a packed format's whole texel), or the image's raw bytes from a .bin file")
+            .clicked()
+        {
+            *start_import = Some((r.set, r.binding, r.element()));
+        }
+        let now = s.sim().resource_buffer(r).map_or_else(|| img.data.clone(), <[u8]>::to_vec);
+        crate::gui::widgets::menu(ui, "Export", &mut |ui| {
+            if ui.button("numbers (.txt)").clicked() {
+                *export = Some((
+                    format!("{}.txt", r.name),
+                    "text/plain",
+                    values::export_texels(d, &now).into_bytes(),
+                ));
+                ui.close();
+            }
+            if ui.button("raw bytes (.bin)").clicked() {
+                *export = Some((format!("{}.bin", r.name), "application/octet-stream", now.clone()));
+                ui.close();
+            }
+        });
+        ui.weak("(the texels are in the Buffers tab)");
+    });
+}
+
 pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else {
         ui.weak("Open a module to set its inputs.");
@@ -325,6 +384,11 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             continue;
         }
         let slot = (r.set, r.binding, r.element());
+        if let Some(img) = (s.initial.images.iter()).find(|i| (i.set, i.binding, i.element) == slot)
+        {
+            image_row(ui, r, img, s, &mut start_import, &mut export);
+            continue;
+        }
         let Some(len) = s.initial.bytes(slot.0, slot.1, slot.2).map(Vec::len) else {
             continue;
         };

@@ -1,6 +1,7 @@
 //! The values behind the Inputs panel: scalars read, written and parsed as their type, buffers
 //! filled by a pattern, numbers imported and exported as text. No drawing here.
 
+use lanescope_core::program::image::{ImageDesc, TexelFormat};
 use lanescope_core::program::Program;
 use lanescope_core::value::{self, ScalarTy};
 use lanescope_core::SpecValue;
@@ -172,6 +173,75 @@ pub fn export_numbers(p: &Program, r: usize, bytes: &[u8]) -> String {
     let mut out = String::with_capacity(fields.len() * 8);
     for f in &fields {
         out.push_str(&value::format_scalar(f.ty, read(bytes, f.offset, f.ty)));
+        out.push('\n');
+    }
+    out
+}
+
+/// The scalar each number of an image's texels is: a channel as it is stored (an 8-bit unorm
+/// channel 0 to 255, a float channel a float), or a packed format's whole texel word.
+fn texel_number(f: &TexelFormat) -> ScalarTy {
+    if f.packed.is_some() {
+        f.word_leaf().ty
+    } else {
+        f.channel_ty()
+    }
+}
+
+/// Numbers per texel in [`import_texels`] and [`export_texels`].
+fn numbers_per_texel(f: &TexelFormat) -> usize {
+    if f.packed.is_some() {
+        1
+    } else {
+        usize::from(f.channels)
+    }
+}
+
+/// Reads numbers into an image's texels from the first (x fastest, then y, then layers or z;
+/// each sample of a multisampled texel in turn), [`texel_number`] each. Returns how many were
+/// read; the error names the number, its texel and channel.
+pub fn import_texels(desc: &ImageDesc, bytes: &mut [u8], text: &str) -> Result<usize, String> {
+    let ty = texel_number(&desc.format);
+    let size = u64::from(ty.size_bytes());
+    let per = numbers_per_texel(&desc.format);
+    let nums = numbers(text);
+    let room = bytes.len() as u64 / size;
+    if nums.len() as u64 > room {
+        return Err(format!(
+            "{} numbers for {room} ({} texels of {}, {per} each)",
+            nums.len(),
+            room / per as u64,
+            desc.format.name
+        ));
+    }
+    for (i, t) in nums.iter().enumerate() {
+        let bits = parse(t, ty).map_err(|e| {
+            let (texel, channel) = (i / per, i % per);
+            let channel = if per == 1 {
+                String::new()
+            } else {
+                format!(" channel {}", ["r", "g", "b", "a"][channel])
+            };
+            format!("number {} (texel {texel}{channel}): {e}", i + 1)
+        })?;
+        write(bytes, i as u64 * size, ty, bits);
+    }
+    Ok(nums.len())
+}
+
+/// An image's texels as numbers, a texel per line, as [`import_texels`] reads them.
+pub fn export_texels(desc: &ImageDesc, bytes: &[u8]) -> String {
+    let ty = texel_number(&desc.format);
+    let size = ty.size_bytes() as usize;
+    let per = numbers_per_texel(&desc.format);
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for texel in bytes.chunks_exact(size * per).take(MAX_FIELDS) {
+        for (c, n) in texel.chunks_exact(size).enumerate() {
+            if c > 0 {
+                out.push(' ');
+            }
+            out.push_str(&value::format_scalar(ty, read(n, 0, ty)));
+        }
         out.push('\n');
     }
     out

@@ -90,3 +90,98 @@ fn snapshot_of_an_image_picture() {
         .max_failed_pixels(2000);
     h.snapshot_options("image_picture", &opts);
 }
+
+const READ_GLSL: &str = "#version 450
+layout(local_size_x = 4, local_size_y = 2) in;
+layout(set = 0, binding = 0, r32ui) uniform readonly uimage2D counts;
+layout(set = 0, binding = 1, rgba8) uniform readonly image2D colours;
+layout(std430, set = 0, binding = 2) buffer Out { uint seen[]; };
+void main() {
+    ivec2 p = ivec2(gl_LocalInvocationID.xy);
+    uint i = gl_LocalInvocationIndex;
+    seen[2u * i] = imageLoad(counts, p).x;
+    seen[2u * i + 1u] = packUnorm4x8(imageLoad(colours, p));
+}
+";
+
+/// An image's texels imported into the Inputs panel (numbers, a channel each as stored; or raw
+/// bytes of exactly its size) are what the shader reads; a mistake is named.
+#[test]
+fn an_images_texels_are_imported_and_read_by_the_shader() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_source(crate::gui::editor::Editor::new(
+        "read.comp",
+        lanescope_front::Language::Glsl,
+        READ_GLSL.into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    // Counts: texel k holds 100 + k (a JSON array); colours: texel k is (k, 2k, 3k, 255).
+    let counts: Vec<String> = (0..256).map(|k| (100 + k).to_string()).collect();
+    let (inputs, why) = crate::gui::inputs::import_file(
+        &app,
+        (0, 0, 0),
+        "counts.json",
+        format!("[{}]", counts.join(", ")).into_bytes(),
+    )
+    .unwrap();
+    assert!(
+        why.contains("256 values from counts.json into its texels"),
+        "{why}"
+    );
+    app.apply(
+        &egui::Context::default(),
+        crate::gui::ask::Action::Inputs(Box::new(inputs), why),
+    );
+    let colours: String = (0..8u32)
+        .map(|k| format!("{} {} {} 255\n", k, 2 * k, 3 * k))
+        .collect();
+    let (inputs, why) =
+        crate::gui::inputs::import_file(&app, (0, 1, 0), "colours.txt", colours.into_bytes())
+            .unwrap();
+    app.apply(
+        &egui::Context::default(),
+        crate::gui::ask::Action::Inputs(Box::new(inputs), why),
+    );
+    finish(&mut app);
+    let s = app.session.as_ref().unwrap();
+    let seen = s.sim().buffer(0, 2).unwrap();
+    let word = |k: usize| u32::from_le_bytes(seen[k * 4..k * 4 + 4].try_into().unwrap());
+    for i in 0..8u32 {
+        let (x, y) = (i % 4, i / 4);
+        let texel = y * 16 + x;
+        assert_eq!(word(2 * i as usize), 100 + texel, "invocation {i}");
+        // Only the first 8 texels (row 0, x 0..7) were given colours; the rest stay zero.
+        let c = if texel < 8 {
+            u32::from_le_bytes([texel as u8, 2 * texel as u8, 3 * texel as u8, 255])
+        } else {
+            0
+        };
+        assert_eq!(word(2 * i as usize + 1), c, "invocation {i}");
+    }
+    // Exported as numbers, the texels read back as imported.
+    let img = &s.initial.images[1];
+    let text = crate::gui::inputs::values::export_texels(&img.desc, &img.data);
+    assert_eq!(text.lines().next(), Some("0 0 0 255"));
+    assert_eq!(text.lines().nth(3), Some("3 6 9 255"));
+    assert_eq!(text.lines().count(), 256);
+    // Mistakes, named: a raw file of the wrong size, a number the channel cannot hold, too
+    // many numbers.
+    let e = crate::gui::inputs::import_file(&app, (0, 1, 0), "c.bin", vec![0; 1000]).unwrap_err();
+    assert!(
+        e.contains("1000 bytes, and the image holds 1024 (16x16x1 texels of rgba8, 4 bytes each)"),
+        "{e}"
+    );
+    let e =
+        crate::gui::inputs::import_file(&app, (0, 1, 0), "c.txt", b"1 2 300".to_vec()).unwrap_err();
+    assert!(e.contains("number 3 (texel 0 channel b)"), "{e}");
+    let e =
+        crate::gui::inputs::import_file(&app, (0, 0, 0), "c.txt", "1 ".repeat(257).into_bytes())
+            .unwrap_err();
+    assert!(e.contains("257 numbers for 256"), "{e}");
+    // The Inputs panel lists the image with its Import.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 900.0))
+        .build_ui_state(|ui, app: &mut LanescopeApp| app.show(ui), app);
+    h.run();
+    h.get_by_label_contains("`colours` (2D storage image (rgba8), 16x16x1 texels, 1024 bytes)");
+}

@@ -246,3 +246,89 @@ fn an_edited_source_travels_in_its_link() {
     );
     assert_eq!(other.state().session.as_ref().unwrap().step_count(), 1);
 }
+
+/// Inputs changed from what the module opens with travel in its link (a buffer's words, an
+/// image's texels): the link opens with them, and one that does not fit the module is an
+/// error naming the binding.
+#[test]
+fn changed_inputs_travel_in_the_link() {
+    let mut app = LanescopeApp::new(Settings::default());
+    app.open_source(crate::gui::editor::Editor::new(
+        "read.comp",
+        lanescope_front::Language::Glsl,
+        "#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0, r32ui) uniform readonly uimage2D counts;
+layout(std430, set = 0, binding = 1) buffer Out { uint seen[]; };
+layout(std430, set = 0, binding = 2) buffer In { uint add; };
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    seen[i] = imageLoad(counts, ivec2(i, 0)).x + add;
+}
+"
+        .into(),
+    ));
+    assert!(app.error.is_none(), "{:?}", app.error);
+    // Unchanged, the link carries no inputs.
+    assert!(app.link().unwrap().inputs.is_empty());
+    for (slot, name, text) in [
+        ((0, 0, 0), "c.txt", "5 6 7 8"),
+        ((0, 2, 0), "a.txt", "1000"),
+    ] {
+        let (inputs, why) =
+            crate::gui::inputs::import_file(&app, slot, name, text.as_bytes().to_vec()).unwrap();
+        app.apply(
+            &egui::Context::default(),
+            Action::Inputs(Box::new(inputs), why),
+        );
+    }
+    let (fragment, complete) = app.link().unwrap().format();
+    assert!(complete, "{fragment}");
+    assert!(
+        fragment.contains("&in=0.0.0:") && fragment.contains("&in=0.2.0:"),
+        "{fragment}"
+    );
+    assert!(
+        !fragment.contains("&in=0.1.0:"),
+        "the output is as it opens: {fragment}"
+    );
+    let mut other = LanescopeApp::new(Settings::default());
+    other.apply_link(crate::gui::permalink::Link::parse(&fragment).unwrap());
+    assert!(other.error.is_none(), "{:?}", other.error);
+    finish(&mut other);
+    let s = other.session.as_ref().unwrap();
+    let seen = s.sim().buffer(0, 1).unwrap();
+    let word = |k: usize| u32::from_le_bytes(seen[k * 4..k * 4 + 4].try_into().unwrap());
+    assert_eq!(
+        [word(0), word(1), word(2), word(3)],
+        [1005, 1006, 1007, 1008]
+    );
+    // An input the module has no place for, or texels of the wrong size, is named.
+    let mut bad = crate::gui::permalink::Link::parse(&fragment).unwrap();
+    bad.inputs[0].0 = crate::gui::permalink::InputSlot::Bound(3, 9, 0);
+    other.apply_link(bad);
+    assert!(
+        other
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("no buffer or image at set 3 binding 9")),
+        "{:?}",
+        other.error
+    );
+    let mut short = crate::gui::permalink::Link::parse(&fragment).unwrap();
+    let texels = short
+        .inputs
+        .iter_mut()
+        .find(|(s, _)| *s == crate::gui::permalink::InputSlot::Bound(0, 0, 0))
+        .unwrap();
+    texels.1.truncate(10);
+    other.apply_link(short);
+    assert!(
+        other
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("are 10 bytes; it holds 1024")),
+        "{:?}",
+        other.error
+    );
+}
