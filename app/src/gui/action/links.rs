@@ -218,6 +218,10 @@ impl LanescopeApp {
         }
         s.initial = initial;
         self.reset();
+        self.status = match inputs.len() {
+            1 => "the link's input set".into(),
+            n => format!("the link's {n} inputs set"),
+        };
         Ok(())
     }
 

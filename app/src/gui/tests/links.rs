@@ -295,6 +295,7 @@ void main() {
     let mut other = LanescopeApp::new(Settings::default());
     other.apply_link(crate::gui::permalink::Link::parse(&fragment).unwrap());
     assert!(other.error.is_none(), "{:?}", other.error);
+    assert_eq!(other.status, "the link's 2 inputs set");
     finish(&mut other);
     let s = other.session.as_ref().unwrap();
     let seen = s.sim().buffer(0, 1).unwrap();
