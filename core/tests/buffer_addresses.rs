@@ -244,6 +244,32 @@ fn addresses_must_be_aligned_apart_and_bound() {
     assert!(e.contains("outside the simulated address space"), "{e}");
     let e = bind_error(&with(vec![(0, 0, 1 << 62)]));
     assert!(e.contains("outside the simulated address space"), "{e}");
+    // A descriptor array element's address: bound, aligned, apart from the others.
+    let elements = |a: Vec<(u32, u32, u32, u64)>| Bindings {
+        elements: vec![(0, 1, 1, vec![0; 64])],
+        element_addresses: a,
+        ..with(vec![(0, 1, 0x1000)])
+    };
+    let e = bind_error(&elements(vec![(0, 1, 2, 0x2000)]));
+    assert!(
+        e.contains("set 0 binding 1 element 2, where no buffer is bound"),
+        "{e}"
+    );
+    let e = bind_error(&elements(vec![(0, 1, 1, 0x2004)]));
+    assert!(
+        e.contains("set 0 binding 1 element 1 is not aligned"),
+        "{e}"
+    );
+    let e = bind_error(&elements(vec![(0, 1, 1, 0x1020)]));
+    assert!(e.contains("overlap") && e.contains("element 1"), "{e}");
+    let prog = Arc::new(load(&asm_module(), &LoadOptions::default()).unwrap());
+    let sim = Simulator::new(prog, Config::default(), &elements(vec![(0, 1, 1, 0x3000)])).unwrap();
+    let at = |e: u32| {
+        (sim.buffer_addresses().into_iter())
+            .find(|a| (a.set, a.binding, a.element) == (0, 1, e))
+            .map(|a| a.address)
+    };
+    assert_eq!((at(0), at(1)), (Some(0x1000), Some(0x3000)));
     // Adjacent ranges are fine; a buffer bound at two bindings has one address.
     let ok = Bindings {
         aliases: vec![BufferAlias {

@@ -172,6 +172,7 @@ fn moved_bindings(
     let mut b = s.bindings.clone();
     let mut moved = rebase.rewrite(&mut b.push_constants);
     b.addresses.clear();
+    b.element_addresses.clear();
     for a in &own {
         let mut data = fresh
             .buffer_element(a.set, a.binding, a.element)
@@ -184,11 +185,10 @@ fn moved_bindings(
             b.buffers.push((a.set, a.binding, data));
             b.addresses.push((a.set, a.binding, new));
         } else {
-            // Elements follow element 0 in its window: their addresses cannot be fixed.
-            return Err(format!(
-                "{} is a descriptor array element, whose device address the simulation cannot place where the device does",
-                lanescope_core::slot_name((a.set, a.binding, a.element))
-            ));
+            b.elements
+                .retain(|x| (x.0, x.1, x.2) != (a.set, a.binding, a.element));
+            b.elements.push((a.set, a.binding, a.element, data));
+            b.element_addresses.push((a.set, a.binding, a.element, new));
         }
     }
     Ok((b, rebase, moved))

@@ -715,3 +715,57 @@ fn an_unfixed_subgroup_size_is_found_by_the_simulation_that_agrees() {
         c.notes
     );
 }
+
+/// Descriptor array elements reached by device address: the device places each element where
+/// it likes, the addresses of elements 1 and 2 in the push constants move with them, and the
+/// simulation compared runs with the elements at the device's addresses.
+#[test]
+fn descriptor_array_elements_reached_by_address_agree() {
+    let Some(d) = device() else { return };
+    let bound = |push: Vec<u8>| lanescope_core::Bindings {
+        buffers: vec![(0, 0, vec![0; 64])],
+        elements: vec![(0, 0, 1, words(16, 9)), (0, 0, 2, vec![0; 64])],
+        push_constants: push,
+        ..Default::default()
+    };
+    // Where the simulation places the elements, for the push constants to point at.
+    let first = common::simulate_bound("elements", 1, bound(vec![0; 16]), d.subgroup_size);
+    let at = |e: u32| {
+        (first.sim.buffer_addresses().into_iter())
+            .find(|a| (a.set, a.binding, a.element) == (0, 0, e))
+            .unwrap()
+            .address
+    };
+    let mut push = at(1).to_le_bytes().to_vec();
+    push.extend(at(2).to_le_bytes());
+    let run = common::simulate_bound("elements", 1, bound(push), d.subgroup_size);
+    let s = run.simulated(2);
+    let (dispatch, resources) = prepare(&s, Vec::new(), &d).expect("prepares");
+    assert_eq!(
+        dispatch
+            .buffers
+            .iter()
+            .filter(|b| b.address.is_some())
+            .count(),
+        3,
+        "every element has an address on the device"
+    );
+    let Some(gpu) = run_or_skip(&dispatch) else {
+        return;
+    };
+    let c = compare(&s, &resources, &gpu);
+    only(&c, 3 * 16, &[]);
+    assert_eq!(c.identical, c.words, "{c:#?}");
+    assert!(
+        c.notes[0].contains("2 input words holding addresses were moved"),
+        "{:?}",
+        c.notes
+    );
+    // Element 2 was written through its address: 2 x element 1 + 1 on the device too.
+    let one = words(16, 9);
+    let two = &gpu.buffers[2];
+    for i in 0..16 {
+        let w = |b: &[u8]| u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().unwrap());
+        assert_eq!(w(two), w(&one).wrapping_mul(2).wrapping_add(1), "word {i}");
+    }
+}

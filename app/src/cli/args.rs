@@ -175,10 +175,12 @@ pub struct RunArgs {
     #[arg(long = "sampler", value_name = "SET:BINDING=FILTER,ADDRESS", value_parser = parse_sampler)]
     pub samplers: Vec<(u32, u32, lanescope_core::program::image::SamplerDesc)>,
     /// Fix the device address of the buffer bound at SET:BINDING (what PhysicalStorageBuffer
-    /// pointers to it hold): decimal or `0x` hex, aligned to 16 bytes; ranges must not overlap.
-    /// Unfixed buffers get `(SET << 48) + ((BINDING + 1) << 32)`.
-    #[arg(long = "address", value_name = "SET:BINDING=ADDR", value_parser = parse_address)]
-    pub addresses: Vec<(u32, u32, u64)>,
+    /// pointers to it hold), or of descriptor array element SET:BINDING[ELEMENT]: decimal or
+    /// `0x` hex, aligned to 16 bytes; ranges must not overlap. Unfixed buffers get
+    /// `(SET << 48) + ((BINDING + 1) << 32)`, an unfixed element the next aligned address after
+    /// the element before it.
+    #[arg(long = "address", value_name = "SET:BINDING[ELEMENT]=ADDR", value_parser = parse_address)]
+    pub addresses: Vec<((u32, u32, u32), u64)>,
     /// Write the final bytes of the buffer bound at SET:BINDING (or descriptor array element
     /// SET:BINDING[ELEMENT]) to FILE.
     #[arg(long = "out", value_name = "SET:BINDING[ELEMENT]=FILE", value_parser = parse_out)]
@@ -424,11 +426,11 @@ fn parse_sampler(
     ))
 }
 
-fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
+fn parse_address(s: &str) -> Result<((u32, u32, u32), u64), String> {
     let (sb, addr) = s
         .split_once('=')
-        .ok_or_else(|| format!("wants SET:BINDING=ADDR, got `{s}`"))?;
-    let (set, binding) = parse_set_binding(sb)?;
+        .ok_or_else(|| format!("wants SET:BINDING[ELEMENT]=ADDR, got `{s}`"))?;
+    let slot = parse_slot(sb)?;
     let addr = addr.trim();
     let v = match addr.strip_prefix("0x").or_else(|| addr.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
@@ -441,7 +443,7 @@ fn parse_address(s: &str) -> Result<(u32, u32, u64), String> {
             lanescope_core::ADDRESS_ALIGN
         ));
     }
-    Ok((set, binding, v))
+    Ok((slot, v))
 }
 
 fn parse_buffer(s: &str) -> Result<BufferArg, String> {

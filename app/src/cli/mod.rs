@@ -363,7 +363,12 @@ fn run_module(a: &RunArgs, bytes: &[u8]) -> Result<String, CliError> {
             BufferArg::Shared(alias) => bindings.aliases.push(*alias),
         }
     }
-    bindings.addresses.clone_from(&a.addresses);
+    for &((set, binding, element), addr) in &a.addresses {
+        match element {
+            0 => bindings.addresses.push((set, binding, addr)),
+            e => bindings.element_addresses.push((set, binding, e, addr)),
+        }
+    }
     for ((set, binding, element), path, format, extent, samples) in &a.images {
         let desc = lanescope_core::program::image::ImageDesc {
             format: *format,

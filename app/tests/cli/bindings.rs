@@ -71,7 +71,8 @@ fn addresses_are_fixed_on_the_command_line_and_listed() {
     for (bad, says) in [
         ("0:1=0x4008", "not aligned to 16 bytes"),
         ("0:1=lots", "is not an address"),
-        ("0:1", "SET:BINDING=ADDR"),
+        ("0:1", "SET:BINDING[ELEMENT]=ADDR"),
+        ("0:1[x]=0x4000", "`x`"),
     ] {
         let o = exe()
             .args(["run", &asm, "--address", bad])
@@ -81,6 +82,74 @@ fn addresses_are_fixed_on_the_command_line_and_listed() {
         let e = String::from_utf8_lossy(&o.stderr);
         assert!(e.contains(says), "{bad}: {e}");
     }
+}
+
+/// `--address SET:BINDING[ELEMENT]=ADDR` fixes a descriptor array element's address: pointers
+/// in the push constants reach elements 1 and 2 there, and the summary lists them.
+#[test]
+fn a_descriptor_array_elements_address_is_fixed_on_the_command_line() {
+    let shader = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../gpu/tests/data/elements.spv")
+        .display()
+        .to_string();
+    let push = tmp("elements.push");
+    let mut bytes = 0x8000u64.to_le_bytes().to_vec();
+    bytes.extend(0x9000u64.to_le_bytes());
+    std::fs::write(&push, bytes).unwrap();
+    let one = tmp("elements.one");
+    write_words(&one, (0..16).map(|i| 10 + i));
+    let (zero, two) = (tmp("elements.zero"), tmp("elements.two"));
+    let empty = tmp("elements.empty");
+    std::fs::write(&empty, vec![0; 64]).unwrap();
+    let o = exe()
+        .args([
+            "run",
+            &shader,
+            "--push",
+            &push.display().to_string(),
+            "--buffer",
+            &format!("0:0={}", empty.display()),
+            "--buffer",
+            &format!("0:0[1]={}", one.display()),
+            "--buffer",
+            &format!("0:0[2]={}", empty.display()),
+            "--address",
+            "0:0[1]=0x8000",
+            "--address",
+            "0:0[2]=0x9000",
+            "--out",
+            &format!("0:0={}", zero.display()),
+            "--out",
+            &format!("0:0[2]={}", two.display()),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let listed = v["buffers"].as_array().unwrap();
+    let address = |e: u64| {
+        listed
+            .iter()
+            .find(|b| b["element"].as_u64().unwrap_or(0) == e)
+            .map(|b| b["address"].as_u64().unwrap())
+    };
+    assert_eq!(
+        (address(1), address(2)),
+        (Some(0x8000), Some(0x9000)),
+        "{listed:?}"
+    );
+    let words = |p: &Path| -> Vec<u32> {
+        std::fs::read(p)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    // Element 0: element 1 through its address, plus 100 x element 1 reversed.
+    assert_eq!(words(&zero)[3], 13 + 100 * 22);
+    // Element 2, written through its address: 2 x element 1 + 1.
+    assert_eq!(words(&two)[5], 2 * 15 + 1);
 }
 
 /// `--image` binds texels with a format and size, `--sampler` a sampler; `--out` writes the

@@ -24,6 +24,9 @@ pub struct Bindings {
     /// Device addresses fixed by the host: (set, binding, address). Other bound buffers get
     /// [`default_address`]es.
     pub addresses: Vec<(u32, u32, u64)>,
+    /// Device addresses fixed for descriptor array elements past the first: (set, binding,
+    /// element, address). Other elements follow the element before them.
+    pub element_addresses: Vec<(u32, u32, u32, u64)>,
     /// Images (storage and sampled images, texel buffers): their texels and what they are.
     pub images: Vec<ImageBinding>,
     /// Samplers (alone, or the sampler half of a combined image sampler): (set, binding, what).
@@ -113,35 +116,42 @@ fn assign_addresses(
 ) -> Result<Vec<(u64, u64, u32)>, RunError> {
     let limit = crate::program::PHYSICAL_LIMIT;
     let mut fixed: Vec<Option<(u64, Slot)>> = vec![None; lens.len()];
-    for &(set, binding, addr) in &bindings.addresses {
+    let given = (bindings.addresses.iter())
+        .map(|&(set, binding, addr)| ((set, binding, 0), addr))
+        .chain(
+            (bindings.element_addresses.iter())
+                .map(|&(set, binding, element, addr)| ((set, binding, element), addr)),
+        );
+    for (slot, addr) in given {
+        let at = slot_name(slot);
         let storage = bound
             .iter()
-            .find(|(k, _)| *k == (set, binding, 0))
+            .find(|(k, _)| *k == slot)
             .map(|(_, s)| *s)
             .ok_or_else(|| {
                 bind_err(format!(
-                    "an address is given for set {set} binding {binding}, where no buffer is bound"
+                    "an address is given for {at}, where no buffer is bound"
                 ))
             })?;
         if addr % ADDRESS_ALIGN != 0 {
             return Err(bind_err(format!(
-                "the address {addr:#x} of set {set} binding {binding} is not aligned to {ADDRESS_ALIGN} bytes"
+                "the address {addr:#x} of {at} is not aligned to {ADDRESS_ALIGN} bytes"
             )));
         }
         let len = lens[storage as usize];
         if addr == 0 || addr.checked_add(len).is_none_or(|end| end > limit) {
             return Err(bind_err(format!(
-                "the address {addr:#x} of set {set} binding {binding} ({len} bytes) is outside the simulated address space (from {ADDRESS_ALIGN:#x} to 2^61)"
+                "the address {addr:#x} of {at} ({len} bytes) is outside the simulated address space (from {ADDRESS_ALIGN:#x} to 2^61)"
             )));
         }
         match fixed[storage as usize] {
             Some((a, other)) if a != addr => {
                 return Err(bind_err(format!(
-                    "set {set} binding {binding} shares the buffer of {}, whose address is {a:#x}, not {addr:#x}",
+                    "{at} shares the buffer of {}, whose address is {a:#x}, not {addr:#x}",
                     slot_name(other)
                 )))
             }
-            _ => fixed[storage as usize] = Some((addr, (set, binding, 0))),
+            _ => fixed[storage as usize] = Some((addr, slot)),
         }
     }
     // (start, len, storage, who) for the fixed ones, then the defaults around them.
