@@ -87,16 +87,47 @@ fn block_name(p: &Program, r: usize) -> String {
 }
 
 /// The panel.
-/// A bound image's row: what it is, Import… of its initial texels and Export of them as they
-/// are now (the Buffers tab shows them).
+/// The fill pattern's controls (shared by every buffer and image: the pattern, its constant or
+/// seed) and the Fill button, `what` its hover text; whether it was clicked.
+fn fill_controls(ui: &mut egui::Ui, st: &mut values::InputsState, ri: usize, what: &str) -> bool {
+    let fill_label = ui.label("fill").id;
+    egui::ComboBox::from_id_salt(("fill", ri))
+        .selected_text(st.fill.name())
+        .width(80.0)
+        .show_ui(ui, |ui| {
+            for f in Fill::ALL {
+                ui.selectable_value(&mut st.fill, f, f.name());
+            }
+        })
+        .response
+        .labelled_by(fill_label);
+    match st.fill {
+        Fill::Constant => {
+            ui.add(egui::TextEdit::singleline(&mut st.fill_value).desired_width(60.0))
+                .labelled_by(fill_label);
+        }
+        Fill::Random => {
+            ui.add(egui::DragValue::new(&mut st.seed).prefix("seed "));
+        }
+        _ => {}
+    }
+    ui.button("Fill").on_hover_text(what).clicked()
+}
+
+/// A bound image's row: what it is, a fill of its initial texels, Import… of them and Export
+/// of them as they are now (the Buffers tab shows them). Whether Fill was clicked.
+#[allow(clippy::too_many_arguments)]
 fn image_row(
     ui: &mut egui::Ui,
     r: &lanescope_core::program::Resource,
+    ri: usize,
     img: &lanescope_core::ImageBinding,
     s: &crate::gui::session::Session,
+    st: &mut values::InputsState,
     start_import: &mut Option<(u32, u32, u32)>,
     export: &mut Option<(String, &'static str, Vec<u8>)>,
-) {
+) -> bool {
+    let mut filled = false;
     let d = &img.desc;
     let [w, h, z] = d.extent;
     let what = r
@@ -119,6 +150,7 @@ fn image_row(
         .strong(),
     );
     ui.horizontal_wrapped(|ui| {
+        filled = fill_controls(ui, st, ri, "Set every texel of this image: the index gives each channel of a texel its index");
         if ui
             .button("Import…")
             .on_hover_text("Texels from the first, x fastest: numbers, a channel each as it is stored (0 to 255 for an 8-bit unorm channel, a float for a float channel; a packed format's whole texel), or the image's raw bytes from a .bin file")
@@ -141,8 +173,8 @@ fn image_row(
                 ui.close();
             }
         });
-        ui.weak("(the texels are in the Buffers tab)");
     });
+    filled
 }
 
 pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
@@ -386,7 +418,22 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
         let slot = (r.set, r.binding, r.element());
         if let Some(img) = (s.initial.images.iter()).find(|i| (i.set, i.binding, i.element) == slot)
         {
-            image_row(ui, r, img, s, &mut start_import, &mut export);
+            if image_row(ui, r, ri, img, s, st, &mut start_import, &mut export) {
+                let slot_of =
+                    |i: &&mut lanescope_core::ImageBinding| (i.set, i.binding, i.element) == slot;
+                if let Some(i) = inputs.initial(s).images.iter_mut().find(slot_of) {
+                    match values::fill_texels(
+                        &i.desc,
+                        &mut i.data,
+                        st.fill,
+                        &st.fill_value,
+                        st.seed,
+                    ) {
+                        Ok(()) => restart = true,
+                        Err(e) => error = Some(format!("fill `{}`: {e}", r.name)),
+                    }
+                }
+            }
             continue;
         }
         let Some(len) = s.initial.bytes(slot.0, slot.1, slot.2).map(Vec::len) else {
@@ -422,32 +469,7 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
                     }
                 }
             }
-            let fill_label = ui.label("fill").id;
-            egui::ComboBox::from_id_salt(("fill", ri))
-                .selected_text(st.fill.name())
-                .width(80.0)
-                .show_ui(ui, |ui| {
-                    for f in Fill::ALL {
-                        ui.selectable_value(&mut st.fill, f, f.name());
-                    }
-                })
-                .response
-                .labelled_by(fill_label);
-            match st.fill {
-                Fill::Constant => {
-                    ui.add(egui::TextEdit::singleline(&mut st.fill_value).desired_width(60.0))
-                        .labelled_by(fill_label);
-                }
-                Fill::Random => {
-                    ui.add(egui::DragValue::new(&mut st.seed).prefix("seed "));
-                }
-                _ => {}
-            }
-            if ui
-                .button("Fill")
-                .on_hover_text("Set every declared value of this buffer")
-                .clicked()
-            {
+            if fill_controls(ui, st, ri, "Set every declared value of this buffer") {
                 let mut none = Vec::new();
                 let b = inputs
                     .initial(s)

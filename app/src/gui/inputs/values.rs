@@ -229,6 +229,35 @@ pub fn import_texels(desc: &ImageDesc, bytes: &mut [u8], text: &str) -> Result<u
     Ok(nums.len())
 }
 
+/// Fills every texel number ([`texel_number`]) of an image: the index fills each channel of a
+/// texel with the texel's index (wrapped to the channel's width), the constant each number.
+pub fn fill_texels(
+    desc: &ImageDesc,
+    bytes: &mut [u8],
+    how: Fill,
+    constant: &str,
+    seed: u64,
+) -> Result<(), String> {
+    let ty = texel_number(&desc.format);
+    let constant = match how {
+        Fill::Constant => parse(constant, ty)?,
+        _ => 0,
+    };
+    let size = u64::from(ty.size_bytes());
+    let per = numbers_per_texel(&desc.format) as u64;
+    let mut state = seed;
+    for i in 0..bytes.len() as u64 / size {
+        let bits = match how {
+            Fill::Zero => 0,
+            Fill::Constant => constant,
+            Fill::Index => of_index(i / per, ty),
+            Fill::Random => random(&mut state, ty),
+        };
+        write(bytes, i * size, ty, bits);
+    }
+    Ok(())
+}
+
 /// An image's texels as numbers, a texel per line, as [`import_texels`] reads them.
 pub fn export_texels(desc: &ImageDesc, bytes: &[u8]) -> String {
     let ty = texel_number(&desc.format);

@@ -185,3 +185,37 @@ fn an_images_texels_are_imported_and_read_by_the_shader() {
     h.run();
     h.get_by_label_contains("`colours` (2D storage image (rgba8), 16x16x1 texels, 1024 bytes)");
 }
+
+/// An image's texels filled from the Inputs panel: the index gives each channel of a texel its
+/// index (wrapped to the channel), a constant every channel, a random fill is reproducible.
+#[test]
+fn an_images_texels_are_filled_by_a_pattern() {
+    use crate::gui::inputs::values::{fill_texels, Fill};
+    let f = lanescope_core::program::image::TexelFormat::by_name("rgba8").unwrap();
+    let desc = lanescope_core::program::image::ImageDesc::new(f, [300, 1, 1]);
+    let mut texels = vec![0u8; desc.bytes() as usize];
+    fill_texels(&desc, &mut texels, Fill::Index, "", 0).unwrap();
+    assert_eq!(&texels[4 * 7..4 * 8], &[7, 7, 7, 7]);
+    assert_eq!(
+        &texels[4 * 260..4 * 261],
+        &[4, 4, 4, 4],
+        "260 wraps to 4 in 8 bits"
+    );
+    fill_texels(&desc, &mut texels, Fill::Constant, "200", 0).unwrap();
+    assert!(texels.iter().all(|b| *b == 200));
+    let e = fill_texels(&desc, &mut texels, Fill::Constant, "300", 0).unwrap_err();
+    assert!(e.contains("300"), "{e}");
+    let mut again = texels.clone();
+    fill_texels(&desc, &mut texels, Fill::Random, "", 5).unwrap();
+    fill_texels(&desc, &mut again, Fill::Random, "", 5).unwrap();
+    assert_eq!(texels, again);
+    // A float format's channels get the texel's index as a float.
+    let f = lanescope_core::program::image::TexelFormat::by_name("r32f").unwrap();
+    let desc = lanescope_core::program::image::ImageDesc::new(f, [4, 4, 1]);
+    let mut texels = vec![0u8; desc.bytes() as usize];
+    fill_texels(&desc, &mut texels, Fill::Index, "", 0).unwrap();
+    assert_eq!(
+        f32::from_le_bytes(texels[4 * 5..4 * 6].try_into().unwrap()),
+        5.0
+    );
+}
