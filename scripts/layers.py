@@ -42,6 +42,7 @@ APP_LAYERS = [
         "report", "examples", "gui/palette", "gui/highlight", "gui/disasm", "gui/cfg",
         "gui/permalink", "gui/fonts", "gui/dialog", "gui/clock", "gui/compile_job", "gui/gpu_job",
         "gui/session", "gui/settle", "gui/editor", "gui/build", "gui/views", "gui/inputs/values",
+        "gui/widgets",
     ],
     ["gui/state", "gui/ask"],
     [
