@@ -46,6 +46,17 @@ fn run_or_skip(dispatch: &lanescope_gpu::Dispatch<'_>) -> Option<lanescope_gpu::
     }
 }
 
+/// Whether `d` lacks an operation class `subgroup_ops.comp` uses (saying so: the test is
+/// skipped).
+fn lacks_what_subgroup_ops_uses(d: &DeviceInfo) -> bool {
+    let needed = ["arithmetic", "ballot", "shuffle"];
+    let missing = needed.iter().find(|o| !d.subgroup_operations.contains(o));
+    if let Some(op) = missing {
+        eprintln!("skipped: {} has no {op} subgroup operations", d.name);
+    }
+    missing.is_some()
+}
+
 /// Every differing word has one of `allowed` classes; the words compared are all there.
 fn only(c: &Comparison, words: usize, allowed: &[Class]) {
     assert_eq!(c.words, words, "{c:#?}");
@@ -83,9 +94,7 @@ fn independent_invocations_leave_every_word_as_simulated() {
 #[test]
 fn subgroup_operations_agree_at_the_devices_subgroup_size() {
     let Some(d) = device() else { return };
-    let needed = ["arithmetic", "ballot", "shuffle"];
-    if let Some(op) = needed.iter().find(|o| !d.subgroup_operations.contains(o)) {
-        eprintln!("skipped: {} has no {op} subgroup operations", d.name);
+    if lacks_what_subgroup_ops_uses(&d) {
         return;
     }
     let c = on_device(
@@ -637,9 +646,7 @@ fn an_address_outside_every_buffer_is_refused_before_the_device_runs() {
 #[test]
 fn an_unfixed_subgroup_size_is_found_by_the_simulation_that_agrees() {
     let Some(d) = device() else { return };
-    let needed = ["arithmetic", "ballot", "shuffle"];
-    if let Some(op) = needed.iter().find(|o| !d.subgroup_operations.contains(o)) {
-        eprintln!("skipped: {} has no {op} subgroup operations", d.name);
+    if lacks_what_subgroup_ops_uses(&d) {
         return;
     }
     let path = format!("{}/tests/data/subgroup_ops.spv", env!("CARGO_MANIFEST_DIR"));
