@@ -166,10 +166,9 @@ impl GpuJob {
 }
 
 /// WGSL for the browser's WebGPU, which asks for `enable subgroups;` before the subgroup
-/// builtins where the simulator's compiler (naga) takes them without it.
-pub fn for_webgpu(wgsl: &str) -> String {
-    let uses =
-        wgsl.contains("subgroup") || wgsl.contains("quadBroadcast") || wgsl.contains("quadSwap");
+/// builtins where the simulator's compiler (naga) takes them without it. `uses`: whether the
+/// module uses them (its SPIR-V's capabilities say, not its text: a comment may name them).
+pub fn for_webgpu(wgsl: &str, uses: bool) -> String {
     let enabled = wgsl
         .lines()
         .any(|l| l.trim_start().starts_with("enable") && l.contains("subgroups"));
@@ -347,7 +346,7 @@ mod web {
         set(
             &request,
             "wgsl",
-            &JsValue::from_str(&crate::gui::gpu_job::for_webgpu(&wgsl.text)),
+            &JsValue::from_str(&crate::gui::gpu_job::for_webgpu(&wgsl.text, subgroups)),
         );
         // The overrides' values the simulation's module was compiled with.
         let constants = js_sys::Object::new();
@@ -500,12 +499,14 @@ mod tests {
     #[test]
     fn the_browser_gets_the_enable_directive_its_wgsl_asks_for() {
         let plain = "@compute @workgroup_size(4) fn main() {}\n";
-        assert_eq!(for_webgpu(plain), plain);
+        assert_eq!(for_webgpu(plain, false), plain);
         let sg = "fn f(x: u32) -> u32 { return subgroupAdd(x); }\n";
-        assert_eq!(for_webgpu(sg), format!("enable subgroups;\n{sg}"));
+        assert_eq!(for_webgpu(sg, true), format!("enable subgroups;\n{sg}"));
         let enabled = format!("enable subgroups;\n{sg}");
-        assert_eq!(for_webgpu(&enabled), enabled);
-        let builtin = "@builtin(subgroup_size) s: u32";
-        assert!(for_webgpu(builtin).starts_with("enable subgroups;\n"));
+        assert_eq!(for_webgpu(&enabled, true), enabled);
+        // A comment naming them asks for nothing (an adapter without the feature would refuse
+        // the directive).
+        let said = "// no subgroupAdd here\n@compute @workgroup_size(4) fn main() {}\n";
+        assert_eq!(for_webgpu(said, false), said);
     }
 }
