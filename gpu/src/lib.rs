@@ -237,22 +237,35 @@ impl Candidates {
                 device.name
             ));
         }
-        let tries = (sizes.iter())
-            .map(|&size| {
-                let at = DeviceInfo {
-                    subgroup_size: size,
-                    subgroup_size_range: None,
-                    ..device.clone()
-                };
-                Prepared::new(r, &at, |_| Ok(None))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { tries })
+        let mut c = Self::none();
+        for &size in sizes {
+            c.add(r, device, size)?;
+        }
+        Ok(c)
+    }
+
+    /// No size simulated yet: [`Candidates::add`] each (a caller that lets other work run
+    /// between the simulations, as the browser's page does).
+    pub fn none() -> Self {
+        Self { tries: Vec::new() }
+    }
+
+    /// Simulates `r` on `device` as it runs subgroups of `size` (added in ascending order).
+    pub fn add(&mut self, r: &Request, device: &DeviceInfo, size: u32) -> Result<(), String> {
+        let at = DeviceInfo {
+            subgroup_size: size,
+            subgroup_size_range: None,
+            ..device.clone()
+        };
+        self.tries.push(Prepared::new(r, &at, |_| Ok(None))?);
+        Ok(())
     }
 
     /// The dispatch the device runs (the same at every size: the API picks the size).
     pub fn dispatch(&self) -> Result<(Dispatch<'_>, Vec<usize>), String> {
-        self.tries[0].dispatch()
+        (self.tries.first())
+            .ok_or("no subgroup size was simulated")?
+            .dispatch()
     }
 
     /// The device's words beside each simulation; the comparison they agree with best
