@@ -22,3 +22,15 @@ pub(super) fn clock() -> f64 {
             .map_or(0.0, |p| p.now() / 1000.0)
     }
 }
+
+/// Resolves in a browser task of its own (a timeout of 0), after the frames and input due:
+/// long work split at these lets the page draw between its parts.
+#[cfg(target_arch = "wasm32")]
+pub(in crate::gui) async fn next_task() {
+    let wait = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(win) = web_sys::window() {
+            let _ = win.set_timeout_with_callback(&resolve);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(wait).await;
+}

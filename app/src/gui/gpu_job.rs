@@ -292,16 +292,6 @@ mod web {
             .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
     }
 
-    /// Resolves in a browser task of its own (a timeout of 0), after the frames due.
-    async fn next_task() {
-        let wait = js_sys::Promise::new(&mut |resolve, _| {
-            if let Some(win) = web_sys::window() {
-                let _ = win.set_timeout_with_callback(&resolve);
-            }
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(wait).await;
-    }
-
     fn get(o: &JsValue, key: &str) -> JsValue {
         js_sys::Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
     }
@@ -342,7 +332,7 @@ mod web {
         let mut p = Candidates::none();
         for &size in &sizes {
             p.add(r, &device, size)?;
-            next_task().await;
+            crate::gui::clock::next_task().await;
         }
         let may_run_several = |a: &crate::gui::gpu_job::WebGpuAdapter| matches!(a.subgroup_sizes, [lo, hi] if lo != hi || lo == 0);
         let (dispatch, resources) = p.dispatch()?;

@@ -183,18 +183,12 @@ fn begin_warm_up() {
     let Some((settings, size, fragment)) = WARM_UP.with(|w| w.borrow_mut().take()) else {
         return;
     };
-    let next_task = || {
-        wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
-            if let Some(win) = web_sys::window() {
-                let _ = win.set_timeout_with_callback(&resolve);
-            }
-        }))
-    };
+    use super::clock::next_task;
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = next_task().await;
+        next_task().await;
         let mut w = WarmUp::new(&settings, size, fragment);
         loop {
-            let _ = next_task().await;
+            next_task().await;
             if !w.step() {
                 break;
             }

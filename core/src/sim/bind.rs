@@ -214,6 +214,16 @@ fn assign_addresses(
 }
 
 impl Bindings {
+    /// The image bound at (set, binding) and descriptor array element `element`.
+    pub fn image(&self, set: u32, binding: u32, element: u32) -> Option<&ImageBinding> {
+        (self.images.iter()).find(|i| (i.set, i.binding, i.element) == (set, binding, element))
+    }
+
+    /// The image bound at (set, binding, element), to change.
+    pub fn image_mut(&mut self, set: u32, binding: u32, element: u32) -> Option<&mut ImageBinding> {
+        (self.images.iter_mut()).find(|i| (i.set, i.binding, i.element) == (set, binding, element))
+    }
+
     /// The initial bytes bound at (set, binding) and descriptor array element `element`.
     pub fn bytes(&self, set: u32, binding: u32, element: u32) -> Option<&Vec<u8>> {
         match element {

@@ -199,9 +199,7 @@ impl LanescopeApp {
                 continue;
             };
             let at = lanescope_core::slot_name((set, binding, element));
-            if let Some(img) = (initial.images.iter_mut())
-                .find(|i| (i.set, i.binding, i.element) == (set, binding, element))
-            {
+            if let Some(img) = initial.image_mut(set, binding, element) {
                 if bytes.len() != img.data.len() {
                     return Err(format!(
                         "the texels for the image at {at} are {} bytes; it holds {}",
@@ -297,10 +295,8 @@ fn changed_inputs(
         }
     }
     for img in &now.images {
-        let slot = (img.set, img.binding, img.element);
-        let same = (fresh.images.iter())
-            .any(|f| (f.set, f.binding, f.element) == slot && f.data == img.data);
-        if !same {
+        let fresh = fresh.image(img.set, img.binding, img.element);
+        if fresh.is_none_or(|f| f.data != img.data) {
             out.push((
                 InputSlot::Bound(img.set, img.binding, img.element),
                 img.data.clone(),

@@ -50,9 +50,7 @@ pub fn import_file(
         })
         .ok_or_else(|| format!("the shader has no buffer at {at}"))?;
     let r = &program.resources()[ri];
-    if let Some(img) =
-        (s.initial.images.iter()).find(|i| (i.set, i.binding, i.element) == (set, binding, element))
-    {
+    if let Some(img) = s.initial.image(set, binding, element) {
         return import_image(s, &r.name, img, name, bytes);
     }
     let buf = s
@@ -149,9 +147,9 @@ fn import_image(
         (data, format!("{n} values"))
     };
     let mut inputs = Inputs::default();
-    let slot = (img.set, img.binding, img.element);
-    if let Some(i) =
-        (inputs.initial(s).images.iter_mut()).find(|i| (i.set, i.binding, i.element) == slot)
+    if let Some(i) = inputs
+        .initial(s)
+        .image_mut(img.set, img.binding, img.element)
     {
         i.data = data;
     }

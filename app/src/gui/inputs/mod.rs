@@ -86,7 +86,6 @@ fn block_name(p: &Program, r: usize) -> String {
         .unwrap_or_else(|| res.name.clone())
 }
 
-/// The panel.
 /// The fill pattern's controls (shared by every buffer and image: the pattern, its constant or
 /// seed) and the Fill button, `what` its hover text; whether it was clicked.
 fn fill_controls(ui: &mut egui::Ui, st: &mut values::InputsState, ri: usize, what: &str) -> bool {
@@ -158,18 +157,19 @@ fn image_row(
         {
             *start_import = Some((r.set, r.binding, r.element()));
         }
-        let now = s.sim().resource_buffer(r).map_or_else(|| img.data.clone(), <[u8]>::to_vec);
+        // (borrowed: a copy of every texel each frame only for a menu that is rarely opened)
+        let now = s.sim().resource_buffer(r).unwrap_or(&img.data);
         crate::gui::widgets::menu(ui, "Export", &mut |ui| {
             if ui.button("numbers (.txt)").clicked() {
                 *export = Some((
                     format!("{}.txt", r.name),
                     "text/plain",
-                    values::export_texels(d, &now).into_bytes(),
+                    values::export_texels(d, now).into_bytes(),
                 ));
                 ui.close();
             }
             if ui.button("raw bytes (.bin)").clicked() {
-                *export = Some((format!("{}.bin", r.name), "application/octet-stream", now.clone()));
+                *export = Some((format!("{}.bin", r.name), "application/octet-stream", now.to_vec()));
                 ui.close();
             }
         });
@@ -177,6 +177,7 @@ fn image_row(
     filled
 }
 
+/// The panel.
 pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
     let Some(s) = &app.session else {
         ui.weak("Open a module to set its inputs.");
@@ -416,12 +417,9 @@ pub fn panel(app: &mut LanescopeApp, ui: &mut egui::Ui) {
             continue;
         }
         let slot = (r.set, r.binding, r.element());
-        if let Some(img) = (s.initial.images.iter()).find(|i| (i.set, i.binding, i.element) == slot)
-        {
+        if let Some(img) = s.initial.image(slot.0, slot.1, slot.2) {
             if image_row(ui, r, ri, img, s, st, &mut start_import, &mut export) {
-                let slot_of =
-                    |i: &&mut lanescope_core::ImageBinding| (i.set, i.binding, i.element) == slot;
-                if let Some(i) = inputs.initial(s).images.iter_mut().find(slot_of) {
+                if let Some(i) = inputs.initial(s).image_mut(slot.0, slot.1, slot.2) {
                     match values::fill_texels(
                         &i.desc,
                         &mut i.data,
